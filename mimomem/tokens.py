@@ -1,0 +1,46 @@
+"""Tokens and the public ``tokenize`` entry point.
+
+Two modes:
+
+* ``bigram`` (default) - CJK runs become overlapping bigrams, a lone CJK character a
+  unigram; letters, digits and ``_`` form words; NFKC + case folding.  Native when the
+  extension is built, pure Python otherwise (see ``native_available``).
+* ``jieba`` - jieba's search-mode segmentation, folded the same way, for comparison and
+  for segmenting long natural-language queries.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+MAX_WORD = 255
+"""Longest word token, in folded characters; longer runs are cut (as Lucene does)."""
+
+MODES = ("bigram", "jieba")
+
+
+class Token(NamedTuple):
+    """One token: folded ``text`` and its ``[start, end)`` code-point span in the input."""
+
+    text: str
+    start: int
+    end: int
+
+
+class UnknownModeError(ValueError):
+    """The tokenizer mode is not one of ``MODES``."""
+
+
+def tokenize(text: str, mode: str = "bigram") -> list[Token]:
+    """Tokenize ``text``; every token keeps its offsets into ``text``."""
+    if not isinstance(text, str):
+        raise TypeError(f"tokenize() needs str, got {type(text).__name__}; decode bytes first")
+    if mode == "bigram":
+        from ._accel import tokenize_bigram
+
+        return tokenize_bigram(text)
+    if mode == "jieba":
+        from .segment import tokenize_jieba
+
+        return tokenize_jieba(text)
+    raise UnknownModeError(f"unknown tokenizer mode {mode!r}; valid modes: {', '.join(MODES)}")

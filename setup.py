@@ -1,0 +1,68 @@
+"""Build mimomem with its Cython hot path, or pure Python when that is impossible.
+
+The extension ``mimomem._native`` is cythonized from ``_native/*.pyx`` at build time
+(Cython is a build requirement in pyproject.toml).  If cythonizing or compiling fails
+(no compiler, no headers), the build prints why and installs the pure-Python package,
+which is complete on its own.  Set MIMOMEM_PURE_BUILD=1 to skip the extension on purpose.
+"""
+
+import os
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+
+class OptionalBuildExt(build_ext):
+    """Compile the extension, but fall back to pure Python if the toolchain fails."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # compiler missing, headers missing, ...
+            self._skip(exc)
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            self._skip(exc)
+
+    def _skip(self, exc: Exception) -> None:
+        if os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1":
+            raise exc
+        print(f"mimomem: native extension NOT built ({exc}); installing pure Python", file=sys.stderr)
+
+
+def extensions():
+    if os.environ.get("MIMOMEM_PURE_BUILD") == "1":
+        return []
+    try:
+        from Cython.Build import cythonize
+        from setuptools import Extension
+    except ImportError as exc:
+        if os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1":
+            raise
+        print(f"mimomem: Cython unavailable ({exc}); installing pure Python", file=sys.stderr)
+        return []
+    ext = Extension(
+        "mimomem._native",
+        sources=["_native/_native.pyx"],
+        language="c++",
+        # FTS5's bm25() must be reproduced to the last bit: no fused multiply-add.
+        extra_compile_args=["-O3", "-std=c++17", "-ffp-contract=off"],
+    )
+    try:
+        return cythonize(
+            [ext],
+            compiler_directives={"language_level": 3, "embedsignature": True},
+            quiet=True,
+        )
+    except Exception as exc:
+        if os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1":
+            raise
+        print(f"mimomem: cythonize failed ({exc}); installing pure Python", file=sys.stderr)
+        return []
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
