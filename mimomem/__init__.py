@@ -10,6 +10,18 @@ from ._accel import NATIVE as _NATIVE
 from .bm25 import BM25Index, Hit
 from .query import Query, Term, parse_query
 from .tokens import Token, UnknownModeError, tokenize
+from .errors import (
+    BadMemoryPath,
+    NotInWriterAllowlist,
+    NotOwner,
+    OutsideAllowedArea,
+    ReservedTaskPath,
+    WriteDenied,
+    WritingDisabled,
+)
+from .layout import PathClass, classify_path
+from .project import ProjectIdentity, project_id
+from .tree import MemoryTree
 
 __version__ = "0.1.0"
 
@@ -21,6 +33,18 @@ def native_available() -> bool:
 
 __all__ = [
     "BM25Index",
+    "BadMemoryPath",
+    "MemoryTree",
+    "NotInWriterAllowlist",
+    "NotOwner",
+    "OutsideAllowedArea",
+    "PathClass",
+    "ProjectIdentity",
+    "ReservedTaskPath",
+    "WriteDenied",
+    "WritingDisabled",
+    "classify_path",
+    "project_id",
     "Hit",
     "Query",
     "Term",
