@@ -22,6 +22,7 @@ from .errors import (
 from .layout import PathClass, classify_path
 from .project import ProjectIdentity, project_id
 from .tree import MemoryTree
+from .index import DocumentHit, DocumentIndex
 
 __version__ = "0.1.0"
 
@@ -34,6 +35,8 @@ def native_available() -> bool:
 __all__ = [
     "BM25Index",
     "BadMemoryPath",
+    "DocumentHit",
+    "DocumentIndex",
     "MemoryTree",
     "NotInWriterAllowlist",
     "NotOwner",
