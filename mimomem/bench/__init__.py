@@ -1,0 +1,37 @@
+"""``mimomem bench``: every retrieval backend on BEIR-layout datasets, side by side.
+
+Modules: ``datasets`` (BEIR loading), ``metrics`` (trec_eval definitions), ``engines``
+(one adapter per backend), ``runner`` (timing and scoring), ``report`` (Markdown and
+charts), ``compare`` (save / regression gate), ``scale`` (generated corpora).
+"""
+
+from __future__ import annotations
+
+from .compare import Comparison, ResultFileError, compare_results, format_comparison, load_result, save_result
+from .datasets import CorporaNotFoundError, Dataset, DatasetError, discover_datasets, find_corpora, load_dataset
+from .engines import BACKENDS, BackendUnavailableError, UnknownBackendError, available_backends
+from .report import BenchDependencyError, format_result, write_report
+from .runner import run_bench
+
+__all__ = [
+    "BACKENDS",
+    "BackendUnavailableError",
+    "BenchDependencyError",
+    "Comparison",
+    "CorporaNotFoundError",
+    "Dataset",
+    "DatasetError",
+    "ResultFileError",
+    "UnknownBackendError",
+    "available_backends",
+    "compare_results",
+    "discover_datasets",
+    "find_corpora",
+    "format_comparison",
+    "format_result",
+    "load_dataset",
+    "load_result",
+    "run_bench",
+    "save_result",
+    "write_report",
+]

@@ -1,0 +1,183 @@
+"""Save a benchmark result and gate later runs against it (``--save`` / ``--compare``).
+
+The saved file is the ``--json`` result itself: it already holds, per dataset, backend
+and query, the metrics, the ranks of the relevant documents found and the query's
+tokens.  ``compare_results`` flags every quality metric (overall and per category) that
+dropped by more than the tolerance - or, for the zero-result share, rose by more - and
+lists each query that lost a relevant document with the tokens that changed between the
+saved and the current tokenization.  Latency and build time are not gated (too noisy).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import MimomemError
+from .metrics import METRICS
+
+EPSILON = 1e-9
+"""Differences smaller than this are float noise, never a regression."""
+
+
+class ResultFileError(MimomemError, ValueError):
+    """A saved result file cannot be read or is not a benchmark result."""
+
+
+@dataclass(frozen=True)
+class Regression:
+    """One metric that got worse by more than the tolerance."""
+
+    dataset: str
+    backend: str
+    metric: str  # e.g. "ndcg@10" or "ndcg@10 [category two-char]"
+    saved: float
+    current: float
+
+
+@dataclass(frozen=True)
+class LostQuery:
+    """A query that lost relevant documents, and how its tokens changed."""
+
+    dataset: str
+    backend: str
+    qid: str
+    text: str
+    left_top10: tuple[str, ...]
+    left_top100: tuple[str, ...]
+    tokens_removed: tuple[str, ...]
+    tokens_added: tuple[str, ...]
+
+
+@dataclass
+class Comparison:
+    """The outcome of a comparison; ``ok`` is False when any regression was found."""
+
+    tolerance: float
+    regressions: list[Regression] = field(default_factory=list)
+    lost: list[LostQuery] = field(default_factory=list)
+    not_compared: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.regressions
+
+
+def save_result(result: dict[str, Any], path: str | Path) -> None:
+    """Write ``result`` as JSON, atomically."""
+    from ..fsutil import atomic_write
+
+    target = Path(path)
+    if target.parent and not target.parent.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(target, json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+
+
+def load_result(path: str | Path) -> dict[str, Any]:
+    """Read a file written by ``save_result`` (or ``mimomem bench --json``)."""
+    source = Path(path)
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ResultFileError(f"{source}: cannot read ({exc.strerror}); create it first with --save") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ResultFileError(f"{source}: not a JSON benchmark result ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("datasets"), list) or "schema" not in data:
+        raise ResultFileError(f"{source}: not a mimomem bench result (no 'schema' / 'datasets'); write one with --save")
+    return data
+
+
+def _index(result: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(d["name"], b["backend"]): b for d in result["datasets"] for b in d["backends"]}
+
+
+def _check(out: Comparison, dataset: str, backend: str, label: str, saved: dict[str, Any], current: dict[str, Any]) -> None:
+    for metric in METRICS:
+        if metric in saved and metric in current and saved[metric] - current[metric] > out.tolerance + EPSILON:
+            out.regressions.append(Regression(dataset, backend, metric + label, saved[metric], current[metric]))
+    key = "zero_result_share"
+    if key in saved and key in current and current[key] - saved[key] > out.tolerance + EPSILON:
+        out.regressions.append(Regression(dataset, backend, key + label, saved[key], current[key]))
+
+
+def compare_results(saved: dict[str, Any], current: dict[str, Any], tolerance: float = 0.0) -> Comparison:
+    """Compare ``current`` against ``saved`` (both result dicts); see the module doc."""
+    if tolerance < 0:
+        raise ValueError(f"tolerance must be >= 0, got {tolerance}")
+    out = Comparison(tolerance)
+    old, new = _index(saved), _index(current)
+    for key in old:
+        if key not in new:
+            out.not_compared.append(f"{key[0]} / {key[1]}: in the saved result only")
+    for key in new:
+        if key not in old:
+            out.not_compared.append(f"{key[0]} / {key[1]}: in the current result only")
+    for (dataset, backend), cur in new.items():
+        prev = old.get((dataset, backend))
+        if prev is None:
+            continue
+        _check(out, dataset, backend, "", prev, cur)
+        for cat, stats in cur.get("categories", {}).items():
+            if cat in prev.get("categories", {}):
+                _check(out, dataset, backend, f" [{cat}]", prev["categories"][cat], stats)
+        for qid, q in cur.get("queries", {}).items():
+            p = prev.get("queries", {}).get(qid)
+            if p is None:
+                continue
+            lost = _lost(dataset, backend, qid, p, q)
+            if lost is not None:
+                out.lost.append(lost)
+    return out
+
+
+def _lost(dataset: str, backend: str, qid: str, prev: dict[str, Any], cur: dict[str, Any]) -> LostQuery | None:
+    before, after = prev.get("relevant_ranks", {}), cur.get("relevant_ranks", {})
+    top10 = tuple(d for d, r in before.items() if r <= 10 and not (d in after and after[d] <= 10))
+    top100 = tuple(d for d in before if d not in after)
+    if not top10 and not top100:
+        return None
+    old_tokens, new_tokens = list(prev.get("tokens", [])), list(cur.get("tokens", []))
+    return LostQuery(
+        dataset,
+        backend,
+        qid,
+        str(cur.get("text", prev.get("text", ""))),
+        top10,
+        top100,
+        tuple(t for t in old_tokens if t not in new_tokens),
+        tuple(t for t in new_tokens if t not in old_tokens),
+    )
+
+
+def format_comparison(c: Comparison) -> str:
+    """A plain-text account of ``c`` for the terminal."""
+    lines = []
+    if c.regressions:
+        lines.append(f"REGRESSION: {len(c.regressions)} metric(s) dropped by more than {c.tolerance:g}")
+        for r in c.regressions:
+            lines.append(f"  {r.dataset} / {r.backend}: {r.metric} {r.saved:.4f} -> {r.current:.4f} ({r.current - r.saved:+.4f})")
+    else:
+        lines.append(f"OK: no metric dropped by more than {c.tolerance:g}")
+    if c.lost:
+        lines.append(f"{len(c.lost)} query/backend pair(s) lost relevant documents:")
+        for q in c.lost:
+            parts = []
+            if q.left_top10:
+                parts.append("left the top 10: " + ", ".join(q.left_top10))
+            if q.left_top100:
+                parts.append("no longer retrieved: " + ", ".join(q.left_top100))
+            lines.append(f"  {q.dataset} / {q.backend} / {q.qid} {q.text!r}: " + "; ".join(parts))
+            if q.tokens_removed or q.tokens_added:
+                lines.append(
+                    "    tokens removed: "
+                    + (" | ".join(q.tokens_removed) or "-")
+                    + "; added: "
+                    + (" | ".join(q.tokens_added) or "-")
+                )
+            else:
+                lines.append("    tokens unchanged (the index side or the ranking changed)")
+    for note in c.not_compared:
+        lines.append(f"not compared: {note}")
+    return "\n".join(lines)

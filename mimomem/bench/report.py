@@ -1,0 +1,254 @@
+"""Render a benchmark result: Markdown tables (terminal and ``--report``) and PNG charts.
+
+matplotlib is imported only when charts are drawn, so ``mimomem bench`` runs without it;
+``--report`` needs it (``pip install 'mimomem[bench]'``).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import MimomemError
+from .metrics import METRICS
+
+METRIC_LABELS = {"ndcg@10": "nDCG@10", "recall@10": "Recall@10", "recall@100": "Recall@100", "mrr@10": "MRR@10"}
+
+
+class BenchDependencyError(MimomemError, ImportError):
+    """An optional package the requested output needs is not installed."""
+
+
+def human_bytes(n: int | None) -> str:
+    """``1536`` -> ``1.5 KiB``; None -> ``-`` (not measured / not applicable)."""
+    if n is None:
+        return "-"
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GiB"  # pragma: no cover - loop always returns
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") -> str:
+    spec = align or ("l" + "r" * (len(header) - 1))
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---:" if a == "r" else "---" for a in spec) + " |"]
+    lines.extend("| " + " | ".join(row) + " |" for row in rows)
+    return "\n".join(lines)
+
+
+def quality_table(dataset: dict[str, Any]) -> str:
+    """One row per backend: quality, zero-result share, latency, build time, index size."""
+    header = ["backend", *METRIC_LABELS.values(), "zero-result", "p50 ms", "p95 ms", "build s", "disk", "memory"]
+    rows = []
+    for b in dataset["backends"]:
+        rows.append(
+            [
+                b["backend"],
+                *(f"{b[m]:.3f}" for m in METRICS),
+                f"{b['zero_result_share'] * 100:.1f}%",
+                f"{b['latency_ms']['p50']:.2f}",
+                f"{b['latency_ms']['p95']:.2f}",
+                f"{b['build_s']:.2f}",
+                human_bytes(b["index_bytes"]["disk"]),
+                human_bytes(b["index_bytes"]["memory"]),
+            ]
+        )
+    return _table(header, rows)
+
+
+def category_table(dataset: dict[str, Any], metric: str = "ndcg@10") -> str:
+    """One row per backend, one column per query category (``metric``; queries in header)."""
+    cats = dataset["categories"]
+    if not cats or not dataset["backends"]:
+        return ""
+    first = dataset["backends"][0]["categories"]
+    header = ["backend", *(f"{c} ({first[c]['queries']})" for c in cats)]
+    rows = [[b["backend"], *(f"{b['categories'][c][metric]:.3f}" for c in cats)] for b in dataset["backends"]]
+    return _table(header, rows)
+
+
+def zero_category_table(dataset: dict[str, Any]) -> str:
+    """Zero-result share per backend and category."""
+    cats = dataset["categories"]
+    if not cats or not dataset["backends"]:
+        return ""
+    rows = [
+        [b["backend"], *(f"{b['categories'][c]['zero_result_share'] * 100:.0f}%" for c in cats)]
+        for b in dataset["backends"]
+    ]
+    return _table(["backend", *cats], rows)
+
+
+def failures_table(failures: dict[str, Any]) -> str:
+    """Each failures case: hits per backend side by side, with the documented expectation."""
+    rows_in = failures["rows"]
+    if not rows_in:
+        return ""
+    backends = list(rows_in[0]["hits"])
+    header = ["#", "document", "query", *backends, "expected u61 / tri / bigram", "as expected"]
+    rows = []
+    for r in rows_in:
+        exp = r["expected"]
+        doc = r["document"] if len(r["document"]) <= 24 else r["document"][:23] + "…"
+        misses = [b for b, ok in r["as_expected"].items() if not ok]
+        rows.append(
+            [
+                str(r["row"]),
+                doc,
+                r["query"],
+                *(str(r["hits"][b]) for b in backends),
+                f"{exp.get('unicode61', '-')} / {exp.get('trigram', '-')} / {exp.get('bigram', '-')}",
+                "yes" if not misses else "NO: " + ", ".join(misses),
+            ]
+        )
+    return _table(header, rows, "lll" + "r" * len(backends) + "ll")
+
+
+def scale_table(scale: dict[str, Any]) -> str:
+    """One row per backend and corpus size: build time, latency, index size, RSS growth."""
+    header = ["backend", "documents", "build s", "p50 ms", "p95 ms", "queries with hits", "disk", "memory", "RSS growth"]
+    rows = []
+    for p in sorted(scale["points"], key=lambda p: (p["backend"], p["documents"])):
+        rows.append(
+            [
+                p["backend"],
+                f"{p['documents']:,}",
+                f"{p['build_s']:.2f}",
+                f"{p['latency_ms']['p50']:.2f}",
+                f"{p['latency_ms']['p95']:.2f}",
+                f"{p['queries_with_hits']}/{scale['queries']}",
+                human_bytes(p["index_bytes"]["disk"]),
+                human_bytes(p["index_bytes"]["memory"]),
+                human_bytes(p["rss_growth_bytes"]),
+            ]
+        )
+    return _table(header, rows)
+
+
+def format_result(result: dict[str, Any]) -> str:
+    """The whole result as Markdown: what ``mimomem bench`` prints."""
+    parts = []
+    for d in result["datasets"]:
+        parts.append(f"## {d['name']}: {d['documents']} documents, {d['queries']} queries\n")
+        parts.append(quality_table(d) + "\n")
+        if d["categories"]:
+            parts.append(f"nDCG@10 per query category ({d['name']}):\n")
+            parts.append(category_table(d) + "\n")
+            parts.append(f"Zero-result share per query category ({d['name']}):\n")
+            parts.append(zero_category_table(d) + "\n")
+    if result.get("failures"):
+        f = result["failures"]
+        parts.append("## failures.md, row by row: hits on an index of the one document\n")
+        parts.append(failures_table(f) + "\n")
+        parts.append(("Every documented miss and fix is reproduced." if f["all_as_expected"] else "Some rows differ from failures.md (see 'as expected').") + "\n")
+    if result.get("scale"):
+        parts.append(f"## Scaling: generated corpora (seed {result['scale']['seed']}), {result['scale']['queries']} queries\n")
+        parts.append(scale_table(result["scale"]) + "\n")
+    m = result["machine"]
+    parts.append(
+        f"Machine: Python {m['python']}, SQLite {m['sqlite']}, {m['cpu_count']} CPUs, "
+        f"{human_bytes(m['memory_bytes'])} RAM, {m['platform']}; native extension: {'yes' if m['native'] else 'no'}. "
+        f"Timing: {result['timing']}."
+    )
+    if result.get("skipped_backends"):
+        parts.append("Skipped: " + "; ".join(f"{k} ({v})" for k, v in result["skipped_backends"].items()))
+    return "\n".join(parts) + "\n"
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise BenchDependencyError("--report draws charts with matplotlib: pip install 'mimomem[bench]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig: Any, path: Path) -> None:
+    from ..fsutil import atomic_write
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    atomic_write(path, buf.getvalue())
+
+
+def quality_chart(result: dict[str, Any], path: Path) -> None:
+    """Grouped bars: nDCG@10 per backend (bars) per dataset (groups)."""
+    plt = _pyplot()
+    datasets = result["datasets"]
+    backends = result["backends"]
+    fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(datasets) + 3), 4))
+    width = 0.8 / max(1, len(backends))
+    for i, name in enumerate(backends):
+        values = [next((b["ndcg@10"] for b in d["backends"] if b["backend"] == name), 0.0) for d in datasets]
+        ax.bar([x + i * width for x in range(len(datasets))], values, width, label=name)
+    ax.set_xticks([x + width * (len(backends) - 1) / 2 for x in range(len(datasets))])
+    ax.set_xticklabels([d["name"] for d in datasets])
+    ax.set_ylabel("nDCG@10")
+    ax.set_ylim(0, 1)
+    ax.set_title("Retrieval quality per backend and dataset")
+    ax.legend(fontsize="small", ncol=2)
+    _save(fig, path)
+    plt.close(fig)
+
+
+def scaling_chart(result: dict[str, Any], path: Path) -> None:
+    """Query latency (p50, p95), build time and index size against corpus size, per backend."""
+    plt = _pyplot()
+    if result.get("scale"):
+        points = result["scale"]["points"]
+    else:
+        points = [dict(b, documents=d["documents"]) for d in result["datasets"] for b in d["backends"]]
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
+    for name in result["backends"]:
+        mine = sorted((p for p in points if p["backend"] == name), key=lambda p: p["documents"])
+        if not mine:
+            continue
+        xs = [p["documents"] for p in mine]
+        line = axes[0].plot(xs, [p["latency_ms"]["p50"] for p in mine], marker="o", label=name)[0]
+        axes[0].plot(xs, [p["latency_ms"]["p95"] for p in mine], linestyle=":", color=line.get_color())
+        axes[1].plot(xs, [p["build_s"] for p in mine], marker="o", color=line.get_color(), label=name)
+        sizes = [p["index_bytes"]["disk"] or p["index_bytes"]["memory"] for p in mine]
+        if all(s is not None for s in sizes):
+            axes[2].plot(xs, [s / 2**20 for s in sizes], marker="o", color=line.get_color(), label=name)
+    for ax, title, unit in (
+        (axes[0], "query latency (p50 solid, p95 dotted)", "ms"),
+        (axes[1], "index build time", "s"),
+        (axes[2], "index size (disk, or memory)", "MiB"),
+    ):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("documents")
+        ax.set_ylabel(unit)
+        ax.set_title(title)
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].legend(fontsize="small")
+    _save(fig, path)
+    plt.close(fig)
+
+
+def write_report(result: dict[str, Any], directory: str | Path) -> list[Path]:
+    """Write ``report.md``, ``quality.png`` and ``scaling.png`` into ``directory``."""
+    from ..fsutil import atomic_write
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    text = "# mimomem benchmark report\n\n" + format_result(result)
+    if result["datasets"]:
+        quality_chart(result, out / "quality.png")
+        scaling_chart(result, out / "scaling.png")
+        text += "\n![quality](quality.png)\n\n![scaling](scaling.png)\n"
+        written += [out / "quality.png", out / "scaling.png"]
+    elif result.get("scale"):
+        scaling_chart(result, out / "scaling.png")
+        text += "\n![scaling](scaling.png)\n"
+        written.append(out / "scaling.png")
+    atomic_write(out / "report.md", text)
+    return [out / "report.md", *written]
