@@ -26,6 +26,44 @@ def _cmd_tokenize(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from . import bench
+    from .bench.runner import stderr_progress
+    from .bench.scale import parse_sizes
+
+    if args.tolerance < 0:
+        raise ValueError(f"--tolerance must be >= 0, got {args.tolerance}")
+    saved = bench.load_result(args.compare) if args.compare else None
+    if args.dataset:
+        paths = [Path(p) for p in args.dataset]
+    else:
+        paths = bench.discover_datasets(bench.find_corpora())
+    result = bench.run_bench(
+        paths,
+        args.backend,
+        run_dir=Path(args.run_file) if args.run_file else None,
+        failures_only=args.failures,
+        scale=parse_sizes(args.scale) if args.scale else (),
+        progress=stderr_progress,
+    )
+    if args.save:
+        bench.save_result(result, args.save)
+    if args.report:
+        for path in bench.write_report(result, args.report):
+            print(f"wrote {path}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
+    else:
+        print(bench.format_result(result), end="")
+    if saved is None:
+        return 0
+    comparison = bench.compare_results(saved, result, args.tolerance)
+    print(bench.format_comparison(comparison), file=sys.stderr if args.json else sys.stdout)
+    return 0 if comparison.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mimomem", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -37,6 +75,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_tokenize)
 
     # Further subcommands register here, each as: p = sub.add_parser(...); p.set_defaults(func=...)
+
+    p = sub.add_parser(
+        "bench",
+        help="benchmark every retrieval backend on BEIR-layout datasets (quality, latency, size)",
+        description="Run each backend on each dataset and print one table per dataset; progress on stderr. "
+        "Exit status 1 when --compare finds a regression.",
+    )
+    p.add_argument("--dataset", action="append", metavar="DIR", help="BEIR dataset directory (repeatable; default: every dataset under corpora/)")
+    p.add_argument("--backend", action="append", metavar="NAME", help="backend to run (repeatable; default: every available one)")
+    p.add_argument("--run-file", metavar="DIR", help="write TREC runs (top 100) as DIR/<dataset>.<backend>.trec")
+    p.add_argument("--json", action="store_true", help="print the whole result as JSON on stdout")
+    p.add_argument("--report", metavar="DIR", help="write report.md and PNG charts into DIR (needs matplotlib)")
+    p.add_argument("--scale", metavar="N[,N...]", help="also time generated corpora of N documents (up to 100000)")
+    p.add_argument("--save", metavar="FILE", help="save the result (JSON) for a later --compare")
+    p.add_argument("--compare", metavar="FILE", help="compare with a saved result; exit 1 if a metric dropped")
+    p.add_argument("--tolerance", type=float, default=0.0, metavar="X", help="allowed drop per metric for --compare (default 0)")
+    p.add_argument("--failures", action="store_true", help="only the failures.md table: hits per backend side by side")
+    p.set_defaults(func=_cmd_bench)
 
     return parser
 
