@@ -64,6 +64,31 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0 if comparison.ok else 1
 
 
+def _cmd_paths(args: argparse.Namespace) -> int:
+    from .tree import MemoryTree
+
+    if args.mimocode is not None:
+        tree = MemoryTree.from_mimocode(args.mimocode or None)
+    else:
+        tree = MemoryTree(args.root)
+    ident = tree.project_id(args.project)
+    layers = tree.layers(project_id=ident.id, session_id=args.session, task_id=args.task)
+    info = {
+        "project_id": ident.id,
+        "repo_root": None if ident.root is None else str(ident.root),
+        "git_dir": None if ident.git_dir is None else str(ident.git_dir),
+        "data_dir": str(tree.data_dir),
+        **{name: str(path) for name, path in layers.items()},
+    }
+    if args.json:
+        print(json.dumps(info, ensure_ascii=False, indent=2))
+    else:
+        width = max(map(len, info))
+        for name, value in info.items():
+            print(f"{name:<{width}}  {value if value is not None else '-'}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mimomem", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -75,6 +100,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_tokenize)
 
     # Further subcommands register here, each as: p = sub.add_parser(...); p.set_defaults(func=...)
+
+    p = sub.add_parser(
+        "paths",
+        help="show where each memory layer lives, with the project id and repository root",
+        description="Print the memory root and the layer files mimomem would use for DIR (and SID). "
+        "The project id is created in the main .git directory on first use, as any write would.",
+    )
+    p.add_argument("--project", default=".", metavar="DIR", help="a directory inside the project (default: .)")
+    p.add_argument("--session", metavar="SID", help="also show this session's checkpoint, notes and tasks paths")
+    p.add_argument("--task", metavar="TID", help="with --session: also show this task's progress.md")
+    p.add_argument("--root", metavar="DIR", help="memory root to use (default: <data>/memory, see MIMOMEM_HOME)")
+    p.add_argument(
+        "--mimocode", nargs="?", const="", metavar="DATA_DIR",
+        help="use an existing MiMo-Code tree in place (default: $MIMOCODE_HOME/data or ~/.local/share/mimocode)",
+    )
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.set_defaults(func=_cmd_paths)
 
     p = sub.add_parser(
         "bench",

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import locations
+from . import locations, templates
 from .errors import (
     BadMemoryPath,
     InvalidMemoryId,
@@ -149,6 +149,40 @@ class MemoryTree:
                 out["progress"] = self.progress(session_id, task_id)
         return out
 
+
+    # --- templates ---
+
+    def migrate_project_memory(self, project_id: str, **who: Any) -> bool:
+        """Rename the project's legacy ``memory.md`` to ``MEMORY.md`` (idempotent); True if renamed.
+
+        Passes the gate for ``MEMORY.md`` first (``who`` as for :meth:`check_write`);
+        does nothing while writing is disabled.
+        """
+        if not self.write_enabled:
+            return False
+        path = self.check_write(self.project_memory(project_id), project_id=project_id, **who)
+        return templates.migrate_legacy_memory(path.parent)
+
+    def ensure_templates(
+        self, *, agent: str, session_id: str | None = None, project_id: str | None = None, **who: Any
+    ) -> list[Path]:
+        """Create the missing templates for this caller; returns the paths created.
+
+        With ``project_id``: the project ``MEMORY.md`` (after the legacy rename).  With
+        ``session_id``: ``checkpoint.md`` and ``notes.md``.  Existing files are never
+        touched, and nothing is written while writing is disabled.
+        """
+        if not self.write_enabled:
+            return []
+        ids = dict(who, agent=agent, session_id=session_id, project_id=project_id)
+        wanted: list[tuple[Path, str]] = []
+        if project_id is not None:
+            self.migrate_project_memory(project_id, agent=agent, session_id=session_id, **who)
+            wanted.append((self.project_memory(project_id), templates.memory_template()))
+        if session_id is not None:
+            wanted.append((self.checkpoint(session_id), templates.checkpoint_template()))
+            wanted.append((self.notes(session_id), templates.notes_template()))
+        return [path for path, text in wanted if self.create(path, text, **ids)]
 
     # --- the write gate: one entry point, used by every mutation below ---
 
