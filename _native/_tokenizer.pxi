@@ -1,0 +1,229 @@
+# Bigram tokenizer: one scan fills flat C++ buffers; two consumers read them
+# (tokenize_bigram builds Token objects, BM25Core.add_text interns term ids).
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memcmp, memcpy
+from libcpp.vector cimport vector
+from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_AsUTF8AndSize
+
+from mimomem import _chars
+from mimomem.tokens import MAX_WORD as _PY_MAX_WORD, Token
+
+cimport cython
+from cpython.ref cimport PyObject, Py_INCREF
+
+cdef extern from "Python.h":
+    ctypedef struct PyTypeObject:
+        object (*tp_alloc)(PyTypeObject *, Py_ssize_t)
+    void PyTuple_SET_ITEM(PyObject *p, Py_ssize_t pos, PyObject *o)
+    void PyObject_GC_UnTrack(void *op)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index) nogil
+    int PyUnicode_KIND(object o)
+    void *PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    int PyUnicode_4BYTE_KIND
+
+cdef enum:
+    C_SEP = 0
+    C_WORD = 1
+    C_CJK = 2
+    C_MARK = 3
+
+cdef uint32_t FOLD_OTHER = 0xFFFFFFFF  # fold result is not exactly one code point
+cdef int MAX_WORD = _PY_MAX_WORD
+
+cdef vector[uint8_t] _class_bmp      # class of each (folded) BMP code point
+cdef vector[uint32_t] _fold_bmp      # single-code-point fold of each BMP code point
+cdef dict _fold_other = {}           # BMP code point -> fold string when not one code point
+cdef bint _tables_ready = False
+
+_py_fold = _chars.fold
+_py_class = _chars.char_class
+_py_compose = _chars.compose_voicing
+
+
+cdef int _build_tables() except -1:
+    """Tabulate _chars.fold / _chars.char_class for the whole BMP (once per process)."""
+    global _tables_ready
+    cdef int cp
+    raw_fold = getattr(_py_fold, "__wrapped__", _py_fold)
+    raw_class = getattr(_py_class, "__wrapped__", _py_class)
+    _class_bmp.resize(65536)
+    _fold_bmp.resize(65536)
+    for cp in range(65536):
+        ch = chr(cp)
+        _class_bmp[cp] = <uint8_t>raw_class(ch)
+        folded = raw_fold(ch)
+        if len(folded) == 1:
+            _fold_bmp[cp] = ord(folded)
+        else:
+            _fold_bmp[cp] = FOLD_OTHER
+            _fold_other[cp] = folded
+    _tables_ready = True
+    return 0
+
+
+cdef inline int _class_of(Py_UCS4 o) except -1:
+    if o < 65536:
+        return _class_bmp[o]
+    return _py_class(chr(o))
+
+
+cdef PyTypeObject *_token_type = <PyTypeObject *>Token
+
+
+cdef inline object _make_token(object text, int32_t start, int32_t end):
+    """Token(text, start, end) without a Python-level call (Token is a tuple subclass)."""
+    cdef object tok = _token_type.tp_alloc(_token_type, 3)  # a new reference
+    cdef object s = start, e = end
+    Py_INCREF(text)  # PyTuple_SET_ITEM steals one reference of each item
+    Py_INCREF(s)
+    Py_INCREF(e)
+    PyTuple_SET_ITEM(<PyObject *>tok, 0, <PyObject *>text)
+    PyTuple_SET_ITEM(<PyObject *>tok, 1, <PyObject *>s)
+    PyTuple_SET_ITEM(<PyObject *>tok, 2, <PyObject *>e)
+    PyObject_GC_UnTrack(<PyObject *>tok)  # holds only str and int: cannot be in a cycle
+    return tok
+
+
+@cython.final
+cdef class _Scanner:
+    """Token assembly state machine; results land in the public vectors."""
+
+    cdef vector[Py_UCS4] chars     # folded characters of all tokens, concatenated
+    cdef vector[int32_t] bounds    # token k is chars[bounds[k]:bounds[k+1]]
+    cdef vector[int32_t] starts    # code-point offsets into the input
+    cdef vector[int32_t] ends
+    cdef vector[Py_UCS4] word
+    cdef int32_t word_start, word_end
+    cdef vector[Py_UCS4] run
+    cdef vector[int32_t] run_src, run_end
+    cdef bint busy
+
+    cdef inline void _flush_word(self):
+        cdef size_t j
+        if self.word.size() == 0:
+            return
+        for j in range(self.word.size()):
+            self.chars.push_back(self.word[j])
+        self.bounds.push_back(<int32_t>self.chars.size())
+        self.starts.push_back(self.word_start)
+        self.ends.push_back(self.word_end)
+        self.word.clear()
+
+    cdef inline void _flush_run(self):
+        cdef size_t k, n = self.run.size()
+        if n == 1:
+            self.chars.push_back(self.run[0])
+            self.bounds.push_back(<int32_t>self.chars.size())
+            self.starts.push_back(self.run_src[0])
+            self.ends.push_back(self.run_end[0])
+        else:
+            for k in range(n - 1):
+                self.chars.push_back(self.run[k])
+                self.chars.push_back(self.run[k + 1])
+                self.bounds.push_back(<int32_t>self.chars.size())
+                self.starts.push_back(self.run_src[k])
+                self.ends.push_back(self.run_end[k + 1])
+        self.run.clear()
+        self.run_src.clear()
+        self.run_end.clear()
+
+    cdef inline int _feed(self, Py_UCS4 o, int32_t i) except -1:
+        cdef int cls = _class_of(o)
+        if cls == C_MARK:
+            if self.word.size() > 0:
+                self.word.push_back(o)
+                self.word_end = i + 1
+            elif self.run.size() > 0 and (o == 0x3099 or o == 0x309A):
+                composed = _py_compose(chr(self.run.back()), chr(o))
+                if composed:
+                    self.run[self.run.size() - 1] = ord(composed)
+                    self.run_end[self.run_end.size() - 1] = i + 1
+            return 0
+        if cls == C_WORD:
+            if self.run.size() > 0:
+                self._flush_run()
+            if <int>self.word.size() == MAX_WORD:
+                self._flush_word()
+            if self.word.size() == 0:
+                self.word_start = i
+            self.word.push_back(o)
+            self.word_end = i + 1
+        elif cls == C_CJK:
+            self._flush_word()
+            self.run.push_back(o)
+            self.run_src.push_back(i)
+            self.run_end.push_back(i + 1)
+        else:
+            self._flush_word()
+            if self.run.size() > 0:
+                self._flush_run()
+        return 0
+
+    cdef int scan(self, str text) except -1:
+        cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text)
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void *data = PyUnicode_DATA(text)
+        cdef Py_UCS4 cp, f
+        if not _tables_ready:
+            _build_tables()
+        self.chars.clear()
+        self.bounds.clear()
+        self.bounds.push_back(0)
+        self.starts.clear()
+        self.ends.clear()
+        self.word.clear()
+        self.run.clear()
+        self.run_src.clear()
+        self.run_end.clear()
+        for i in range(n):
+            cp = PyUnicode_READ(kind, data, i)
+            if cp < 65536:
+                f = _fold_bmp[cp]
+                if f != FOLD_OTHER:
+                    self._feed(f, <int32_t>i)
+                    continue
+                folded = _fold_other[<long>cp]
+            else:
+                folded = _py_fold(chr(cp))
+            for o in <str>folded:
+                self._feed(o, <int32_t>i)
+        self._flush_word()
+        if self.run.size() > 0:
+            self._flush_run()
+        return 0
+
+
+cdef _Scanner _shared_scanner = _Scanner()
+
+
+cdef _Scanner _acquire_scanner():
+    # The scanner may call back into Python (rare characters), where another thread could
+    # run: a busy shared scanner is never reused, a fresh one is made instead.
+    if _shared_scanner.busy:
+        return _Scanner()
+    _shared_scanner.busy = True
+    return _shared_scanner
+
+
+def tokenize_bigram(str text):
+    """Split ``text`` into CJK bigrams (lone CJK character: unigram) and folded words.
+
+    Offsets are code-point indexes into ``text`` itself.
+    """
+    cdef _Scanner sc = _acquire_scanner()
+    cdef size_t k, n
+    cdef list out
+    try:
+        sc.scan(text)
+        n = sc.starts.size()
+        out = [None] * n
+        for k in range(n):
+            s = PyUnicode_FromKindAndData(
+                PyUnicode_4BYTE_KIND, &sc.chars[sc.bounds[k]], sc.bounds[k + 1] - sc.bounds[k]
+            )
+            out[k] = _make_token(s, sc.starts[k], sc.ends[k])
+        return out
+    finally:
+        sc.busy = False
