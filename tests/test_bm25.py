@@ -33,6 +33,9 @@ class FTS5Oracle:
         self.doc_of: dict[int, Hashable] = {}
         self.next_rowid = 1
 
+    def __del__(self) -> None:  # Python 3.13 warns about unclosed connections
+        self.con.close()
+
     def add(self, doc_id: Hashable, tokens: Sequence[str]) -> None:
         body = " ".join(tokens)
         if doc_id in self.rowid:  # an update keeps the row, like an UPSERT would
