@@ -22,7 +22,7 @@ from .errors import (
 from .layout import PathClass, classify_path
 from .project import ProjectIdentity, project_id
 from .tree import MemoryTree
-from .index import DocumentHit, DocumentIndex
+from .index import DocumentHit, DocumentIndex, MemoryHit, MemoryIndex, SearchResults
 
 __version__ = "0.1.0"
 
@@ -37,6 +37,9 @@ __all__ = [
     "BadMemoryPath",
     "DocumentHit",
     "DocumentIndex",
+    "MemoryHit",
+    "MemoryIndex",
+    "SearchResults",
     "MemoryTree",
     "NotInWriterAllowlist",
     "NotOwner",

@@ -89,6 +89,94 @@ def _cmd_paths(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_index(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from .index import MemoryIndex
+
+    return MemoryIndex(
+        args.root,
+        args.db,
+        claude_code=args.claude_code,
+        reconcile_on_search=not getattr(args, "no_reconcile", False),
+    )
+
+
+def _cmd_search(args: argparse.Namespace) -> int:
+    with _open_index(args) as index:
+        result = index.search(
+            args.query, backend=args.backend, scope=args.scope, scope_id=args.scope_id, type=args.type, limit=args.limit
+        )
+    if args.json:
+        out = {
+            "query": result.query,
+            "backend": result.backend,
+            "count": len(result),
+            "hits": [h._asdict() for h in result],
+            "hints": list(result.hints),
+            "warnings": list(result.warnings),
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if not result:
+        print(f'No matches for "{args.query}".')
+        print("\n".join(result.hints))
+        return 0
+    print(f"Found {len(result)} match(es) (BM25-ranked, best first, backend {result.backend}):\n")
+    for hit in result:
+        where = hit.scope + (f"/{hit.scope_id}" if hit.scope_id else "")
+        print(f"### {hit.path}\nScope: {where}, Type: {hit.type}, Score: {hit.score:.4g}\n{hit.snippet}\n")
+    return 0
+
+
+def _cmd_reconcile(args: argparse.Namespace) -> int:
+    with _open_index(args) as index:
+        report = index.reconcile()
+    if args.json:
+        out = {k: v for k, v in vars(report).items() if k != "issues"}
+        out["issues"] = [i._asdict() for i in report.issues]
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+    print(
+        f"indexed {report.indexed}, pruned {report.pruned}, touched {report.touched}, "
+        f"unchanged {report.unchanged}, skipped {len(report.skipped)}, warnings {len(report.warnings)} "
+        f"in {report.seconds * 1000:.0f} ms"
+    )
+    for issue in report.issues if args.verbose else report.warnings:
+        print(f"{issue.kind}: {issue.path}: {issue.reason}")
+    return 0
+
+
+def _cmd_index_stats(args: argparse.Namespace) -> int:
+    with _open_index(args) as index:
+        if not args.no_reconcile:
+            index.reconcile(force=False)
+        stats = index.stats()
+    info = {k: v for k, v in vars(stats).items() if k != "skipped"}
+    info["skipped"] = [i._asdict() for i in stats.skipped]
+    if args.json:
+        print(json.dumps(info, ensure_ascii=False, indent=2))
+        return 0
+    print(f"database        {stats.db_path} ({stats.db_bytes} bytes, schema v{stats.schema_version})")
+    print(f"rows            {stats.rows}")
+    print("per type        " + (", ".join(f"{k} {v}" for k, v in stats.per_type.items()) or "-"))
+    print("per scope       " + (", ".join(f"{k} {v}" for k, v in stats.per_scope.items()) or "-"))
+    for name, ident in stats.tokenizers.items():
+        print(f"{name:<15} {ident} ({stats.index_bytes.get(name, 0)} bytes)")
+    print(f"native engine   {'yes' if stats.native else 'no (pure Python)'}")
+    print(f"skipped/warned  {len(stats.skipped)}")
+    for issue in stats.skipped:
+        print(f"  {issue.kind}: {issue.path}: {issue.reason}")
+    return 0
+
+
+def _index_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--root", metavar="DIR", help="memory root (default: <data>/memory, see MIMOMEM_HOME)")
+    p.add_argument("--db", metavar="FILE", help="index database (default: <data>/mimomem.db)")
+    p.add_argument("--claude-code", action="store_true", help="also index ~/.claude/projects/*/memory/")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mimomem", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -100,6 +188,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_tokenize)
 
     # Further subcommands register here, each as: p = sub.add_parser(...); p.set_defaults(func=...)
+
+    from .backends import BACKENDS
+
+    p = sub.add_parser(
+        "search",
+        help="search the memory tree (reconciles the index first)",
+        description="BM25-ranked memory search. Terms are OR-joined; CJK is matched by bigrams; "
+        "identifiers like v1.2.3 are matched as a unit. Zero results print what to try next.",
+    )
+    p.add_argument("query")
+    p.add_argument("--backend", choices=BACKENDS, help="retrieval backend (default: $MIMOMEM_BACKEND or fts5-bigram)")
+    p.add_argument("--scope", choices=["global", "projects", "sessions", "cc"])
+    p.add_argument("--scope-id", metavar="ID")
+    p.add_argument("--type", metavar="TYPE", help="memory, checkpoint, progress, notes, free (cc: feedback, ...)")
+    p.add_argument("--limit", type=int, default=10, metavar="N", help="1..200 (default 10)")
+    p.add_argument("--no-reconcile", action="store_true", help="search the index as it is")
+    _index_options(p)
+    p.set_defaults(func=_cmd_search)
+
+    p = sub.add_parser("reconcile", help="sync the index with the memory files now")
+    p.add_argument("-v", "--verbose", action="store_true", help="list skipped files with reasons")
+    _index_options(p)
+    p.set_defaults(func=_cmd_reconcile)
+
+    p = sub.add_parser("index", help="inspect the search index")
+    index_sub = p.add_subparsers(dest="index_command", required=True, metavar="SUBCOMMAND")
+    q = index_sub.add_parser("stats", help="rows, per-type counts, skipped files, tokenizers, sizes")
+    q.add_argument("--no-reconcile", action="store_true", help="do not reconcile first")
+    _index_options(q)
+    q.set_defaults(func=_cmd_index_stats)
 
     p = sub.add_parser(
         "paths",

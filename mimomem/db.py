@@ -31,7 +31,6 @@ import hashlib
 import os
 import sqlite3
 import time
-import unicodedata
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
@@ -75,10 +74,12 @@ INDEXES = {
 def bigram_tokenizer_id() -> str:
     """Name and version of the bigram tokenizer, as recorded in the database.
 
-    The version is the tokenizer module's ``TOKENIZER_VERSION`` (if it declares one),
-    the Unicode database version (character classes come from it) and a hash of the
-    tokens of ``BIGRAM_PROBE``, so a rule change rebuilds the index even if nobody
-    bumped a number.  Native and pure tokenizers give the same tokens, hence the same id.
+    The version is the tokenizer module's ``TOKENIZER_VERSION`` (if it declares one) and
+    a hash of the tokens of ``BIGRAM_PROBE``, so a rule change rebuilds the index even
+    if nobody bumped a number.  Native and pure tokenizers give the same tokens, hence
+    the same id.  The Unicode database version is deliberately left out: Pythons with
+    different Unicode versions sharing one cache would otherwise rebuild it on every
+    switch, for a difference limited to newly assigned characters.
     """
     from . import tokens as tokens_module
 
@@ -86,7 +87,7 @@ def bigram_tokenizer_id() -> str:
     digest = hashlib.sha256()
     for tok in tokenize_bigram(BIGRAM_PROBE):
         digest.update(f"{tok.text}\t{tok.start}\t{tok.end}\n".encode())
-    return f"mimomem-bigram {declared} unicode-{unicodedata.unidata_version} probe-{digest.hexdigest()[:16]}"
+    return f"mimomem-bigram {declared} probe-{digest.hexdigest()[:16]}"
 
 
 def tokenizer_ids() -> dict[str, str]:
