@@ -11,7 +11,8 @@ Sources:
 - ``agent-memory/notes.md`` and ``memory-en/notes.md``: one note per ``## <id> [<kind>] <title>``
   heading, the body runs until the next such heading.
 - ``agent-memory/queries.md`` and ``memory-en/queries.md``: one query per line,
-  ``<qid> | <category> | <text> | <docid>:<grade> <docid>:<grade> ...``.
+  ``<qid> | <category> | <text> | <docid>:<grade> <docid>:<grade> ...``; grade 0 records a note
+  that contains the query words but was judged not relevant (it is not written to the qrels).
 """
 
 from __future__ import annotations
@@ -166,6 +167,8 @@ def parse_queries(path: Path) -> list[tuple[str, str, str, dict[str, int]]]:
             if doc in grades:
                 raise ValueError(f"{path}:{lineno}: {doc} judged twice")
             grades[doc] = int(grade)
+            if grades[doc] not in (0, 1, 2):
+                raise ValueError(f"{path}:{lineno}: grade must be 0, 1 or 2: {item!r}")
         out.append((qid, cat, text, grades))
     return out
 
@@ -179,7 +182,8 @@ def build_notes(name: str) -> None:
     for qid, cat, text, grades in parse_queries(src / "queries.md"):
         queries.append({"_id": qid, "text": text, "category": cat})
         for doc, grade in grades.items():
-            qrels.append((qid, doc, grade))
+            if grade > 0:  # 0 = "read and judged not relevant": kept in the source only
+                qrels.append((qid, doc, grade))
     write_dataset(src, docs, queries, qrels)
 
 
