@@ -14,7 +14,8 @@ Type inference follows MiMo-Code's ``paths.ts`` with three deliberate changes:
 the session ``notes.md`` is type ``notes`` (MiMo files it as ``free``);
 ``memory``/``checkpoint`` prefixes count only for a file directly in the scope
 directory (not for a sub-directory named ``memory-x/``); and a ``global/`` path has no
-id segment, so its key is everything after ``global/``.  ``memory`` is matched
+id segment, so its key is everything after ``global/``, and task files (``tasks/<TID>/…``)
+are recognised only in a session.  ``memory`` is matched
 case-insensitively (legacy ``memory.md``), ``checkpoint`` case-sensitively.
 
 Claude Code memory files (``~/.claude/projects/<slug>/memory/<key>.md``) classify as
@@ -86,7 +87,7 @@ def infer_type(scope: str, key: str) -> str:
             return "checkpoint"
         if scope == "sessions" and name == "notes":
             return "notes"
-    elif len(parts) == 3 and parts[0] == "tasks" and parts[1]:
+    elif scope == "sessions" and len(parts) == 3 and parts[0] == "tasks" and parts[1]:
         if parts[2] == "progress":
             return "progress"
         if parts[2] == "notes":

@@ -230,7 +230,10 @@ def migrate_legacy_memory(project_dir: str | os.PathLike[str]) -> bool:
             return False
         if not same:  # a real MEMORY.md appeared meanwhile: keep both, never overwrite
             return False
-        os.rename(old, new)  # case-insensitive filesystem: only the name's case changes
+        try:  # case-insensitive filesystem: only the name's case changes (or a racing
+            os.rename(old, new)  # migrator linked it: renaming a link onto itself is a no-op)
+        except FileNotFoundError:
+            return False
         return True
     except OSError:  # no hard links here: plain rename (could overwrite only in a tiny race)
         try:
