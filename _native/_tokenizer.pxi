@@ -133,6 +133,9 @@ cdef class _Scanner:
         cdef int cls = _class_of(o)
         if cls == C_MARK:
             if self.word.size() > 0:
+                if <int>self.word.size() >= MAX_WORD:  # the cut: the mark starts the next piece
+                    self._flush_word()
+                    self.word_start = i
                 self.word.push_back(o)
                 self.word_end = i + 1
             elif self.run.size() > 0 and (o == 0x3099 or o == 0x309A):
@@ -144,7 +147,7 @@ cdef class _Scanner:
         if cls == C_WORD:
             if self.run.size() > 0:
                 self._flush_run()
-            if <int>self.word.size() == MAX_WORD:
+            if <int>self.word.size() >= MAX_WORD:
                 self._flush_word()
             if self.word.size() == 0:
                 self.word_start = i

@@ -43,6 +43,9 @@ def tokenize_bigram(text: str) -> list[Token]:
             cls = char_class(out)
             if cls == MARK:
                 if word:
+                    if len(word) >= MAX_WORD:  # the cut: the mark starts the next piece
+                        flush_word()
+                        word_start = i
                     word.append(out)
                     word_end = i + 1
                 elif run and out in VOICING_MARKS:
@@ -54,7 +57,7 @@ def tokenize_bigram(text: str) -> list[Token]:
             if cls == WORD:
                 if run:
                     flush_run()
-                if len(word) == MAX_WORD:
+                if len(word) >= MAX_WORD:
                     flush_word()
                 if not word:
                     word_start = i

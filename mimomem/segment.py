@@ -57,7 +57,10 @@ def tokenize_jieba(text: str) -> list[Token]:
     the word itself.  Pure punctuation and whitespace pieces are dropped.
     """
     out: list[Token] = []
-    for word, start, end in _jieba().tokenize(text, mode="search"):
+    # jieba does not know full-width forms: give it the width-folded text wherever folding
+    # keeps one code point per code point, so its offsets stay offsets into ``text``.
+    one_to_one = "".join(f if len(f) == 1 else ch for ch, f in ((ch, fold(ch)) for ch in text))
+    for word, start, end in _jieba().tokenize(one_to_one, mode="search"):
         folded = "".join(fold(ch) for ch in word)
         if folded and any(char_class(ch) != SEP for ch in folded):
             kept = "".join(ch for ch in folded if char_class(ch) != SEP)

@@ -204,8 +204,6 @@ def test_no_token_longer_than_max_word(implementation):
     # A non-Latin combining mark is kept inside a word; the cut must still happen.
     text = "a" * MAX_WORD + "\u0e31" + "a" * 300
     tokens = implementation.tokenize_bigram(text)
-    if implementation.name == "py" and max(len(t.text) for t in tokens) > MAX_WORD:
-        pytest.xfail("known bug, /work/notes/bugs-core.md #1: a kept mark disables the MAX_WORD cut")
     assert all(len(t.text) <= MAX_WORD for t in tokens)
     assert "".join(t.text for t in tokens) == "a" * MAX_WORD + "\u0e31" + "a" * 300
 
@@ -340,6 +338,4 @@ def test_jieba_mode_folds_and_drops_punctuation():
 
 def test_jieba_mode_width_folds_like_bigram():
     tokens = triples(tokenize("ＡＰＩ５４３３", mode="jieba"))
-    if len(tokens) > 1:
-        pytest.xfail("known bug, /work/notes/bugs-core.md #2: jieba splits full-width ASCII into characters")
     assert tokens == [("api5433", 0, 7)]
