@@ -383,7 +383,7 @@ class _Request:
         existing = real
         while not os.path.lexists(existing):
             existing = os.path.dirname(existing)
-        if os.path.realpath(existing) != existing:
+        if os.path.islink(existing) or os.path.realpath(existing) != existing:
             raise BadMemoryPath(f"target {raw!r} goes through a symlink loop; nothing was written")
         return real
 
