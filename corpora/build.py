@@ -90,7 +90,7 @@ def write_dataset(
             f.write(f"{qid}\t{did}\t{score}\n")
 
 
-def build_failures() -> None:
+def build_failures(out_root: Path = HERE) -> None:
     """The failures.md rows as a tiny dataset plus ``cases.json`` for the side-by-side table."""
     # Titles stay empty: each case is about exactly this text, whatever the harness indexes.
     docs = [{"_id": k, "title": "", "text": x} for k, x in FAILURE_DOCS.items()]
@@ -111,7 +111,7 @@ def build_failures() -> None:
                 "expected_hits": {"unicode61": uni, "trigram": tri, "bigram": big},
             }
         )
-    out = HERE / "failures"
+    out = out_root / "failures"
     write_dataset(out, docs, queries, qrels)
     meta = {
         "source": "shared/design/failures.md",
@@ -173,7 +173,7 @@ def parse_queries(path: Path) -> list[tuple[str, str, str, dict[str, int]]]:
     return out
 
 
-def build_notes(name: str) -> None:
+def build_notes(name: str, out_root: Path = HERE) -> None:
     """Build a hand-written notes dataset (``agent-memory`` or ``memory-en``)."""
     src = HERE / name
     notes = parse_notes(src / "notes.md")
@@ -184,7 +184,17 @@ def build_notes(name: str) -> None:
         for doc, grade in grades.items():
             if grade > 0:  # 0 = "read and judged not relevant": kept in the source only
                 qrels.append((qid, doc, grade))
-    write_dataset(src, docs, queries, qrels)
+    write_dataset(out_root / name, docs, queries, qrels)
+
+
+NOTE_DATASETS = ("agent-memory", "memory-en")
+
+
+def build_all(out_root: Path = HERE) -> None:
+    """Write every dataset under ``out_root`` (the ``corpora/`` directory by default)."""
+    build_failures(out_root)
+    for name in NOTE_DATASETS:
+        build_notes(name, out_root)
 
 
 def audit(name: str) -> None:
@@ -201,14 +211,13 @@ def audit(name: str) -> None:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--audit"]:
-        for name in ("agent-memory", "memory-en"):
-            if (HERE / name / "queries.md").exists():
-                audit(name)
+        for name in NOTE_DATASETS:
+            audit(name)
         return 0
-    build_failures()
-    for name in ("agent-memory", "memory-en"):
-        if (HERE / name / "notes.md").exists() and (HERE / name / "queries.md").exists():
-            build_notes(name)
+    if argv:
+        print("usage: python corpora/build.py [--audit]", file=sys.stderr)
+        return 2
+    build_all()
     return 0
 
 
