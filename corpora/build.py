@@ -4,6 +4,7 @@ Run from anywhere: ``python corpora/build.py`` rewrites, for every dataset direc
 ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/test.tsv`` (and ``cases.json`` for the
 failures set). ``python corpora/build.py --audit`` lists, per query, notes that contain the
 query text (NFKC- and case-folded) but carry no judgment: the first step of judging.
+``--stats`` prints the counts quoted in the READMEs.
 
 Sources:
 - ``failures/``: the table in ``FAILURE_ROWS`` below, copied from the design note
@@ -209,13 +210,40 @@ def audit(name: str) -> None:
             print(f"{qid} [{cat}] {text}: unknown={missing} unjudged={unjudged}")
 
 
+def stats(name: str) -> None:
+    """Print the counts quoted in the dataset README: notes by kind, queries and grades by category."""
+    from collections import Counter
+
+    notes = parse_notes(HERE / name / "notes.md")
+    queries = parse_queries(HERE / name / "queries.md")
+    kinds = Counter(n["kind"] for n in notes)
+    print(f"{name}: {len(notes)} notes; kinds: " + ", ".join(f"{k} {kinds[k]}" for k in KINDS))
+    by_cat: dict[str, Counter[int]] = {}
+    for _, cat, _, grades in queries:
+        c = by_cat.setdefault(cat, Counter())
+        c["queries"] += 1
+        for g in grades.values():
+            c[g] += 1
+    total: Counter[int] = Counter()
+    print("| category | queries | grade 2 | grade 1 | judged 0 |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for cat, c in by_cat.items():
+        total.update(c)
+        print(f"| {cat} | {c['queries']} | {c[2]} | {c[1]} | {c[0]} |")
+    print(f"| all | {total['queries']} | {total[2]} | {total[1]} | {total[0]} |")
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--audit"]:
         for name in NOTE_DATASETS:
             audit(name)
         return 0
+    if argv[:1] == ["--stats"]:
+        for name in NOTE_DATASETS:
+            stats(name)
+        return 0
     if argv:
-        print("usage: python corpora/build.py [--audit]", file=sys.stderr)
+        print("usage: python corpora/build.py [--audit | --stats]", file=sys.stderr)
         return 2
     build_all()
     return 0

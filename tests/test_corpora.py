@@ -83,6 +83,11 @@ def _scripts(text: str) -> set[str]:
     return out
 
 
+def _is_fullwidth_alnum(ch: str) -> bool:
+    """Full-width Latin letters and digits (ＡＰＩ, ５４３３), not the usual CJK punctuation."""
+    return "\uff10" <= ch <= "\uff19" or "\uff21" <= ch <= "\uff3a" or "\uff41" <= ch <= "\uff5a"
+
+
 @pytest.mark.parametrize("name", DATASETS)
 def test_dataset_files_parse_with_expected_fields(name: str) -> None:
     docs, queries, _ = _dataset(name)
@@ -149,12 +154,12 @@ def test_agent_memory_language_mix() -> None:
             census["ko"] += 1
         elif "han" in scripts:
             census["zh"] += 1
-        if any("\uff01" <= ch <= "\uff5e" for ch in d["title"] + d["text"]):
+        if any(_is_fullwidth_alnum(ch) for ch in d["title"] + d["text"]):
             fullwidth += 1
     assert census["zh"] > len(docs) / 2, "the corpus must be mostly Chinese"
     assert census["ja"] >= 18
     assert census["ko"] >= 13
-    assert fullwidth >= 10, "too few notes with full-width forms"
+    assert fullwidth >= 10, "too few notes with full-width letters or digits"
 
 
 def test_agent_memory_notes_are_short_markdown() -> None:
