@@ -79,11 +79,6 @@ class ReconcileReport:
         return [i for i in self.issues if i.kind == "warning"]
 
 
-class _Found(NamedTuple):
-    root: str  # the walk root that classifies this file
-    fingerprint: str
-
-
 def fingerprint(st: os.stat_result) -> str:
     """``<size>-<mtime_ns>-<inode>`` of a stat result."""
     return f"{st.st_size}-{st.st_mtime_ns}-{st.st_ino}"
@@ -105,9 +100,9 @@ def cc_memory_roots(base: str | os.PathLike[str]) -> list[Path]:
     return out
 
 
-def walk(root: Path, max_bytes: int, issues: list[Issue]) -> dict[str, _Found]:
+def walk(root: Path, max_bytes: int, issues: list[Issue]) -> dict[str, str]:
     """Markdown files under ``root`` (absolute path -> fingerprint); skips go to ``issues``."""
-    found: dict[str, _Found] = {}
+    found: dict[str, str] = {}
     real_root = os.path.realpath(root)
     stack = [str(root)]
     while stack:
@@ -144,7 +139,7 @@ def walk(root: Path, max_bytes: int, issues: list[Issue]) -> dict[str, _Found]:
             if st.st_size > max_bytes:
                 issues.append(Issue(path, "skipped", f"oversized ({st.st_size} bytes > limit {max_bytes})"))
                 continue
-            found[path] = _Found(str(root), fingerprint(st))
+            found[path] = f"{st.st_size}-{st.st_mtime_ns}-{st.st_ino}"  # = fingerprint(st), inlined
     return found
 
 
@@ -225,23 +220,24 @@ def reconcile(
         if interval > 0 and last is not None and 0 <= now - float(last) < interval:
             return ReconcileReport(ran=False)
         issues: list[Issue] = []
-        on_disk: dict[str, _Found] = {}
+        on_disk: dict[str, str] = {}
         for root in roots:
             on_disk.update(walk(Path(root), max_bytes, issues))
-        indexed = {p: (i, fp) for p, i, fp in conn.execute("SELECT path, id, fingerprint FROM memory_fts")}
+        indexed: dict[str, str] = dict(conn.execute("SELECT path, fingerprint FROM memory_fts"))  # covering index
 
         gone = [p for p in indexed if p not in on_disk]
         report.pruned = db.delete_paths(conn, gone)
-        changed = sorted(p for p, f in on_disk.items() if indexed.get(p, (0, None))[1] != f.fingerprint)
+        changed = sorted(p for p, fp in on_disk.items() if indexed.get(p) != fp)
         report.unchanged = len(on_disk) - len(changed)
 
         mimo_root = os.fspath(classify_root)
+        mimo_prefix = mimo_root.rstrip(os.sep) + os.sep
         bar = Progress(len(changed), progress)
         new_rows: list[db.Row] = []
         warned: dict[str, str] = {}
         for n, path in enumerate(changed, 1):
             bar.step(n)
-            if on_disk[path].root == mimo_root and split_memory_path(mimo_root, path) is None:
+            if path.startswith(mimo_prefix) and split_memory_path(mimo_root, path) is None:
                 issues.append(Issue(path, "skipped", _NOT_MEMORY))  # decided from the path alone
                 continue
             try:
@@ -258,13 +254,12 @@ def reconcile(
                 continue
             if problem:
                 warned[path] = problem
-            old = indexed.get(path)
-            if old is not None:
-                row = conn.execute("SELECT body, scope, scope_id, type FROM memory_fts WHERE id = ?", (old[0],)).fetchone()
-                if row is not None and tuple(row) == (text, *cls):
+            if path in indexed:
+                row = conn.execute("SELECT id, body, scope, scope_id, type FROM memory_fts WHERE path = ?", (path,)).fetchone()
+                if row is not None and tuple(row[1:]) == (text, *cls):
                     conn.execute(
                         "UPDATE memory_fts SET fingerprint = ?, last_indexed_at = ? WHERE id = ?",
-                        (fp, int(now * 1000), old[0]),
+                        (fp, int(now * 1000), row[0]),
                     )
                     report.touched += 1
                     continue
