@@ -45,9 +45,17 @@ def _seed_version(conn: sqlite3.Connection, version: int) -> None:
     if version == 0:
         return
     cols = "path, scope, scope_id, type, body, fingerprint, last_indexed_at"
-    conn.execute(f"INSERT INTO memory_fts({cols}) VALUES ('/m/a.md', 'global', '', 'free', '部署脚本用 pnpm', '1-1', 1)")
-    conn.execute(f"INSERT INTO memory_fts({cols}) VALUES ('/m/b.md', 'projects', 'p', 'memory', 'port 5433 端口', '1-2', 1)")
-    conn.execute("UPDATE memory_fts SET body = 'port 5433 端口 postgres' WHERE path = '/m/b.md'")
+    rows = [("/m/a.md", "global", "", "free", "部署脚本用 pnpm"), ("/m/b.md", "projects", "p", "memory", "port 5433 端口")]
+    for row in rows:
+        if version >= 3:  # writers of v3+ fill the shadow column
+            conn.execute(f"INSERT INTO memory_fts({cols}, tokens) VALUES (?, ?, ?, ?, ?, '1', 1, ?)", (*row, db.shadow_tokens(row[4])))
+        else:
+            conn.execute(f"INSERT INTO memory_fts({cols}) VALUES (?, ?, ?, ?, ?, '1', 1)", row)
+    body = "port 5433 端口 postgres"
+    if version >= 3:
+        conn.execute("UPDATE memory_fts SET body = ?, tokens = ? WHERE path = '/m/b.md'", (body, db.shadow_tokens(body)))
+    else:
+        conn.execute("UPDATE memory_fts SET body = ? WHERE path = '/m/b.md'", (body,))
 
 
 @pytest.mark.parametrize("start", range(db.SCHEMA_VERSION))
