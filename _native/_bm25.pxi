@@ -18,13 +18,40 @@ cdef double B = 0.75
 cdef size_t PENDING_MERGE_TOKENS = 1 << 16
 
 
-cdef inline uint64_t _fnv1a(const char *p, Py_ssize_t n) noexcept nogil:
+cdef inline uint64_t _hash(const char *p, Py_ssize_t n) noexcept nogil:
+    """FNV-1a over the bytes, then murmur3's finalizer so the low bits mix well."""
     cdef uint64_t h = 14695981039346656037ULL
     cdef Py_ssize_t j
     for j in range(n):
         h ^= <uint8_t>p[j]
         h *= 1099511628211ULL
+    h ^= h >> 33
+    h *= 0xff51afd7ed558ccdULL
+    h ^= h >> 33
+    h *= 0xc4ceb9fe1a85ec53ULL
+    h ^= h >> 33
     return h
+
+
+cdef struct Entry:
+    # One vocabulary hash-table entry.  Keys of up to 8 bytes (every CJK bigram, most
+    # words) are compared inside the entry, so a lookup touches one cache line.
+    uint64_t prefix  # first 8 bytes of the key, zero padded
+    uint32_t id1     # term id + 1; 0 marks an empty entry
+    uint32_t meta    # 24 hash bits << 8 | min(key length, 255)
+
+
+cdef inline uint64_t _prefix(const char *key, Py_ssize_t n) noexcept nogil:
+    cdef uint64_t v = 0
+    memcpy(&v, key, n if n < 8 else 8)
+    return v
+
+
+cdef inline uint32_t _meta(uint64_t h, Py_ssize_t n) noexcept nogil:
+    return <uint32_t>(((h >> 40) & 0xFFFFFF) << 8) | <uint32_t>(n if n < 255 else 255)
+
+
+cdef uint32_t DF_MARK = 0x80000000  # scratch "seen in this document" bit on df entries
 
 
 cdef inline Py_ssize_t _utf8_encode(const Py_UCS4 *src, Py_ssize_t n, char *dst) noexcept nogil:
@@ -59,10 +86,9 @@ cdef class BM25Core:
 
     # vocabulary
     cdef vector[char] arena
-    cdef vector[uint64_t] term_off
-    cdef vector[uint32_t] term_len
-    cdef vector[uint64_t] term_hash
-    cdef vector[uint64_t] table    # (hash >> 32) << 32 | (term id + 1); 0 = empty
+    cdef vector[uint64_t] term_off  # term t is arena[term_off[t]:term_off[t + 1]]
+    cdef vector[Entry] table
+    cdef uint32_t n_terms
     cdef uint64_t mask
     cdef vector[uint32_t] df
     cdef Py_ssize_t live_terms
@@ -77,7 +103,7 @@ cdef class BM25Core:
     # postings
     cdef vector[uint64_t] post_off
     cdef vector[uint32_t] post_slot
-    cdef vector[uint32_t] post_tf
+    cdef vector[uint8_t] post_tf    # 255 = 255 or more: count in the forward index
     cdef uint32_t frozen_slots
     # scratch
     cdef vector[char] keybuf
@@ -92,8 +118,13 @@ cdef class BM25Core:
     def __cinit__(self):
         self._doc_ids = []
         self._slot_of = {}
-        self.table.assign(1024, 0)
+        cdef Entry empty
+        empty.prefix = 0
+        empty.id1 = 0
+        empty.meta = 0
+        self.table.assign(1024, empty)
         self.mask = 1023
+        self.term_off.push_back(0)
         self.fwd_off.push_back(0)
         self.post_off.push_back(0)
         self.scanner = _Scanner()
@@ -102,49 +133,69 @@ cdef class BM25Core:
     cdef inline int64_t _find(self, const char *key, Py_ssize_t n, uint64_t h) noexcept:
         """Term id of key, or -1 - (free table position) when absent."""
         cdef uint64_t pos = h & self.mask
-        cdef uint64_t tag = h & 0xFFFFFFFF00000000ULL
-        cdef uint64_t e
+        cdef uint64_t prefix = _prefix(key, n)
+        cdef uint32_t meta = _meta(h, n)
+        cdef Entry *e
         cdef uint32_t t
+        cdef uint64_t off
         while True:
-            e = self.table[pos]
-            if e == 0:
+            e = &self.table[pos]
+            if e.id1 == 0:
                 return -1 - <int64_t>pos
-            if (e & 0xFFFFFFFF00000000ULL) == tag:
-                t = <uint32_t>(e & 0xFFFFFFFFULL) - 1
-                if self.term_len[t] == n and memcmp(self.arena.data() + self.term_off[t], key, n) == 0:
+            if e.meta == meta and e.prefix == prefix:
+                t = e.id1 - 1
+                if n <= 8:
+                    return t
+                off = self.term_off[t]
+                if <Py_ssize_t>(self.term_off[t + 1] - off) == n and \
+                        memcmp(self.arena.data() + off + 8, key + 8, n - 8) == 0:
                     return t
             pos = (pos + 1) & self.mask
 
     cdef void _grow(self):
+        """Double the table and re-insert every term (hashes recomputed from the arena)."""
         cdef uint64_t size = (self.mask + 1) * 2
-        cdef uint64_t pos
-        cdef size_t t
-        self.table.assign(size, 0)
+        cdef uint64_t pos, h, off
+        cdef Py_ssize_t n
+        cdef uint32_t t
+        cdef Entry empty
+        empty.prefix = 0
+        empty.id1 = 0
+        empty.meta = 0
+        self.table.assign(size, empty)
         self.mask = size - 1
-        for t in range(self.term_hash.size()):
-            pos = self.term_hash[t] & self.mask
-            while self.table[pos] != 0:
+        for t in range(self.n_terms):
+            off = self.term_off[t]
+            n = <Py_ssize_t>(self.term_off[t + 1] - off)
+            h = _hash(self.arena.data() + off, n)
+            pos = h & self.mask
+            while self.table[pos].id1 != 0:
                 pos = (pos + 1) & self.mask
-            self.table[pos] = (self.term_hash[t] & 0xFFFFFFFF00000000ULL) | (t + 1)
+            self.table[pos].prefix = _prefix(self.arena.data() + off, n)
+            self.table[pos].id1 = t + 1
+            self.table[pos].meta = _meta(h, n)
 
     cdef uint32_t _intern(self, const char *key, Py_ssize_t n) noexcept:
-        cdef uint64_t h = _fnv1a(key, n)
+        cdef uint64_t h = _hash(key, n)
         cdef int64_t found = self._find(key, n, h)
         cdef uint32_t t
         cdef size_t off
+        cdef Entry *e
         if found >= 0:
             return <uint32_t>found
-        t = <uint32_t>self.term_hash.size()
+        t = self.n_terms
+        self.n_terms += 1
         off = self.arena.size()
         self.arena.resize(off + n)
         if n:
             memcpy(&self.arena[off], key, n)
-        self.term_off.push_back(off)
-        self.term_len.push_back(<uint32_t>n)
-        self.term_hash.push_back(h)
+        self.term_off.push_back(off + n)
         self.df.push_back(0)
-        self.table[-1 - found] = (h & 0xFFFFFFFF00000000ULL) | (t + 1)
-        if (self.term_hash.size() * 2) > self.mask:
+        e = &self.table[-1 - found]
+        e.prefix = _prefix(key, n)
+        e.id1 = t + 1
+        e.meta = _meta(h, n)
+        if <uint64_t>self.n_terms * 4 > (self.mask + 1) * 3:
             self._grow()
         return t
 
@@ -154,7 +205,7 @@ cdef class BM25Core:
         data = _utf8(token)
         p = data
         n = len(data)
-        cdef int64_t found = self._find(p, n, _fnv1a(p, n))
+        cdef int64_t found = self._find(p, n, _hash(p, n))
         return <int32_t>found if found >= 0 else -1
 
     # -- writing ---------------------------------------------------------------------
@@ -170,18 +221,15 @@ cdef class BM25Core:
         self.fwd_off.push_back(self.fwd.size())
         self.alive.push_back(1)
         self.total += n
-        # document frequency: count each distinct term once (touched as a scratch mark)
+        # document frequency: count each distinct term once (DF_MARK flags "seen")
         for j in range(n):
             t = self.ids[j]
-            if self.touched.size() <= t:
-                self.touched.resize(t + 1, 0)
-            if not self.touched[t]:
-                self.touched[t] = 1
+            if not (self.df[t] & DF_MARK):
                 if self.df[t] == 0:
                     self.live_terms += 1
-                self.df[t] += 1
+                self.df[t] = (self.df[t] + 1) | DF_MARK
         for j in range(n):
-            self.touched[self.ids[j]] = 0
+            self.df[self.ids[j]] &= ~DF_MARK
 
     def add(self, doc_id, tokens):
         """Index ``tokens`` (plain strings) as ``doc_id``, replacing any earlier version."""
@@ -226,15 +274,12 @@ cdef class BM25Core:
         self.dead_tokens += (b - a)
         for j in range(a, b):
             t = self.fwd[j]
-            if self.touched.size() <= t:
-                self.touched.resize(t + 1, 0)
-            if not self.touched[t]:
-                self.touched[t] = 1
-                self.df[t] -= 1
-                if self.df[t] == 0:
+            if not (self.df[t] & DF_MARK):
+                self.df[t] = (self.df[t] - 1) | DF_MARK
+                if self.df[t] == DF_MARK:
                     self.live_terms -= 1
         for j in range(a, b):
-            self.touched[self.fwd[j]] = 0
+            self.df[self.fwd[j]] &= ~DF_MARK
         return True
 
     # -- merging ---------------------------------------------------------------------
@@ -257,7 +302,7 @@ cdef class BM25Core:
             off[t + 1] = off[t] + self.df[t]
         cdef vector[uint64_t] cursor = off
         cdef vector[uint32_t] slots
-        cdef vector[uint32_t] tfs
+        cdef vector[uint8_t] tfs
         slots.resize(off[nterms])
         tfs.resize(off[nterms])
         cdef vector[uint32_t] tf
@@ -274,9 +319,11 @@ cdef class BM25Core:
                 if tf[t]:
                     pos = cursor[t]
                     slots[pos] = <uint32_t>s
-                    tfs[pos] = tf[t]
+                    tfs[pos] = <uint8_t>(tf[t] if tf[t] < 255 else 255)
                     cursor[t] = pos + 1
                     tf[t] = 0
+        if self.fwd.capacity() > self.fwd.size() + self.fwd.size() // 4:
+            self.fwd.shrink_to_fit()
         self.post_off.swap(off)
         self.post_slot.swap(slots)
         self.post_tf.swap(tfs)
@@ -347,10 +394,10 @@ cdef class BM25Core:
         """Bytes held by the index arrays plus the id list and id -> slot dict."""
         import sys
         cdef size_t n = 0
-        n += self.arena.capacity() + self.term_off.capacity() * 8 + self.term_len.capacity() * 4
-        n += self.term_hash.capacity() * 8 + self.table.capacity() * 8 + self.df.capacity() * 4
+        n += self.arena.capacity() + self.term_off.capacity() * 8
+        n += self.table.capacity() * sizeof(Entry) + self.df.capacity() * 4
         n += self.fwd.capacity() * 4 + self.fwd_off.capacity() * 8 + self.alive.capacity()
-        n += self.post_off.capacity() * 8 + self.post_slot.capacity() * 4 + self.post_tf.capacity() * 4
+        n += self.post_off.capacity() * 8 + self.post_slot.capacity() * 4 + self.post_tf.capacity()
         n += self.acc.capacity() * 8 + self.touched.capacity() + self.touched_list.capacity() * 4
         n += sys.getsizeof(self._doc_ids) + sys.getsizeof(self._slot_of)
         return n
@@ -374,6 +421,8 @@ cdef class BM25Core:
                     continue
                 if plen == 1:
                     f = self.post_tf[p]
+                    if f == 255:
+                        f = self._count_in(s, phrase, 1)
                 else:
                     f = self._count_in(s, phrase, plen)
                 if f:
