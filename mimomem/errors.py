@@ -8,12 +8,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .secrets import SecretFinding
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .secrets import SecretFinding
-
 
 class MimomemError(Exception):
     """Base class of every error mimomem raises on purpose."""
@@ -60,21 +54,6 @@ class ReservedTaskPath(WriteDenied):
 
 class NotOwner(WriteDenied):
     """The target belongs to another session or project."""
-
-
-class SecretRefused(MimomemError, ValueError):
-    """Text about to be written contains a likely secret (kind and line given, value never)."""
-
-    def __init__(self, where: str, findings: Sequence[SecretFinding]) -> None:
-        self.where = where
-        self.findings = list(findings)
-        shown = "; ".join(f.describe() for f in self.findings[:5])
-        more = f" and {len(self.findings) - 5} more" if len(self.findings) > 5 else ""
-        super().__init__(
-            f"refused to write {where}: likely secret: {shown}{more}. Remove it (store a reference "
-            f"such as an environment variable name instead), or, if it is not a secret, add the "
-            f"marker `mimomem:allow-secret` on that line"
-        )
 
 
 class SecretRefused(MimomemError, ValueError):
