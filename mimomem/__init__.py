@@ -23,6 +23,8 @@ from .layout import PathClass, classify_path
 from .project import ProjectIdentity, project_id
 from .tree import MemoryTree
 from .index import DocumentHit, DocumentIndex, MemoryHit, MemoryIndex, SearchResults
+from .errors import SecretRefused
+from .secrets import SecretFinding, ensure_no_secrets, scan_secrets
 
 __version__ = "0.1.0"
 
@@ -59,4 +61,8 @@ __all__ = [
     "native_available",
     "parse_query",
     "tokenize",
+    "SecretFinding",
+    "SecretRefused",
+    "ensure_no_secrets",
+    "scan_secrets",
 ]
