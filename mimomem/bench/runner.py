@@ -10,6 +10,7 @@ those single timings.  Quality metrics come from the timed pass.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sqlite3
 import sys
@@ -19,8 +20,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .datasets import Dataset
-from .engines import BACKENDS, Engine, check_name, make_engine, remove_workdir, unavailable_reason
+from .datasets import Dataset, DatasetError, load_dataset
+from .engines import BACKENDS, BackendUnavailableError, Engine, check_name, make_engine, remove_workdir, unavailable_reason
 from .metrics import METRICS, mean, percentile, score_query
 
 TOP_K = 100
@@ -56,8 +57,6 @@ def resolve_backends(names: Sequence[str] | None, progress: Progress = quiet) ->
         for name in wanted:
             reason = unavailable_reason(name)
             if reason is not None:
-                from .engines import BackendUnavailableError
-
                 raise BackendUnavailableError(f"backend {name} cannot run: {reason}")
         return [b for b in BACKENDS if b in wanted], {}
     run, skipped = [], {}
@@ -88,8 +87,6 @@ def machine_info() -> dict[str, Any]:
 
 
 def _cpu_count() -> int | None:
-    import os
-
     return os.cpu_count()
 
 
@@ -108,8 +105,6 @@ def rss_bytes() -> int | None:
     """Current resident set size of this process (Linux), or None."""
     try:
         with open("/proc/self/statm", encoding="ascii") as handle:
-            import os
-
             return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return None
@@ -230,8 +225,6 @@ EXPECTED_COLUMNS = {"unicode61": ("fts5-unicode61",), "trigram": ("fts5-trigram"
 
 def run_failures(cases_path: Path, backends: Sequence[str], *, workroot: Path, progress: Progress = quiet) -> dict[str, Any]:
     """The failures table: for each case, the hits of each backend on an index of its one document."""
-    from .datasets import DatasetError
-
     try:
         spec = json.loads(cases_path.read_text(encoding="utf-8"))
         cases = spec["cases"]
@@ -301,8 +294,6 @@ def run_bench(
     progress: Progress = quiet,
 ) -> dict[str, Any]:
     """The whole benchmark as one JSON-ready dict (see the README for its keys)."""
-    from .datasets import load_dataset
-
     names, skipped = resolve_backends(backends, progress)
     datasets = [] if failures_only else [load_dataset(p) for p in dataset_paths]
     result: dict[str, Any] = {
@@ -321,8 +312,6 @@ def run_bench(
             result["datasets"].append(run_dataset(dataset, names, workroot=workroot, run_dir=run_dir, progress=progress))
         cases = find_cases(dataset_paths) if (failures or failures_only) else None
         if failures_only and cases is None:
-            from .datasets import DatasetError
-
             raise DatasetError("no cases.json in the given datasets; --failures needs corpora/failures (or a dataset with cases.json)")
         if cases is not None:
             result["failures"] = run_failures(cases, names, workroot=workroot, progress=progress)

@@ -16,9 +16,12 @@ import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MimomemError
+
+if TYPE_CHECKING:
+    from .runner import Progress
 
 SEED = 20240601
 """Seed of the document generator."""
@@ -174,7 +177,7 @@ def run_scale(
     backends: Sequence[str],
     *,
     workroot: Path,
-    progress: Any = None,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Build each backend on each generated corpus size; time 200 queries; record sizes."""
     from .engines import make_engine, remove_workdir
