@@ -540,7 +540,7 @@ for i in range({n}):
 def test_concurrent_appenders_lose_nothing(env):
     start = env.tmp / "go"
     src = str(Path(__file__).resolve().parents[1])
-    workers, n = 4, 25
+    workers, n = 4, 150
     procs = [
         subprocess.Popen([sys.executable, "-c", _APPENDER.format(src=src, root=str(env.root), start=str(start), n=n, w=w)])
         for w in range(workers)
