@@ -12,7 +12,7 @@ from mimomem.bench.report import BenchDependencyError, format_result, human_byte
 
 def _point(backend: str, docs: int, p50: float) -> dict:
     return {"backend": backend, "documents": docs, "characters": docs * 300, "build_s": docs / 1000,
-            "latency_ms": {"p50": p50, "p95": p50 * 2}, "queries_with_hits": 190,
+            "latency_ms": {"p50": p50, "p95": p50 * 2}, "cpu_ms": {"p50": p50, "p95": p50}, "queries_with_hits": 190,
             "index_bytes": {"disk": docs * 1000, "memory": None}, "rss_growth_bytes": None}
 
 
@@ -20,7 +20,7 @@ def _result() -> dict:
     cats = {"two-char": {"queries": 2, "ndcg@10": 0.25, "recall@10": 0.5, "recall@100": 0.5, "mrr@10": 0.5, "zero_result_share": 0.5}}
     backends = [
         {"backend": name, "ndcg@10": v, "recall@10": v, "recall@100": v, "mrr@10": v, "zero_result_share": 1 - v,
-         "latency_ms": {"p50": 0.12, "p95": 0.5}, "build_s": 0.3, "index_bytes": {"disk": 2048, "memory": None},
+         "latency_ms": {"p50": 0.12, "p95": 0.5}, "cpu_ms": {"p50": 0.1, "p95": 0.25}, "build_s": 0.3, "index_bytes": {"disk": 2048, "memory": None},
          "categories": cats, "queries": {}}
         for name, v in (("fts5-unicode61", 0.2), ("fts5-bigram", 0.8))
     ]
@@ -48,9 +48,14 @@ def test_human_bytes() -> None:
 
 def test_format_result_has_every_table() -> None:
     text = format_result(_result())
-    assert "| backend | nDCG@10 | Recall@10 | Recall@100 | MRR@10 | zero-result | p50 ms | p95 ms | build s | disk | memory |" in text
-    assert "| fts5-bigram | 0.800 | 0.800 | 0.800 | 0.800 | 20.0% | 0.12 | 0.50 | 0.30 | 2.0 KiB | - |" in text
-    assert "| backend | two-char (2) |" in text
+    assert "| backend | nDCG@10 | Recall@10 | Recall@100 | MRR@10 | zero-result | p50 ms | p95 ms | p95 CPU ms | build s | disk | memory |" in text
+    assert "| fts5-bigram | 0.800 | 0.800 | 0.800 | 0.800 | 20.0% | 0.12 | 0.50 | 0.25 | 0.30 | 2.0 KiB | - |" in text
+    assert "| backend | two-char (2) |" not in text  # one category: no per-category table
+    two = _result()
+    two["datasets"][0]["categories"].append("long")
+    for b in two["datasets"][0]["backends"]:
+        b["categories"]["long"] = b["categories"]["two-char"]
+    assert "| backend | two-char (2) | long (2) |" in format_result(two)
     assert "| 1 | 部署脚本用 pnpm | 部署 | 0 | 1 | 0 / 0 / 1 | yes |" in text
     assert "| fts5-bigram | 10,000 |" in text
     assert "SQLite 3.40.1" in text and "Skipped: tantivy (not installed)" in text

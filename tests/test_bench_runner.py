@@ -33,7 +33,7 @@ def make_dataset(root: Path) -> Path:
 
 BACKEND_KEYS = {
     "backend", "ndcg@10", "recall@10", "recall@100", "mrr@10", "zero_result_share",
-    "latency_ms", "build_s", "index_bytes", "categories", "queries",
+    "latency_ms", "cpu_ms", "build_s", "index_bytes", "categories", "queries",
 }
 
 
@@ -48,7 +48,7 @@ def test_result_has_stable_keys_and_sane_values(tmp_path: Path) -> None:
     by_name = {b["backend"]: b for b in ds["backends"]}
     for b in by_name.values():
         assert set(b) == BACKEND_KEYS
-        assert set(b["latency_ms"]) == {"p50", "p95"} and set(b["index_bytes"]) == {"disk", "memory"}
+        assert set(b["latency_ms"]) == set(b["cpu_ms"]) == {"p50", "p95"} and set(b["index_bytes"]) == {"disk", "memory"}
         assert set(b["queries"]) == {"q1", "q2", "q3", "q4"}
         assert set(b["queries"]["q1"]) == {"text", "category", "ndcg@10", "recall@10", "recall@100", "mrr@10", "returned", "relevant_ranks", "tokens"}
         assert b["categories"]["two-char"]["queries"] == 2

@@ -42,6 +42,7 @@ def test_run_scale_records_each_backend_and_size(tmp_path: Path) -> None:
     assert out["queries"] == 200
     for p in points:
         assert p["build_s"] > 0 and p["latency_ms"]["p95"] >= p["latency_ms"]["p50"] >= 0
+        assert p["cpu_ms"]["p95"] >= p["cpu_ms"]["p50"] >= 0
         assert 0 < p["queries_with_hits"] <= 200
     assert points[2]["queries_with_hits"] >= points[0]["queries_with_hits"]
     assert points[1]["index_bytes"]["memory"] and points[0]["index_bytes"]["disk"]

@@ -245,9 +245,7 @@ class DocumentIndexEngine(Engine):
     def query_tokens(self, query: str) -> list[str]:
         if self.backend == "fts5-unicode61":
             return mimo_query_words(query)
-        from ..query import parse_query
-
-        return [" ".join(p) for p in parse_query(query, **self._options()).phrases()]
+        return [" ".join(p) for p in self.index.parse(query, self.backend, **self._options()).phrases()]
 
     def size_bytes(self) -> int | None:
         if self.backend == "native-scan":

@@ -40,9 +40,14 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str = ""
     return "\n".join(lines)
 
 
+def _cpu_p95(row: dict[str, Any]) -> str:
+    cpu = row.get("cpu_ms")
+    return f"{cpu['p95']:.2f}" if cpu else "-"
+
+
 def quality_table(dataset: dict[str, Any]) -> str:
     """One row per backend: quality, zero-result share, latency, build time, index size."""
-    header = ["backend", *METRIC_LABELS.values(), "zero-result", "p50 ms", "p95 ms", "build s", "disk", "memory"]
+    header = ["backend", *METRIC_LABELS.values(), "zero-result", "p50 ms", "p95 ms", "p95 CPU ms", "build s", "disk", "memory"]
     rows = []
     for b in dataset["backends"]:
         rows.append(
@@ -52,6 +57,7 @@ def quality_table(dataset: dict[str, Any]) -> str:
                 f"{b['zero_result_share'] * 100:.1f}%",
                 f"{b['latency_ms']['p50']:.2f}",
                 f"{b['latency_ms']['p95']:.2f}",
+                _cpu_p95(b),
                 f"{b['build_s']:.2f}",
                 human_bytes(b["index_bytes"]["disk"]),
                 human_bytes(b["index_bytes"]["memory"]),
@@ -110,7 +116,7 @@ def failures_table(failures: dict[str, Any]) -> str:
 
 def scale_table(scale: dict[str, Any]) -> str:
     """One row per backend and corpus size: build time, latency, index size, RSS growth."""
-    header = ["backend", "documents", "build s", "p50 ms", "p95 ms", "queries with hits", "disk", "memory", "RSS growth"]
+    header = ["backend", "documents", "build s", "p50 ms", "p95 ms", "p95 CPU ms", "queries with hits", "disk", "memory", "RSS growth"]
     rows = []
     for p in sorted(scale["points"], key=lambda p: (p["backend"], p["documents"])):
         rows.append(
@@ -120,6 +126,7 @@ def scale_table(scale: dict[str, Any]) -> str:
                 f"{p['build_s']:.2f}",
                 f"{p['latency_ms']['p50']:.2f}",
                 f"{p['latency_ms']['p95']:.2f}",
+                _cpu_p95(p),
                 f"{p['queries_with_hits']}/{scale['queries']}",
                 human_bytes(p["index_bytes"]["disk"]),
                 human_bytes(p["index_bytes"]["memory"]),
@@ -135,7 +142,7 @@ def format_result(result: dict[str, Any]) -> str:
     for d in result["datasets"]:
         parts.append(f"## {d['name']}: {d['documents']} documents, {d['queries']} queries\n")
         parts.append(quality_table(d) + "\n")
-        if d["categories"]:
+        if len(d["categories"]) > 1:
             parts.append(f"nDCG@10 per query category ({d['name']}):\n")
             parts.append(category_table(d) + "\n")
             parts.append(f"Zero-result share per query category ({d['name']}):\n")

@@ -181,7 +181,6 @@ def run_scale(
 ) -> dict[str, Any]:
     """Build each backend on each generated corpus size; time 200 queries; record sizes."""
     from .engines import make_engine, remove_workdir
-    from .metrics import percentile
     from .runner import quiet, rss_bytes, time_queries, _timed_build
 
     say = progress or quiet
@@ -199,7 +198,7 @@ def run_scale(
             try:
                 say(f"[scale] {name}: building over {size} documents")
                 build_s = _timed_build(engine, docs)
-                results, seconds = time_queries(engine, queries)
+                results, timings = time_queries(engine, queries)
                 after = rss_bytes()
                 points.append(
                     {
@@ -207,7 +206,7 @@ def run_scale(
                         "documents": size,
                         "characters": chars,
                         "build_s": build_s,
-                        "latency_ms": {"p50": percentile(seconds, 50) * 1000, "p95": percentile(seconds, 95) * 1000},
+                        **timings.summary(),
                         "queries_with_hits": sum(1 for r in results if r),
                         "index_bytes": {"disk": engine.size_bytes(), "memory": engine.memory_bytes()},
                         "rss_growth_bytes": (after - before) if before is not None and after is not None else None,
