@@ -63,8 +63,12 @@ def test_format_result_has_every_table() -> None:
 
 def test_write_report_writes_markdown_and_png(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    paths = write_report(_result(), tmp_path / "rep")
-    assert [p.name for p in paths] == ["report.md", "quality.png", "scaling.png"]
+    result = _result()
+    result["datasets"][0]["categories"].append("long")
+    for b in result["datasets"][0]["backends"]:
+        b["categories"]["long"] = b["categories"]["two-char"]
+    paths = write_report(result, tmp_path / "rep")
+    assert [p.name for p in paths] == ["report.md", "quality.png", "scaling.png", "categories-mem.png"]
     for png in paths[1:]:
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "![scaling](scaling.png)" in paths[0].read_text(encoding="utf-8")

@@ -200,7 +200,25 @@ def quality_chart(result: dict[str, Any], path: Path) -> None:
     ax.set_ylabel("nDCG@10")
     ax.set_ylim(0, 1)
     ax.set_title("Retrieval quality per backend and dataset")
-    ax.legend(fontsize="small", ncol=2)
+    ax.legend(fontsize="small", bbox_to_anchor=(1.01, 1), loc="upper left")
+    _save(fig, path)
+    plt.close(fig)
+
+
+def category_chart(dataset: dict[str, Any], path: Path) -> None:
+    """Grouped bars: nDCG@10 per backend (bars) per query category (groups) of one dataset."""
+    plt = _pyplot()
+    cats, backends = dataset["categories"], dataset["backends"]
+    fig, ax = plt.subplots(figsize=(max(7, 1.3 * len(cats) + 3), 4))
+    width = 0.8 / max(1, len(backends))
+    for i, b in enumerate(backends):
+        ax.bar([x + i * width for x in range(len(cats))], [b["categories"][c]["ndcg@10"] for c in cats], width, label=b["backend"])
+    ax.set_xticks([x + width * (len(backends) - 1) / 2 for x in range(len(cats))])
+    ax.set_xticklabels(cats)
+    ax.set_ylabel("nDCG@10")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{dataset['name']}: nDCG@10 per query category")
+    ax.legend(fontsize="small", bbox_to_anchor=(1.01, 1), loc="upper left")
     _save(fig, path)
     plt.close(fig)
 
@@ -241,7 +259,7 @@ def scaling_chart(result: dict[str, Any], path: Path) -> None:
 
 
 def write_report(result: dict[str, Any], directory: str | Path) -> list[Path]:
-    """Write ``report.md``, ``quality.png`` and ``scaling.png`` into ``directory``."""
+    """Write ``report.md``, ``quality.png``, ``scaling.png`` and per-category charts into ``directory``."""
     from ..fsutil import atomic_write
 
     out = Path(directory)
@@ -253,6 +271,12 @@ def write_report(result: dict[str, Any], directory: str | Path) -> list[Path]:
         scaling_chart(result, out / "scaling.png")
         text += "\n![quality](quality.png)\n\n![scaling](scaling.png)\n"
         written += [out / "quality.png", out / "scaling.png"]
+        for d in result["datasets"]:
+            if len(d["categories"]) > 1:
+                name = f"categories-{d['name']}.png"
+                category_chart(d, out / name)
+                text += f"\n![{d['name']} per category]({name})\n"
+                written.append(out / name)
     elif result.get("scale"):
         scaling_chart(result, out / "scaling.png")
         text += "\n![scaling](scaling.png)\n"
