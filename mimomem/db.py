@@ -133,13 +133,24 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
 
 
 class transaction:
-    """``with transaction(conn):`` - BEGIN IMMEDIATE ... COMMIT, ROLLBACK on error."""
+    """``with transaction(conn):`` - BEGIN IMMEDIATE ... COMMIT, ROLLBACK on error.
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    ``wait_ms`` bounds how long BEGIN waits for another writer (default: the busy timeout).
+    """
+
+    def __init__(self, conn: sqlite3.Connection, *, wait_ms: int | None = None) -> None:
         self.conn = conn
+        self.wait_ms = wait_ms
 
     def __enter__(self) -> sqlite3.Connection:
-        self.conn.execute("BEGIN IMMEDIATE")
+        if self.wait_ms is None:
+            self.conn.execute("BEGIN IMMEDIATE")
+            return self.conn
+        self.conn.execute(f"PRAGMA busy_timeout = {int(self.wait_ms)}")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         return self.conn
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:

@@ -35,6 +35,8 @@ MAX_LIMIT = 200
 MAX_FETCH = 50
 DEFAULT_FLOOR = 0.15
 SCOPES = ("global", "projects", "sessions", "cc")
+SEARCH_WAIT_MS = 500
+"""How long a search waits for another process's reconcile before searching the index as it is."""
 
 
 class InvalidLimitError(MimomemError, ValueError):
@@ -331,8 +333,12 @@ class MemoryIndex:
             roots += reconcile_mod.cc_memory_roots(self.claude_code_base)
         return roots
 
-    def reconcile(self, *, force: bool = True) -> reconcile_mod.ReconcileReport:
-        """Sync the index with the files now (``force=False``: skip if one ran within the interval)."""
+    def reconcile(self, *, force: bool = True, wait_ms: int | None = None) -> reconcile_mod.ReconcileReport:
+        """Sync the index with the files now (``force=False``: skip if one ran within the interval).
+
+        ``wait_ms`` bounds the wait for another process's reconcile (default: the busy
+        timeout); past it ``sqlite3.OperationalError`` is raised.
+        """
         interval = 0.0 if force else self.reconcile_interval
         with self._lock:
             with self.docs._lock:
@@ -343,6 +349,7 @@ class MemoryIndex:
                     interval=interval,
                     max_bytes=self.max_file_bytes,
                     progress=self._progress,
+                    wait_ms=wait_ms,
                 )
             self._last_reconcile = time.monotonic()
         return report
@@ -353,9 +360,9 @@ class MemoryIndex:
         if time.monotonic() - self._last_reconcile < self.reconcile_interval:
             return []
         try:
-            self.reconcile(force=False)
-        except sqlite3.OperationalError as exc:  # another process holds the write lock too long
-            return [f"index not refreshed ({exc}); results come from the last reconcile"]
+            self.reconcile(force=False, wait_ms=SEARCH_WAIT_MS)
+        except sqlite3.OperationalError as exc:  # another process is reconciling (e.g. a first build)
+            return [f"index not refreshed ({exc}: another process is updating it); results come from the last reconcile"]
         return []
 
     def search(

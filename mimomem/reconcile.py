@@ -203,18 +203,19 @@ def reconcile(
     max_bytes: int = DEFAULT_MAX_FILE_BYTES,
     progress: TextIO | None = None,
     clock: Callable[[], float] = time.time,
+    wait_ms: int | None = None,
 ) -> ReconcileReport:
     """Sync the ``memory_fts`` rows with the Markdown files under ``roots``.
 
     ``classify_root`` is the memory root that ``layout.classify_path`` judges paths
     against (Claude Code roots are recognised by their own shape).  Skips the work and
     returns ``ran=False`` when another reconcile finished less than ``interval``
-    seconds ago (any process).  Raises ``sqlite3.OperationalError`` if the database
-    stays locked longer than the busy timeout.
+    seconds ago (any process).  Raises ``sqlite3.OperationalError`` if another writer
+    holds the database longer than ``wait_ms`` (default: the connection's busy timeout).
     """
     started = time.perf_counter()
     report = ReconcileReport()
-    with db.transaction(conn):
+    with db.transaction(conn, wait_ms=wait_ms):
         last = db.get_meta(conn, "last_reconcile")
         now = clock()
         if interval > 0 and last is not None and 0 <= now - float(last) < interval:

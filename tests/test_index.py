@@ -227,3 +227,20 @@ def test_cli_reconcile_and_index_stats(tree, capsys):
     assert any(s["reason"].startswith("not Markdown") for s in stats["skipped"])
     assert 0 == cli.main(["index", "stats", "--root", str(tree), "--db", db])
     assert "rows            20" in capsys.readouterr().out
+
+
+def test_search_does_not_wait_long_for_another_reconciler(tree):
+    import sqlite3
+
+    index = MemoryIndex(tree, reconcile_interval=0)
+    index.reconcile()
+    other = sqlite3.connect(index.db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process in the middle of a long reconcile
+    try:
+        result = index.search("JWT")
+        assert ["global/MEMORY.md"] == rel(index, result)
+        assert result.warnings and "another process" in result.warnings[0]
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert () == index.search("JWT").warnings
