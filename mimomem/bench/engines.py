@@ -155,8 +155,14 @@ class _Fts5Engine(Engine):
         return [(self.ids[rowid], -score) for rowid, score in rows]
 
     def size_bytes(self) -> int | None:
-        pages, size = self.con.execute("PRAGMA page_count").fetchone()[0], self.con.execute("PRAGMA page_size").fetchone()[0]
-        return int(pages * size)
+        """The FTS5 index tables without FTS5's copy of the text (as for mimomem's backends)."""
+        names = ("docs_data", "docs_idx", "docs_docsize", "docs_config")
+        try:
+            row = self.con.execute(f"SELECT sum(pgsize) FROM dbstat WHERE name IN ({','.join('?' * len(names))})", names).fetchone()
+            return int(row[0] or 0)
+        except sqlite3.OperationalError:  # SQLite built without dbstat: the whole file
+            pages = self.con.execute("PRAGMA page_count").fetchone()[0]
+            return int(pages * self.con.execute("PRAGMA page_size").fetchone()[0])
 
     def close(self) -> None:
         if hasattr(self, "con"):
