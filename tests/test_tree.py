@@ -552,3 +552,35 @@ def test_concurrent_appenders_lose_nothing(env):
     entries = parse_notes(env.tree.notes("S1").read_text())
     assert sorted(e.turn for e in entries) == sorted(w * 1000 + i for w in range(workers) for i in range(n))
     assert _files(env.root) == {"sessions/S1/notes.md"}
+
+
+# --- CLI ---
+
+
+def test_cli_paths_json(tmp_path, capsys):
+    import json
+
+    from mimomem.cli import main
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    root = tmp_path / "mem"
+    assert main(["paths", "--project", str(repo), "--session", "S1", "--task", "T2", "--root", str(root), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    pid = (repo / ".git" / "mimomem-project-id").read_text()
+    tree = MemoryTree(root)
+    assert info["project_id"] == pid and info["repo_root"] == str(repo)
+    assert info["project"] == str(tree.project_memory(pid))
+    assert info["notes"] == str(tree.notes("S1")) and info["progress"] == str(tree.progress("S1", "T2"))
+    assert not root.exists()  # showing paths creates nothing in the tree
+
+
+def test_cli_paths_text_and_errors(tmp_path, capsys):
+    from mimomem.cli import main
+
+    assert main(["paths", "--project", str(tmp_path), "--root", str(tmp_path / "m")]) == 0
+    out = capsys.readouterr().out
+    assert "project_id" in out and "global" in out and "repo_root" in out
+    assert main(["paths", "--mimocode", str(tmp_path / "nowhere")]) == 2
+    assert "no MiMo-Code memory tree" in capsys.readouterr().err
+    assert main(["paths", "--session", "../x", "--root", str(tmp_path / "m")]) == 2
