@@ -177,6 +177,172 @@ def _index_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
+# -- curated memory (recall, remember, forget, inspect, rules, import, inject) --------------
+def _curated(args: argparse.Namespace):  # noqa: ANN202 - CuratedMemory, imported lazily
+    from .curated import CuratedMemory
+
+    return CuratedMemory(project_root=args.project, global_root=args.global_root)
+
+
+def _scope(args: argparse.Namespace) -> str:
+    return "global" if args.use_global else "project"
+
+
+def _cmd_recall(args: argparse.Namespace) -> int:
+    results = _curated(args).recall(args.query, limit=args.limit, count_hits=not args.dry_run)
+    if args.json:
+        out = [
+            {
+                "id": r.id, "scope": r.memory.scope, "summary": r.memory.summary, "body": r.memory.body,
+                "score": r.score, "bm25": r.bm25, "scope_prior": r.scope_prior, "decay": r.decay,
+                "rehearsal": r.rehearsal, "hits": r.hits, "matched_terms": list(r.matched_terms),
+                "path": str(r.memory.path),
+            }
+            for r in results
+        ]
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+    if not results:
+        print("no curated memory matched; `mimomem inspect` lists what is stored", file=sys.stderr)
+        return 1
+    for r in results:
+        print(f"## {r.id} ({r.memory.scope}): {r.memory.summary}")
+        print(f"why: {r.why()}")
+        if r.memory.body:
+            print(r.memory.body)
+        print()
+    return 0
+
+
+def _cmd_remember(args: argparse.Namespace) -> int:
+    body = sys.stdin.read() if args.body == "-" else (args.body or "")
+    memory = _curated(args).remember(
+        args.category, args.summary, body, author=args.author, highlight=args.highlight or "",
+        load_when=args.when or (), pinned=args.pinned, supersedes=args.supersedes, scope=_scope(args),
+        slug=args.slug,
+    )
+    note = " (stored as a rule-proposal: a person must run `mimomem rules accept`)" if memory.kind == "rule-proposal" else ""
+    print(f"remembered {memory.id} in {memory.path}{note}")
+    return 0
+
+
+def _cmd_forget(args: argparse.Namespace) -> int:
+    result = _curated(args).forget(args.id, scope="global" if args.use_global else None)
+    print(f"forgot {result.id} ({result.scope})")
+    for other in result.dangling:
+        print(f"note: {other} still links to {result.id} (supersedes chain); `mimomem inspect` reports it")
+    return 0
+
+
+def _cmd_inspect(args: argparse.Namespace) -> int:
+    store = _curated(args)
+    if args.fix:
+        store.compile()
+    report = store.inspect()
+    if args.json:
+        print(json.dumps({
+            "roots": report.roots,
+            "memories": [m.__dict__ for m in report.memories],
+            "problems": [p.__dict__ for p in report.problems],
+        }, ensure_ascii=False, indent=2))
+    else:
+        for scope, path in report.roots.items():
+            print(f"{scope} root: {path}")
+        for m in report.memories:
+            print(f"{m.status:10} {m.scope:7} {m.id}  hits={m.hits}  {m.summary}")
+        for problem in report.problems:
+            print(f"problem: {problem}")
+        print(f"{len(report.memories)} memories, {len(report.problems)} problems")
+    return 0 if report.ok else 1
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    store = _curated(args)
+    scope = "global" if args.use_global else None
+    if args.rules_command == "accept":
+        memory = store.accept_rule(args.id, scope=scope)
+        print(f"accepted {memory.id}: it is now a hard rule")
+    else:
+        store.reject_rule(args.id, scope=scope)
+        print(f"rejected and removed {args.id}")
+    return 0
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    result = _curated(args).import_dir(args.directory, author=args.author, scope=_scope(args))
+    for label, reason in result.refused:
+        print(f"skipped {label}: {reason}", file=sys.stderr)
+    print(f"imported {len(result.written)} memories, skipped {len(result.refused)}")
+    return 0 if not result.refused else 1
+
+
+def _cmd_inject(args: argparse.Namespace) -> int:
+    text = sys.stdin.read() if args.context == "-" else args.context
+    print(_curated(args).render_injection(text, max_bodies=args.max_bodies, budget_chars=args.budget), end="")
+    return 0
+
+
+def _add_curated_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    def roots(p: argparse.ArgumentParser, *, scope: bool = False) -> None:
+        p.add_argument("--project", metavar="DIR", help="project directory (memories in DIR/.memory; default: the git repo around .)")
+        p.add_argument("--global-root", metavar="DIR", help="global memory directory (default: $XDG_CONFIG_HOME/mimomem/memory)")
+        if scope:
+            p.add_argument("--global", dest="use_global", action="store_true", help="use the global root instead of the project one")
+
+    p = sub.add_parser("recall", help="curated memories best matching QUERY, with why they matched")
+    p.add_argument("query")
+    p.add_argument("--limit", type=int, default=4, metavar="N", help="how many (default 4)")
+    p.add_argument("--dry-run", action="store_true", help="do not count this recall in the hit counters")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    roots(p)
+    p.set_defaults(func=_cmd_recall)
+
+    p = sub.add_parser("remember", help="store a curated memory (refuses secrets and near-duplicates)")
+    p.add_argument("category", help="rules, preferences, decisions, pitfalls or facts")
+    p.add_argument("summary", help="one line")
+    p.add_argument("body", nargs="?", default="", help="Markdown body ('-' reads stdin)")
+    p.add_argument("--highlight", help="a key phrase shown in outlines and searched")
+    p.add_argument("--when", action="append", metavar="SCENARIO", help="load_when scenario (repeatable)")
+    p.add_argument("--pinned", action="store_true", help="never decays; listed under Goals")
+    p.add_argument("--supersedes", metavar="ID", help="replace this memory (kept, never recalled again)")
+    p.add_argument("--slug", help="file name stem (default: from the summary)")
+    p.add_argument("--author", choices=["user", "model"], default="user", help="model-written rules become proposals")
+    roots(p, scope=True)
+    p.set_defaults(func=_cmd_remember)
+
+    p = sub.add_parser("forget", help="delete a curated memory by id (<category>/<slug>)")
+    p.add_argument("id")
+    roots(p, scope=True)
+    p.set_defaults(func=_cmd_forget)
+
+    p = sub.add_parser("inspect", help="list curated memories and check compiled outlines, links, secrets")
+    p.add_argument("--fix", action="store_true", help="recompile ROOT.md and index.md files first")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    roots(p)
+    p.set_defaults(func=_cmd_inspect)
+
+    p = sub.add_parser("rules", help="review rule proposals written by a model")
+    rules_sub = p.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
+    for name, text in (("accept", "make the proposal a hard rule"), ("reject", "delete the proposal")):
+        q = rules_sub.add_parser(name, help=text)
+        q.add_argument("id")
+        roots(q, scope=True)
+        q.set_defaults(func=_cmd_rules)
+
+    p = sub.add_parser("import", help="import a directory of Markdown notes as curated memories")
+    p.add_argument("directory")
+    p.add_argument("--author", choices=["user", "model"], default="user")
+    roots(p, scope=True)
+    p.set_defaults(func=_cmd_import)
+
+    p = sub.add_parser("inject", help="render the curated-memory injection text for CONTEXT")
+    p.add_argument("context", help="context text ('-' reads stdin)")
+    p.add_argument("--max-bodies", type=int, default=4, metavar="N")
+    p.add_argument("--budget", type=int, default=1200, metavar="CHARS", help="character budget for bodies")
+    roots(p)
+    p.set_defaults(func=_cmd_inject)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mimomem", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -188,6 +354,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_tokenize)
 
     # Further subcommands register here, each as: p = sub.add_parser(...); p.set_defaults(func=...)
+
+    _add_curated_commands(sub)
 
     from .backends import BACKENDS
 
