@@ -1,9 +1,18 @@
 """The memory tree on disk: where each layer lives, and the one gate every write passes.
 
 ``MemoryTree(root)`` knows the layer paths (global / project / session / task) and
-writes, appends and deletes memory files only through :meth:`MemoryTree.write`,
-:meth:`MemoryTree.append` and :meth:`MemoryTree.delete`, which all call the same
-gate (:meth:`MemoryTree.check_write`).
+changes files only through :meth:`MemoryTree.write`, :meth:`~MemoryTree.create`,
+:meth:`~MemoryTree.append` and :meth:`~MemoryTree.delete`, which all call the same gate
+(:meth:`MemoryTree.check_write`) and then refuse text holding a likely secret.
+
+Case and Unicode policy: the verdict is taken on the exact resolved path, and any
+spelling that differs from a protected name (the memory root, the worktree, ``sessions``,
+``tasks``, ``MEMORY.md``, ``.git``…) only in letter case or Unicode compatibility form
+is refused outright, because on case-insensitive or normalization-insensitive
+filesystems (macOS, Windows) it would open the protected file itself.  Free-form names
+are written exactly as given (no normalization), so what was judged is what is written.
+
+Locking uses ``fcntl.flock``, so this module is POSIX-only.
 """
 
 from __future__ import annotations
@@ -148,7 +157,6 @@ class MemoryTree:
             if task_id is not None:
                 out["progress"] = self.progress(session_id, task_id)
         return out
-
 
     # --- templates ---
 
