@@ -1,24 +1,33 @@
 """The query model: user text -> an OR of terms, each term one token or an adjacent phrase.
 
-How text becomes terms (``parse_query``):
+How text becomes terms (``parse_query``), OR-joined and de-duplicated:
 
 * a Latin/digit word is one term (``lockfile``; ``memory_fts_idx`` keeps its ``_``);
 * words joined by connector punctuation with no space (``v1.2.3``, ``T5.3``,
-  ``pnpm-lock.yaml``, ``src/memory/fts.ts``) form one *identifier* phrase, so the
-  identifier is searched as a unit (the tokenizer splits ``v1.2.3`` into ``v1 2 3``);
-* a CJK run of two characters is its one bigram; a longer run is the *phrase* of its
-  bigrams (adjacent, i.e. that exact substring) **plus**, when ``segment`` is on, one
-  phrase per jieba word of two or more characters (``记忆多久整理一次`` also yields
-  ``记忆``, ``整理``, ``一次``) - the phrase rewards exact matches, the words keep recall;
-* a lone CJK character is a unigram (it matches lone characters only, as in the index);
+  ``pnpm-lock.yaml``) give the *identifier* phrase of all of them, so the identifier is
+  searched as one unit, **plus** each part except one-character and one- or two-digit
+  ones (``v1``; ``pnpm``, ``lock``, ``yaml``); a word that glues letters to digits is also
+  tried split (``Tauri2.0`` -> the phrase ``tauri 2 0`` and ``tauri``), because notes write
+  ``Tauri 2.0`` as often as ``Tauri2.0``; so a differently written identifier is still
+  found, ranked below the exact one;
+* a CJK run gives each of its bigrams (a lone character: its unigram) **plus**, for runs
+  of three or more characters, the *phrase* of its bigrams (that exact substring);
+* with ``segment=True``, jieba words of three or more characters inside a longer run are
+  added as phrases too (``任务管理器怎么配置`` -> also the phrase ``管理 理器``); off by
+  default: on the shipped corpus it changes nothing measurable and costs jieba's
+  dictionary load (about a second) in every new process;
 * CJK glued to Latin or digits splits (``端口5433`` -> ``端口`` OR ``5433``).
 
-Terms are OR-joined and de-duplicated.  User text never reaches FTS5 syntax: the
-rendered MATCH string is built only from tokens, each phrase double-quoted.
+Why this shape: the bigram terms keep the recall of a plain OR of bigrams (pure phrase
+queries lose recall on multi-word questions: measured on ``corpora/agent-memory``), and
+the phrases add score only where the exact sequence occurs.  ``phrases=False`` gives the
+naive baseline (bigrams and words only).  User text never reaches FTS5 syntax: the MATCH
+string is built only from tokens, each phrase double-quoted.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -109,14 +118,14 @@ def _run_text(toks: list[Token]) -> str:
 def parse_query(
     text: str,
     *,
-    segment: bool = True,
+    segment: bool = False,
     phrases: bool = True,
     max_terms: int = MAX_TERMS,
 ) -> Query:
     """Parse user text into a ``Query``; never raises on any string.
 
-    ``segment=False`` skips jieba; ``phrases=False`` gives the naive baseline (every
-    CJK bigram its own term, no phrases, no segmentation).
+    ``phrases=False`` gives the naive baseline (every bigram and word its own term);
+    ``segment=True`` adds jieba words of 3+ characters as phrases (imports jieba).
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_query() needs str, got {type(text).__name__}")
@@ -125,29 +134,54 @@ def parse_query(
     for kind, toks in _units(text, tokens):
         source = text[toks[0].start : toks[-1].end]
         if kind == "word":
-            if len(toks) == 1:
-                terms.append(Term((toks[0].text,), "word", source))
-            elif phrases:
-                terms.append(Term(tuple(t.text for t in toks), "identifier", source))
-            else:
-                terms.extend(Term((t.text,), "word", text[t.start : t.end]) for t in toks)
+            terms.extend(_word_terms(toks, source, text, phrases))
             continue
-        run = _run_text(toks)
-        if len(run) <= 2 or not phrases:
-            terms.extend(Term((t.text,), "bigram" if len(t.text) == 2 else "word", text[t.start : t.end]) for t in toks)
-            continue
-        terms.append(Term(_bigrams(run), "phrase", source))
-        if segment:
-            terms.extend(_segment_terms(run, source))
+        for t in toks:
+            terms.append(Term((t.text,), "bigram" if len(t.text) == 2 else "word", text[t.start : t.end]))
+        if phrases and len(toks) > 1:
+            run = _run_text(toks)
+            terms.append(Term(_bigrams(run), "phrase", source))
+            if segment:
+                terms.extend(_segment_terms(run))
     return Query(text, _dedupe(terms)[:max_terms])
 
 
-def _segment_terms(run: str, source: str) -> list[Term]:
+def _weak_part(token: str) -> bool:
+    """An identifier part too unspecific to search alone: one character, or 1-2 digits."""
+    return len(token) < 2 or (token.isdigit() and len(token) < 3)
+
+
+_LETTERS_DIGITS = re.compile(r"[0-9]+|[^0-9]+")
+
+
+def _pieces(token: str) -> list[str]:
+    """``tauri2`` -> ``tauri``, ``2``: where notes may have written a space (snake_case kept)."""
+    if "_" in token:
+        return [token]
+    return _LETTERS_DIGITS.findall(token)
+
+
+def _word_terms(toks: list[Token], source: str, text: str, phrases: bool) -> list[Term]:
+    """Terms of one word or connector-linked identifier (see the module docstring)."""
+    words = tuple(t.text for t in toks)
+    if not phrases:
+        return [Term((t.text,), "word", text[t.start : t.end]) for t in toks]
+    out = [Term((t.text,), "word", text[t.start : t.end]) for t in toks if len(toks) == 1 or not _weak_part(t.text)]
+    split = tuple(p for w in words for p in _pieces(w))
+    out.extend(Term((p,), "word", p) for p in split if p not in words and not _weak_part(p))
+    if len(words) > 1:
+        out.append(Term(words, "identifier", source))
+    if len(split) > 1 and split != words:
+        out.append(Term(split, "identifier", source))
+    return out
+
+
+def _segment_terms(run: str) -> list[Term]:
     from .segment import segment as jieba_segment
 
     out = []
     for word in jieba_segment(run):
-        if len(word) >= 2 and word != run and word not in QUERY_STOPWORDS:
+        if len(word) >= 3 and word != run and word not in QUERY_STOPWORDS:
             out.append(Term(_bigrams(word), "segment", word))
     return out
 

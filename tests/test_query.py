@@ -24,14 +24,25 @@ def term_tuples(query: Query) -> list[tuple[tuple[str, ...], str]]:
 # -- terms ------------------------------------------------------------------------------
 
 
-def test_cjk_run_is_a_phrase_of_its_bigrams_plus_segment_words():
+def test_cjk_run_is_its_bigrams_plus_the_exact_phrase():
     q = parse_query("部署脚本")
-    assert q.terms[0] == Term(("部署", "署脚", "脚本"), "phrase", "部署脚本")
-    assert term_tuples(q)[1:] == [(("部署",), "segment"), (("脚本",), "segment")]
+    assert term_tuples(q) == [
+        (("部署",), "bigram"),
+        (("署脚",), "bigram"),
+        (("脚本",), "bigram"),
+        (("部署", "署脚", "脚本"), "phrase"),
+    ]
+    assert q.terms[-1].source == "部署脚本"
 
 
-def test_segmentation_can_be_turned_off():
-    assert term_tuples(parse_query("部署脚本", segment=False)) == [(("部署", "署脚", "脚本"), "phrase")]
+def test_segmentation_is_off_by_default_and_adds_long_words_as_phrases():
+    plain = parse_query("任务管理器怎么配置")
+    assert not [t for t in plain.terms if t.kind == "segment"]
+    segmented = parse_query("任务管理器怎么配置", segment=True)
+    segments = {t.source: t.tokens for t in segmented.terms if t.kind == "segment"}
+    assert segments == {"管理器": ("管理", "理器")}
+    # segmentation only adds terms: every plain term is still there, in the same order
+    assert [t for t in segmented.terms if t.kind != "segment"] == list(plain.terms)
 
 
 def test_naive_baseline_has_one_term_per_bigram():
@@ -52,36 +63,36 @@ def test_two_character_run_and_lone_character():
     assert term_tuples(parse_query("用 pnpm")) == [(("用",), "word"), (("pnpm",), "word")]
 
 
-def test_long_run_segments_drop_question_words_but_keep_the_exact_phrase():
-    q = parse_query("部署是什么")
-    assert q.terms[0].tokens == ("部署", "署是", "是什", "什么")
-    segments = [t.tokens for t in q.terms if t.kind == "segment"]
-    assert ("部署",) in segments
-    assert ("什么",) not in segments and "什么" in QUERY_STOPWORDS
-
-
-def test_longer_segment_words_are_phrases_of_their_bigrams():
-    q = parse_query("记忆多久整理一次数据库迁移")
-    segments = {t.source: t.tokens for t in q.terms if t.kind == "segment"}
-    assert segments["数据库"] == ("数据", "据库")
-    assert segments["整理"] == ("整理",)
+def test_segments_skip_question_words_and_two_character_words():
+    q = parse_query("记忆多久整理一次为什么数据库迁移失败", segment=True)
+    segments = {t.source for t in q.terms if t.kind == "segment"}
+    assert "数据库" in segments
+    assert not segments & {"什么", "为什么", "整理", "记忆"}  # stop words; 2-char words are bigrams already
+    assert "为什么" in QUERY_STOPWORDS
 
 
 @pytest.mark.parametrize(
-    ("text", "tokens"),
+    ("text", "phrases"),
     [
-        ("v1.2.3", ("v1", "2", "3")),
-        ("T5.3", ("t5", "3")),
-        ("pnpm-lock.yaml", ("pnpm", "lock", "yaml")),
-        ("src/memory/fts.ts", ("src", "memory", "fts", "ts")),
-        ("localhost:8080", ("localhost", "8080")),
-        ("C:\\Users\\me", ("c", "users", "me")),
-        ("user@example.com", ("user", "example", "com")),
+        ("v1.2.3", [("v1",), ("v1", "2", "3"), ("v", "1", "2", "3")]),
+        ("T5.3", [("t5",), ("t5", "3"), ("t", "5", "3")]),
+        ("pnpm-lock.yaml", [("pnpm",), ("lock",), ("yaml",), ("pnpm", "lock", "yaml")]),
+        ("src/memory/fts.ts", [("src",), ("memory",), ("fts",), ("ts",), ("src", "memory", "fts", "ts")]),
+        ("localhost:8080", [("localhost",), ("8080",), ("localhost", "8080")]),
+        ("C:\\Users\\me", [("users",), ("me",), ("c", "users", "me")]),
+        ("Tauri2.0", [("tauri2",), ("tauri",), ("tauri2", "0"), ("tauri", "2", "0")]),
     ],
 )
-def test_connected_words_form_one_identifier_phrase(text, tokens):
+def test_connected_words_add_identifier_phrases(text, phrases):
     q = parse_query(text)
-    assert q.terms == (Term(tokens, "identifier", text),)
+    assert q.phrases() == phrases
+    assert q.terms[-1].kind == "identifier" and q.terms[-1].source == text
+
+
+def test_glued_letters_and_digits_are_also_tried_split():
+    assert parse_query("api5433").phrases() == [("api5433",), ("api",), ("5433",), ("api", "5433")]
+    assert parse_query("x86_64").phrases() == [("x86_64",)]  # snake_case stays whole
+    assert parse_query("v1.2.3", phrases=False).phrases() == [("v1",), ("2",), ("3",)]
 
 
 def test_identifiers_and_plain_words():
@@ -90,23 +101,27 @@ def test_identifiers_and_plain_words():
         (("task_id_re",), "word"),
     ]
     # a space breaks an identifier
-    assert term_tuples(parse_query("v1. 2")) == [(("v1",), "word"), (("2",), "word")]
+    assert parse_query("v1. 2").phrases() == [("v1",), ("v", "1"), ("2",)]
 
 
 def test_cjk_glued_to_digits_and_latin_splits():
     assert term_tuples(parse_query("端口5433")) == [(("端口",), "bigram"), (("5433",), "word")]
     q = parse_query("数据库是postgres")
-    assert q.terms[0].tokens == ("数据", "据库", "库是")
+    assert q.phrases() == [("数据",), ("据库",), ("库是",), ("数据", "据库", "库是"), ("postgres",)]
     assert q.terms[-1] == Term(("postgres",), "word", "postgres")
 
 
 def test_full_width_and_case_fold_like_documents():
-    assert parse_query("ＡＰＩ５４３３ Lockfile").phrases() == [("api5433",), ("lockfile",)]
+    assert parse_query("ＡＰＩ５４３３ Lockfile").phrases() == [
+        ("api5433",), ("api",), ("5433",), ("api", "5433"), ("lockfile",)
+    ]
 
 
 def test_japanese_and_korean_runs():
-    assert parse_query("学生が試験", segment=False).phrases() == [("学生", "生が", "が試", "試験")]
-    assert parse_query("한국어", segment=False).phrases() == [("한국", "국어")]
+    assert parse_query("学生が試験").phrases() == [
+        ("学生",), ("生が",), ("が試",), ("試験",), ("学生", "生が", "が試", "試験")
+    ]
+    assert parse_query("한국어").phrases() == [("한국",), ("국어",), ("한국", "국어")]
 
 
 def test_terms_are_deduplicated_in_order():
@@ -114,9 +129,9 @@ def test_terms_are_deduplicated_in_order():
 
 
 def test_long_queries_are_cut_not_rejected():
-    words = " ".join(f"w{i}" for i in range(200))
+    words = " ".join(chr(97 + i // 26) + chr(97 + i % 26) for i in range(200))
     assert len(parse_query(words).terms) == MAX_TERMS
-    assert parse_query(words, max_terms=3).phrases() == [("w0",), ("w1",), ("w2",)]
+    assert parse_query(words, max_terms=3).phrases() == [("aa",), ("ab",), ("ac",)]
 
 
 def test_empty_and_punctuation_only_queries():
@@ -145,7 +160,9 @@ def test_as_query_accepts_query_string_and_term_lists():
 
 
 def test_rendering_quotes_every_phrase():
-    assert parse_query("部署脚本 v1.2.3 NEAR", segment=False).to_fts5() == '"部署 署脚 脚本" OR "v1 2 3" OR "near"'
+    assert parse_query("部署脚本 v1.2.3 NEAR").to_fts5() == (
+        '"部署" OR "署脚" OR "脚本" OR "部署 署脚 脚本" OR "v1" OR "v1 2 3" OR "v 1 2 3" OR "near"'
+    )
 
 
 HOSTILE = [
