@@ -25,6 +25,8 @@ from .tree import MemoryTree
 from .index import DocumentHit, DocumentIndex, MemoryHit, MemoryIndex, SearchResults
 from .errors import SecretRefused
 from .secrets import SecretFinding, ensure_no_secrets, scan_secrets
+from .curated import CuratedMemory
+from .injection import render_injection
 
 __version__ = "0.1.0"
 
@@ -65,4 +67,6 @@ __all__ = [
     "SecretRefused",
     "ensure_no_secrets",
     "scan_secrets",
+    "CuratedMemory",
+    "render_injection",
 ]
