@@ -87,40 +87,56 @@ def _jieba_case(docs: list[str]) -> Callable[[], int]:
     return lambda: sum(len(lcut(d)) for d in docs)
 
 
-def measure(run: Callable[[], int], runs: int) -> tuple[float, int]:
-    """Median seconds over ``runs`` timed runs after one warm-up, and the token count."""
-    tokens = run()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), tokens
+def measure(cases: dict[str, Callable[[], int]], runs: int, slow_runs: int) -> dict[str, tuple[float, int]]:
+    """Median seconds and token count per case.
+
+    Times are CPU seconds of this process (``time.process_time``), which other processes
+    on a shared machine barely disturb; one warm-up run each, then the cases take turns
+    (round robin) so that what disturbance remains hits every case alike.  ``slow`` cases (jieba) get ``slow_runs`` runs
+    and no full warm-up (their dictionary is loaded when the case is made).
+    """
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    tokens: dict[str, int] = {}
+    for name, run in cases.items():
+        if not name.startswith("jieba"):
+            run()
+    for round_number in range(max(runs, slow_runs)):
+        for name, run in cases.items():
+            if round_number >= (slow_runs if name.startswith("jieba") else runs):
+                continue
+            start = time.process_time()
+            tokens[name] = run()
+            times[name].append(time.process_time() - start)
+    return {name: (statistics.median(times[name]), tokens[name]) for name in cases}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=corpus.size_arg, default=10_000, help="corpus size (1k, 10k, 100k)")
-    parser.add_argument("--runs", type=int, default=3, help="timed runs per case (median reported)")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per case (median reported)")
     parser.add_argument("--jieba-runs", type=int, default=1, help="timed runs for jieba (slow)")
     args = parser.parse_args(argv)
 
     docs = corpus.documents(args.docs)
     mb = corpus.megabytes(docs)
-    print(f"corpus: {len(docs)} documents, {mb:.2f} MB UTF-8; median of {args.runs} runs after 1 warm-up")
+    print(f"corpus: {len(docs)} documents, {mb:.2f} MB UTF-8; CPU time, median of {args.runs} interleaved runs "
+          f"after 1 warm-up "
+          f"(jieba: {args.jieba_runs} run)")
+    cases = _cases(docs)
+    runnable = {name: case for name, case in cases.items() if not isinstance(case, str)}
+    measured = measure(runnable, args.runs, args.jieba_runs)
     rates: dict[str, float] = {}
     rows = []
-    for name, case in _cases(docs).items():
+    for name, case in cases.items():
         if isinstance(case, str):
             rows.append((name, None, None, case))
             continue
-        runs = args.jieba_runs if name.startswith("jieba") else args.runs
-        seconds, tokens = measure(case, runs)
+        seconds, tokens = measured[name]
         rates[name] = mb / seconds
         rows.append((name, mb / seconds, tokens / seconds / 1e6, f"{seconds:.3f} s"))
 
     base = rates.get("pure tokenize_bigram")
-    print(f"\n| tokenizer | MB/s | M tokens/s | x pure | time |\n|---|---|---|---|---|")
+    print("\n| tokenizer | MB/s | M tokens/s | x pure | CPU time |\n|---|---|---|---|---|")
     for name, rate, mtok, note in rows:
         if rate is None:
             print(f"| {name} | - | - | - | {note} |")
