@@ -36,7 +36,10 @@ def probe(**env_changes: str | None) -> subprocess.CompletedProcess[str]:
             env[key] = value
     root = str(package_dir().parent)
     env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
-    return subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=120)
+    # cwd = the package's parent, so ``-c`` cannot pick up a source checkout from the cwd
+    return subprocess.run(
+        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=120, cwd=root
+    )
 
 
 def test_built_extension_is_loaded():
@@ -50,7 +53,7 @@ def test_built_extension_is_loaded():
     if result.stdout.split()[0] != "True":
         why = subprocess.run(
             [sys.executable, "-c", "import mimomem._native"], capture_output=True, text=True, timeout=120,
-            env={**os.environ, "PYTHONPATH": str(package_dir().parent)},
+            env={**os.environ, "PYTHONPATH": str(package_dir().parent)}, cwd=str(package_dir().parent),
         ).stderr.strip().splitlines()
         pytest.fail(f"{built[0].name} exists but native_available() is False: {why[-1] if why else 'no error'}")
     assert result.stdout.split() == ["True", "mimomem._native", "mimomem._native"]
