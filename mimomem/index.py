@@ -154,15 +154,21 @@ class DocumentIndex:
             return int(self._conn.execute("SELECT count(*) FROM memory_fts").fetchone()[0])
 
     # -- searching -------------------------------------------------------------------
-    def parse(self, query: str | Query, backend: str, *, segment: bool = True, phrases: bool = True) -> Query:
-        """The ``Query`` a backend evaluates (unicode61 only looks at the raw text)."""
+    def parse(
+        self, query: str | Query, backend: str, *, segment: bool | None = None, phrases: bool | None = None
+    ) -> Query:
+        """The ``Query`` a backend evaluates (unicode61 only looks at the raw text).
+
+        ``segment`` / ``phrases`` go to ``parse_query`` when given; None keeps its defaults.
+        """
         if isinstance(query, Query):
             return query
         if not isinstance(query, str):
             raise TypeError(f"query must be str or Query, got {type(query).__name__}")
         if backend == "fts5-unicode61":
             return Query(query, ())
-        return parse_query(query, segment=segment, phrases=phrases)
+        options = {k: v for k, v in (("segment", segment), ("phrases", phrases)) if v is not None}
+        return parse_query(query, **options)
 
     def rank(
         self,
@@ -190,14 +196,14 @@ class DocumentIndex:
         backend: str,
         limit: int = 100,
         floor: float | None = None,
-        segment: bool = True,
-        phrases: bool = True,
+        segment: bool | None = None,
+        phrases: bool | None = None,
         snippets: bool = False,
     ) -> list[DocumentHit]:
         """The ``limit`` best documents for ``query`` with ``backend``, best first.
 
         ``floor`` (a fraction of the top score) drops weak hits; by default the raw
-        ranking is returned.  ``segment`` / ``phrases`` go to ``parse_query``
+        ranking is returned.  ``segment`` / ``phrases``, when given, go to ``parse_query``
         (``phrases=False, segment=False`` is the naive OR-of-bigrams baseline).
         """
         check_backend(backend)
@@ -374,8 +380,8 @@ class MemoryIndex:
         scope_id: str | None = None,
         type: str | None = None,
         limit: int = DEFAULT_LIMIT,
-        segment: bool = True,
-        phrases: bool = True,
+        segment: bool | None = None,
+        phrases: bool | None = None,
     ) -> SearchResults:
         """Best-first hits for ``query`` (MiMo's semantics: over-fetch, relative floor, filters).
 
