@@ -97,6 +97,7 @@ def _open_index(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         args.db,
         claude_code=args.claude_code,
         reconcile_on_search=not getattr(args, "no_reconcile", False),
+        expand_synonyms=getattr(args, "expand", False),
     )
 
 
@@ -372,6 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--type", metavar="TYPE", help="memory, checkpoint, progress, notes, free (cc: feedback, ...)")
     p.add_argument("--limit", type=int, default=10, metavar="N", help="1..200 (default 10)")
     p.add_argument("--no-reconcile", action="store_true", help="search the index as it is")
+    p.add_argument("--expand", action="store_true", help="add glossary synonyms (部署/deploy ...), weighted below your words")
     _index_options(p)
     p.set_defaults(func=_cmd_search)
 

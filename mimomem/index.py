@@ -24,6 +24,7 @@ from . import reconcile as reconcile_mod
 from .backends import BACKENDS, BackendHit, Fts5Backend, NativeScan, check_backend, make_backends
 from .errors import MimomemError
 from .query import Query, parse_query
+from .synonyms import DEFAULT_WEIGHT, USER_FILE, Glossary
 from .tree import MemoryTree
 
 DEFAULT_BACKEND = "fts5-bigram"
@@ -110,11 +111,19 @@ class DocumentIndex:
     a document id again replaces it.  Thread-safe (one lock around the connection).
     """
 
-    def __init__(self, db_path: str | os.PathLike[str] = ":memory:") -> None:
+    def __init__(self, db_path: str | os.PathLike[str] = ":memory:", *, glossary: Glossary | None = None) -> None:
         self.db_path = os.fspath(db_path)
         self._conn = db.connect(self.db_path)
         self._lock = threading.RLock()
         self._backends = make_backends(self._conn)
+        self._glossary = glossary
+
+    @property
+    def glossary(self) -> Glossary:
+        """Synonym groups used by ``expand=True`` (the shipped glossary unless one was given)."""
+        if self._glossary is None:
+            self._glossary = Glossary.load()
+        return self._glossary
 
     # -- lifecycle -------------------------------------------------------------------
     def close(self) -> None:
@@ -184,6 +193,40 @@ class DocumentIndex:
         with self._lock:
             return self.backend(backend).search(query, scope=scope, scope_id=scope_id, type=type, limit=limit)
 
+    def rank_expanded(
+        self,
+        query: Query,
+        backend: str,
+        *,
+        limit: int,
+        weight: float = DEFAULT_WEIGHT,
+        scope: str | None = None,
+        scope_id: str | None = None,
+        type: str | None = None,
+    ) -> tuple[list[BackendHit], Query]:
+        """Rank ``query`` plus its glossary expansion, expanded terms scaled by ``weight``.
+
+        BM25 sums per phrase, so the score is ``bm25(user terms) + weight * bm25(expanded
+        terms)``, computed from the two rankings over a pool of ``max(4 * limit, 100)``
+        documents each (exact for documents inside both pools).  Returns the hits and the
+        query whose phrases the snippets should mark.  ``fts5-unicode61`` is never expanded.
+        """
+        extra = self.glossary.expand(query) if backend != "fts5-unicode61" else Query(query.text, ())
+        if not extra.terms:
+            return self.rank(query, backend, limit=limit, scope=scope, scope_id=scope_id, type=type), query
+        pool = max(4 * limit, 100)
+        filters = {"scope": scope, "scope_id": scope_id, "type": type}
+        base = self.rank(query, backend, limit=pool, **filters)
+        more = self.rank(extra, backend, limit=pool, **filters)
+        rows = {h.id: h for h in more}
+        rows.update((h.id, h) for h in base)
+        scores = {h.id: h.score for h in base}
+        for h in more:
+            scores[h.id] = scores.get(h.id, 0.0) + weight * h.score
+        ranked = sorted(rows.values(), key=lambda h: (-scores[h.id], h.path))[:limit]
+        combined = Query(query.text, query.terms + extra.terms)
+        return [h._replace(score=scores[h.id]) for h in ranked], combined
+
     def snippets(self, query: Query, backend: str, hits: Sequence[BackendHit]) -> list[str]:
         """One snippet per hit, as the backend makes them."""
         with self._lock:
@@ -199,18 +242,26 @@ class DocumentIndex:
         segment: bool | None = None,
         phrases: bool | None = None,
         snippets: bool = False,
+        expand: bool = False,
+        expand_weight: float = DEFAULT_WEIGHT,
     ) -> list[DocumentHit]:
         """The ``limit`` best documents for ``query`` with ``backend``, best first.
 
         ``floor`` (a fraction of the top score) drops weak hits; by default the raw
         ranking is returned.  ``segment`` / ``phrases``, when given, go to ``parse_query``
         (``phrases=False, segment=False`` is the naive OR-of-bigrams baseline).
+        ``expand=True`` adds glossary synonyms weighted by ``expand_weight`` (see
+        ``rank_expanded``).
         """
         check_backend(backend)
         check_limit(limit)
         ratio = check_floor(floor)
         parsed = self.parse(query, backend, segment=segment, phrases=phrases)
-        hits = apply_floor(self.rank(parsed, backend, limit=limit), ratio, limit)
+        if expand:
+            ranked, parsed = self.rank_expanded(parsed, backend, limit=limit, weight=expand_weight)
+        else:
+            ranked = self.rank(parsed, backend, limit=limit)
+        hits = apply_floor(ranked, ratio, limit)
         texts: list[str | None] = list(self.snippets(parsed, backend, hits)) if snippets else [None] * len(hits)
         return [DocumentHit(h.path, h.score, s) for h, s in zip(hits, texts)]
 
@@ -281,7 +332,8 @@ class MemoryIndex:
     ``reconcile_on_search`` (default True) syncs the index before each search, at most
     once per ``reconcile_interval`` seconds across threads and processes.  Claude Code
     memory (``~/.claude/projects/*/memory/``) is indexed only when ``claude_code=True``;
-    ``claude_code_base`` overrides where those projects live.
+    ``claude_code_base`` overrides where those projects live.  ``expand_synonyms`` adds
+    glossary terms (shipped, plus ``<root>/synonyms.tsv``) weighted below the user's words.
     """
 
     def __init__(
@@ -297,6 +349,7 @@ class MemoryIndex:
         claude_code_base: str | os.PathLike[str] | None = None,
         max_file_bytes: int = reconcile_mod.DEFAULT_MAX_FILE_BYTES,
         progress: TextIO | None | bool = None,
+        expand_synonyms: bool = False,
     ) -> None:
         self.tree = tree_or_root if isinstance(tree_or_root, MemoryTree) else MemoryTree(tree_or_root)
         self.root = self.tree.root
@@ -313,7 +366,8 @@ class MemoryIndex:
         else:
             stream = progress or None
         self._progress: TextIO | None = stream
-        self.docs = DocumentIndex(path)
+        self.expand_synonyms = expand_synonyms
+        self.docs = DocumentIndex(path, glossary=Glossary.load(self.root / USER_FILE) if expand_synonyms else None)
         self._lock = threading.Lock()
         self._last_reconcile = float("-inf")
 
@@ -395,7 +449,10 @@ class MemoryIndex:
         warnings = self._maybe_reconcile()
         parsed = self.docs.parse(query, name, segment=segment, phrases=phrases)
         fetch = min(limit * 3, MAX_FETCH)
-        ranked = self.docs.rank(parsed, name, limit=fetch, scope=scope, scope_id=scope_id, type=type)
+        if self.expand_synonyms:
+            ranked, parsed = self.docs.rank_expanded(parsed, name, limit=fetch, scope=scope, scope_id=scope_id, type=type)
+        else:
+            ranked = self.docs.rank(parsed, name, limit=fetch, scope=scope, scope_id=scope_id, type=type)
         kept = apply_floor(ranked, self.score_floor, limit)
         snippets = self.docs.snippets(parsed, name, kept)
         hits = tuple(MemoryHit(h.path, h.scope, h.scope_id, h.type, h.score, s) for h, s in zip(kept, snippets))
