@@ -131,6 +131,15 @@ class DocumentIndex:
         with self._lock:
             self._conn.close()
 
+    def __del__(self) -> None:
+        # An index dropped without close() still releases its database (no ResourceWarning).
+        conn = getattr(self, "_conn", None)
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # pragma: no cover - interpreter shutdown
+                pass
+
     def __enter__(self) -> DocumentIndex:
         return self
 

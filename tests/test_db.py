@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sqlite3
 import subprocess
+from collections.abc import Iterator
 
 import pytest
 
 from mimomem import db
+
+
+@pytest.fixture
+def mem() -> Iterator[sqlite3.Connection]:
+    """A migrated in-memory database, closed after the test."""
+    with contextlib.closing(db.connect(":memory:")) as conn:
+        yield conn
 
 
 def _match(conn: sqlite3.Connection, backend: str, match: str) -> list[str]:
@@ -92,8 +101,8 @@ def test_migrate_refuses_a_newer_schema(tmp_path):
         db.connect(path)
 
 
-def test_update_leaves_no_stale_tokens():
-    conn = db.connect(":memory:")
+def test_update_leaves_no_stale_tokens(mem):
+    conn = mem
     _put(conn, "/m/a.md", "旧的部署脚本 alpha")
     # a direct UPDATE of the content row goes through the 'delete'-command triggers
     with db.transaction(conn):
@@ -116,8 +125,8 @@ def test_update_leaves_no_stale_tokens():
     _integrity(conn)
 
 
-def test_delete_removes_tokens_and_ids_only_grow():
-    conn = db.connect(":memory:")
+def test_delete_removes_tokens_and_ids_only_grow(mem):
+    conn = mem
     _put(conn, "/m/a.md", "alpha")
     first = conn.execute("SELECT id FROM memory_fts").fetchone()[0]
     _put(conn, "/m/a.md", "alpha again")
@@ -132,8 +141,8 @@ def test_delete_removes_tokens_and_ids_only_grow():
     assert conn.execute("SELECT id FROM memory_fts").fetchone()[0] > second  # AUTOINCREMENT never reuses
 
 
-def test_generation_moves_on_writes_only():
-    conn = db.connect(":memory:")
+def test_generation_moves_on_writes_only(mem):
+    conn = mem
     before = db.generation(conn)
     _put(conn, "/m/a.md", "alpha")
     after = db.generation(conn)
@@ -162,10 +171,11 @@ def test_changed_tokenizer_rebuilds_the_index(tmp_path):
     assert db.generation(conn)[0] == epoch + 1
     assert [] == db.ensure_tokenizers(conn)  # nothing left to do
     _integrity(conn)
+    conn.close()
 
 
-def test_changed_unicode61_spec_rebuilds_that_index():
-    conn = db.connect(":memory:")
+def test_changed_unicode61_spec_rebuilds_that_index(mem):
+    conn = mem
     _put(conn, "/m/a.md", "hello world")
     db.set_meta(conn, "tokenizer:fts5-unicode61", "unicode61 remove_diacritics 0")
     assert ["fts5-unicode61"] == db.ensure_tokenizers(conn)
@@ -173,8 +183,8 @@ def test_changed_unicode61_spec_rebuilds_that_index():
     _integrity(conn)
 
 
-def test_shadow_tokens_round_trip_through_the_ascii_tokenizer():
-    conn = db.connect(":memory:")
+def test_shadow_tokens_round_trip_through_the_ascii_tokenizer(mem):
+    conn = mem
     body = "部署脚本用pnpm ＡＰＩ５４３３ memory_fts_idx Crème ｶﾞ 한국어abc v1.2.3 हिन्दी"
     _put(conn, "/m/a.md", body)
     conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(memory_bigram_idx, 'instance')")
