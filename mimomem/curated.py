@@ -29,8 +29,10 @@ import os
 import re
 import unicodedata
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from itertools import chain
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
@@ -278,16 +280,8 @@ def _token_hashes(text: str) -> array:
     return array("q", sorted({hash(t.text) for t in tokenize(text)}))
 
 
-def _jaccard(a: array, b: array) -> float:
-    if not a and not b:
-        return 1.0
-    sa = set(a)
-    inter = sum(1 for x in b if x in sa)
-    return inter / (len(a) + len(b) - inter)
-
-
 def _prefix_len(n: int) -> int:
-    """Prefix-filter length: two sets with Jaccard >= t share a token among their first p."""
+    """How many of a set's tokens a set with Jaccard >= t must hit at least one of."""
     return n - math.ceil(DUPLICATE_JACCARD * n) + 1 if n else 0
 
 
@@ -315,6 +309,7 @@ class _Root:
         self.fingerprint: tuple[Any, ...] | None = None
         self.state_sig: tuple[int, int] | None = None
         self.hits: dict[str, int] = {}
+        self.safe_dirs: set[str] = set()
 
     # locations and safety
     def exists(self) -> bool:
@@ -324,16 +319,24 @@ class _Root:
         return Path(os.path.realpath(self.path))
 
     def file_for(self, memory_id: str) -> Path:
-        """The path of ``memory_id``'s file, refused if it would resolve outside the root."""
+        """The path of ``memory_id``'s file, refused if it could resolve outside the root.
+
+        The id is validated (one category, one slug without separators or ``..``), so only
+        a symlink could lead elsewhere: a symlinked root parent is accepted as the user's
+        choice, a symlinked category directory or memory file is refused.
+        """
         category, slug = split_id(memory_id, self.categories)
-        real_root = self.real()
-        target = self.path / category / f"{slug}.md"
-        for p in (self.path / category, target):
-            if p.is_symlink():
-                raise OutsideRoot(f"{p} is a symlink; mimomem does not follow symlinks in a memory root")
-        resolved = Path(os.path.realpath(target))
-        if resolved.parent != real_root / category:
-            raise OutsideRoot(f"{memory_id!r} resolves to {resolved}, outside {real_root}")
+        cdir = self.path / category
+        target = cdir / f"{slug}.md"
+        if category not in self.safe_dirs:
+            if cdir.is_symlink():
+                raise OutsideRoot(f"{cdir} is a symlink; mimomem does not follow symlinks in a memory root")
+            if cdir.is_dir():
+                if Path(os.path.realpath(cdir)) != self.real() / category:
+                    raise OutsideRoot(f"{cdir} resolves outside {self.real()}")
+                self.safe_dirs.add(category)  # checked once per load; load() clears it
+        if target.is_symlink():
+            raise OutsideRoot(f"{target} is a symlink; mimomem does not follow symlinks in a memory root")
         return target
 
     def ensure(self) -> None:
@@ -378,6 +381,7 @@ class _Root:
     def load(self, now: _dt.datetime) -> None:
         self.memories = {}
         self.problems = []
+        self.safe_dirs = set()
         self.fingerprint = self.current_fingerprint()
         if not self.exists():
             return
@@ -926,8 +930,13 @@ class CuratedMemory:
         path.parent.mkdir(exist_ok=True)
         path = root.file_for(memory_id)  # re-check now that the category directory exists
         _write(path, content, durable=durable)
-        memory = root._load_file(path, memory_id)
-        assert memory is not None
+        stamp = _to_datetime(meta["created"])
+        assert stamp is not None
+        memory = Memory(  # exactly what _load_file would read back from ``content``
+            id=memory_id, scope=root.scope, path=path, kind=kind, summary=summary,
+            highlight=meta["highlight"], body=body.strip("\n"), created=stamp, updated=stamp,
+            load_when=tuple(when), pinned=bool(pinned), supersedes=supersedes, author=author,
+        )
         root.memories[memory_id] = memory
         dedup.add(memory_id, text_for_dedup, _normalize_summary(summary))
         if old is not None:
@@ -1212,32 +1221,40 @@ class CuratedMemory:
 class _DedupIndex:
     """Exact near-duplicate finder: same normalized summary, or token-set Jaccard >= 0.8.
 
-    Uses prefix filtering (tokens ordered by hash): two sets with Jaccard >= t must share
-    one of the first ``n - ceil(t*n) + 1`` tokens of each, so only memories sharing such
-    a token are compared, exactly.
+    Jaccard(A, B) >= t needs |A & B| >= ceil(t * |A|) = |A| - p + 1, so B contains at
+    least ``q - p + 1`` of *any* q tokens of A.  ``find`` counts, per memory, hits in the
+    inverted lists of A's 2p rarest tokens and computes the exact Jaccard only for those
+    with enough hits and a compatible size.
     """
 
     def __init__(self) -> None:
         self.sets: dict[str, array] = {}
         self.summaries: dict[str, str] = {}
-        self.prefix: dict[int, list[str]] = {}
+        self.postings: dict[int, list[str]] = {}
 
     def add(self, memory_id: str, text: str, norm_summary: str) -> None:
         tokens = _token_hashes(text)
         self.sets[memory_id] = tokens
         if norm_summary:
             self.summaries.setdefault(norm_summary, memory_id)
-        for h in tokens[: _prefix_len(len(tokens))]:
-            self.prefix.setdefault(h, []).append(memory_id)
+        postings = self.postings
+        for h in tokens:
+            ids = postings.get(h)
+            if ids is None:
+                postings[h] = [memory_id]
+            else:
+                ids.append(memory_id)
 
     def remove(self, memory_id: str) -> None:
         tokens = self.sets.pop(memory_id, None)
         if tokens is None:
             return
-        for h in tokens[: _prefix_len(len(tokens))]:
-            ids = self.prefix.get(h)
-            if ids and memory_id in ids:
+        for h in tokens:
+            ids = self.postings.get(h)
+            if ids is not None and memory_id in ids:
                 ids.remove(memory_id)
+                if not ids:
+                    del self.postings[h]
         for key, value in list(self.summaries.items()):
             if value == memory_id:
                 del self.summaries[key]
@@ -1250,19 +1267,26 @@ class _DedupIndex:
         n = len(tokens)
         if not n:
             return None
-        seen: set[str] = set()
+        postings = self.postings
+        p = _prefix_len(n)
+        # B needs >= n - p + 1 of A's tokens, so >= q - p + 1 of any q of them: count hits
+        # over the 2p rarest tokens' lists in C and compare only the memories that pass.
+        probe = sorted(tokens, key=lambda h: len(postings.get(h, ())))[: min(n, 2 * p)]
+        needed = len(probe) - p + 1
+        counts = Counter(chain.from_iterable(postings.get(h, ()) for h in probe))
+        mine = set(tokens)
+        low, high = DUPLICATE_JACCARD * n, n / DUPLICATE_JACCARD
         best: tuple[float, str] | None = None
-        for h in tokens[: _prefix_len(n)]:
-            for other in self.prefix.get(h, ()):
-                if other in seen or other == skip:
-                    continue
-                seen.add(other)
-                theirs = self.sets[other]
-                if not DUPLICATE_JACCARD * n <= len(theirs) <= n / DUPLICATE_JACCARD:
-                    continue
-                j = _jaccard(tokens, theirs)
-                if j >= DUPLICATE_JACCARD and (best is None or (j, other) > best):
-                    best = (j, other)
+        for other, c in counts.items():
+            if c < needed or other == skip:
+                continue
+            theirs = self.sets[other]
+            if not low <= len(theirs) <= high:
+                continue
+            inter = len(mine.intersection(theirs))
+            j = inter / (n + len(theirs) - inter)
+            if j >= DUPLICATE_JACCARD and (best is None or (j, other) > best):
+                best = (j, other)
         if best is None:
             return None
         return best[1], f"token-set Jaccard {best[0]:.2f} >= {DUPLICATE_JACCARD}"

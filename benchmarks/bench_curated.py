@@ -1,0 +1,282 @@
+"""Curated-memory recall latency at 1k / 10k / 100k memories, against a full scan.
+
+Memories are generated reproducibly (seed 20261130): a third Chinese, a third English,
+a third mixed, summaries of 4-8 words and bodies of 15-60 words, drawn by frequency from
+jieba's dictionary (top 3,000 words) and a list of software terms.  Queries (seed 7) are
+1-3 such words.  Memory ages are spread over 60 days, 2 % are pinned, a tenth are global.
+
+Two implementations of the same formula are timed on the same store:
+
+* ``CuratedMemory.recall`` - candidates from ``BM25Index`` (native when built) in growing
+  batches, exact top-k (``count_hits=False`` so the timing is ranking only; the hit
+  counter's locked state write is timed separately as ``recall+hits``);
+* ``FullScan`` (below) - what the plugin design does: for every query, walk every memory,
+  compute FTS5's bm25 from per-memory token lists, multiply, sort.
+
+``python benchmarks/bench_curated.py [--sizes 1k,10k,100k] [--queries 200]`` prints the table;
+``pytest benchmarks/bench_curated.py`` runs 1k and 10k (100k with MIMOMEM_BENCH_100K=1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import datetime as dt
+import math
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import mimomem
+from mimomem import CuratedMemory, parse_query, tokenize
+from mimomem._bm25_py import fts5_idf, fts5_term_score
+
+SEED = 20261130
+QUERY_SEED = 7
+NOW = dt.datetime(2026, 11, 30, tzinfo=dt.timezone.utc)
+SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000}
+
+EN_WORDS = """
+api cache config deploy docker build test lint commit branch merge rebase release version
+tokenizer bigram index query search recall memory session checkpoint project global rule
+redis postgres sqlite kafka nginx vite webpack pnpm npm yarn pytest ruff mypy cython numpy
+port host timeout retry backoff latency throughput budget token context window prompt model
+agent tool hook plugin server client request response header cookie auth login logout user
+schema migration column table row transaction lock mutex thread process queue worker job
+cron schedule log trace metric alert dashboard grafana prometheus kubernetes helm chart pod
+node cluster shard replica leader follower snapshot backup restore vacuum analyze explain
+frontend backend monorepo workspace package module import export function class method
+error exception warning panic crash bug fix patch hotfix regression flaky slow fast cold warm
+unicode utf8 ascii nfkc casefold jieba segment phrase term score rank idf bm25 fts5 trigram
+""".split()
+
+
+def _zh_words(n: int = 3000) -> tuple[list[str], list[float]]:
+    import jieba
+
+    path = Path(jieba.get_dict_file().name)
+    rows = []
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            parts = line.split()
+            if len(parts) >= 2 and len(parts[0]) >= 2:
+                rows.append((int(parts[1]), parts[0]))
+    rows.sort(reverse=True)
+    words = [w for _, w in rows[:n]]
+    cum_weights = list(itertools.accumulate(1.0 / (rank + 10) for rank in range(len(words))))
+    return words, cum_weights
+
+
+def generate_items(n: int, seed: int = SEED) -> list[dict]:
+    """``n`` memory items (category, summary, body, load_when, pinned), reproducibly."""
+    rng = random.Random(seed)
+    zh, zh_w = _zh_words()
+    en_w = list(itertools.accumulate(1.0 / (rank + 5) for rank in range(len(EN_WORDS))))
+    categories = ["facts", "decisions", "pitfalls", "preferences"]
+    scenarios = ["deploy", "review", "debug", "release", "部署", "调试"]
+
+    def words(k: int, lang: str) -> list[str]:
+        if lang == "zh":
+            return rng.choices(zh, cum_weights=zh_w, k=k)
+        if lang == "en":
+            return rng.choices(EN_WORDS, cum_weights=en_w, k=k)
+        n_zh = sum(rng.random() < 0.5 for _ in range(k))
+        mixed = rng.choices(zh, cum_weights=zh_w, k=n_zh) + rng.choices(EN_WORDS, cum_weights=en_w, k=k - n_zh)
+        rng.shuffle(mixed)
+        return mixed
+
+    items = []
+    for i in range(n):
+        lang = ("zh", "en", "mix")[i % 3]
+        sep = "" if lang == "zh" else " "
+        summary = sep.join(words(rng.randint(4, 8), lang)) + f" #{i}"
+        body = sep.join(words(rng.randint(15, 60), lang))
+        items.append({
+            "category": categories[i % len(categories)],
+            "summary": summary,
+            "body": body,
+            "slug": f"m{i:06d}",
+            "load_when": [rng.choice(scenarios)] if rng.random() < 0.1 else [],
+            "pinned": rng.random() < 0.02,
+        })
+    return items
+
+
+def generate_queries(count: int, seed: int = QUERY_SEED) -> list[str]:
+    rng = random.Random(seed)
+    zh, zh_w = _zh_words()
+    out = []
+    for i in range(count):
+        k = rng.randint(1, 3)
+        pool = rng.choices(zh, cum_weights=zh_w, k=k) if i % 2 else rng.choices(EN_WORDS, k=k)
+        out.append(" ".join(pool))
+    return out
+
+
+def build_store(n: int, directory: Path) -> tuple[CuratedMemory, float]:
+    """Write ``n`` generated memories with ``remember_many`` (ages spread by a moving clock)."""
+    items = generate_items(n)
+    rng = random.Random(SEED + 1)
+    clock_value = [NOW]
+    store = CuratedMemory(directory / "project", directory / "global", now=lambda: clock_value[0])
+    start = time.perf_counter()
+    for scope, part in (("project", items[: n - n // 10]), ("global", items[n - n // 10 :])):
+        for chunk_start in range(0, len(part), 1000):
+            clock_value[0] = NOW - dt.timedelta(days=rng.uniform(0, 60))
+            result = store.remember_many(part[chunk_start : chunk_start + 1000], author="user", scope=scope)
+            assert not result.refused, result.refused[:3]
+    elapsed = time.perf_counter() - start
+    clock_value[0] = NOW
+    return store, elapsed
+
+
+class FullScan:
+    """The straightforward implementation of the same score: every memory, every query."""
+
+    def __init__(self, store: CuratedMemory) -> None:
+        self.store = store
+        self.rows = []
+        for m in store.memories():
+            if not store._is_eligible(m):
+                continue
+            toks = [t.text for t in tokenize(m.text)]
+            self.rows.append((m, toks, Counter(toks)))
+        self.avgdl = sum(len(t) for _, t, _ in self.rows) / max(1, len(self.rows))
+
+    @staticmethod
+    def _count(toks: list[str], counts: Counter, phrase: tuple[str, ...]) -> int:
+        if len(phrase) == 1:
+            return counts.get(phrase[0], 0)
+        if any(t not in counts for t in phrase):
+            return 0
+        n = len(phrase)
+        return sum(1 for i in range(len(toks) - n + 1) if tuple(toks[i : i + n]) == phrase)
+
+    def recall(self, query: str, limit: int = 4) -> list[tuple[str, float]]:
+        phrases = parse_query(query, segment=True).phrases()
+        freqs = [[self._count(toks, counts, p) for _, toks, counts in self.rows] for p in phrases]
+        n_docs = len(self.rows)
+        idfs = [fts5_idf(n_docs, sum(1 for f in fs if f)) for fs in freqs]
+        now = self.store.now()
+        hits = {scope: root.read_hits() for scope, root in self.store._roots.items()}
+        scored = []
+        for i, (m, toks, _) in enumerate(self.rows):
+            base = 0.0
+            matched = False
+            for idf, fs in zip(idfs, freqs):
+                if fs[i]:
+                    matched = True
+                    base += fts5_term_score(idf, float(fs[i]), float(len(toks)), self.avgdl)
+            if not matched:
+                continue
+            prior = 1.0 if m.scope == "project" else 0.5
+            decay = self.store._decay(m, now)
+            rehearsal = CuratedMemory.rehearsal(hits[m.scope].get(m.id, 0))
+            scored.append((base * prior * decay * rehearsal, m.scope != "project", m.id))
+        scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+        return [(i, s) for s, _, i in scored[:limit]]
+
+
+def _percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    return statistics.median(ordered), p95
+
+
+def measure(n: int, n_queries: int, full_scan_queries: int, runs: int) -> dict:
+    directory = Path(tempfile.mkdtemp(prefix=f"bench-curated-{n}-"))
+    try:
+        store, build_s = build_store(n, directory)
+        t0 = time.perf_counter()
+        fresh = CuratedMemory(directory / "project", directory / "global", now=NOW)
+        fresh.reload()
+        open_s = time.perf_counter() - t0
+        queries = generate_queries(n_queries)
+        for q in queries[:20]:  # warm up (jieba dictionary, caches)
+            fresh.recall(q, count_hits=False)
+        samples = []
+        for _ in range(runs):
+            for q in queries:
+                t = time.perf_counter()
+                fresh.recall(q, limit=4, count_hits=False)
+                samples.append(time.perf_counter() - t)
+        with_hits = []
+        for q in queries[:50]:
+            t = time.perf_counter()
+            fresh.recall(q, limit=4, count_hits=True)
+            with_hits.append(time.perf_counter() - t)
+        scan = FullScan(fresh)
+        scan_samples = []
+        for q in queries[:full_scan_queries]:
+            t = time.perf_counter()
+            want = scan.recall(q, 4)
+            scan_samples.append(time.perf_counter() - t)
+            got = [(r.id, r.score) for r in fresh.recall(q, limit=4, count_hits=False)]
+            assert [i for i, _ in want] == [i for i, _ in got], (q, want, got)  # same formula, same answer
+        return {
+            "n": n,
+            "build_s": build_s,
+            "open_s": open_s,
+            "recall": _percentiles(samples),
+            "recall_hits": _percentiles(with_hits),
+            "full_scan": _percentiles(scan_samples),
+            "queries": len(samples),
+        }
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1k,10k,100k")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--full-scan-queries", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=2)
+    args = parser.parse_args(argv)
+    print(f"native: {mimomem.native_available()}  python {sys.version.split()[0]}  cpus {os.cpu_count()}")
+    print("| memories | remember_many | open (parse all) | recall p50 | recall p95 | recall+hits p50 | full scan p50 | full scan p95 | speed-up (p50) |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for label in args.sizes.split(","):
+        r = measure(SIZES[label], args.queries, args.full_scan_queries, args.runs)
+        ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
+        print(
+            f"| {label} | {r['build_s']:.1f} s | {r['open_s']:.1f} s | {ms(r['recall'][0])} | {ms(r['recall'][1])} | "
+            f"{ms(r['recall_hits'][0])} | {ms(r['full_scan'][0])} | {ms(r['full_scan'][1])} | "
+            f"{r['full_scan'][0] / r['recall'][0]:.0f}x |",
+            flush=True,
+        )
+    return 0
+
+
+# -- pytest-benchmark ----------------------------------------------------------------------------
+_PYTEST_SIZES = [1_000, 10_000] + ([100_000] if os.environ.get("MIMOMEM_BENCH_100K") else [])
+
+
+@pytest.fixture(scope="module", params=_PYTEST_SIZES, ids=lambda n: f"{n // 1000}k")
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> CuratedMemory:
+    store, _ = build_store(request.param, tmp_path_factory.mktemp("curated"))
+    store.recall("warm up 部署", count_hits=False)
+    return store
+
+
+def test_recall(benchmark, built: CuratedMemory) -> None:  # type: ignore[no-untyped-def]
+    queries = iter(generate_queries(10_000))
+    benchmark(lambda: built.recall(next(queries), limit=4, count_hits=False))
+
+
+def test_full_scan(benchmark, built: CuratedMemory) -> None:  # type: ignore[no-untyped-def]
+    scan = FullScan(built)
+    queries = iter(generate_queries(10_000))
+    benchmark.pedantic(lambda: scan.recall(next(queries), 4), rounds=5, iterations=1)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
