@@ -360,7 +360,10 @@ class MemoryIndex:
         progress: TextIO | None | bool = None,
         expand_synonyms: bool = False,
     ) -> None:
-        self.tree = tree_or_root if isinstance(tree_or_root, MemoryTree) else MemoryTree(tree_or_root)
+        if isinstance(tree_or_root, MemoryTree):
+            self.tree = tree_or_root
+        else:
+            self.tree = MemoryTree(None if tree_or_root is None else os.path.expanduser(os.fspath(tree_or_root)))
         self.root = self.tree.root
         path = db_path if db_path is not None else self.tree.data_dir / "mimomem.db"
         self.backend_name = check_backend(backend) if backend else default_backend()
@@ -448,7 +451,8 @@ class MemoryIndex:
     ) -> SearchResults:
         """Best-first hits for ``query`` (MiMo's semantics: over-fetch, relative floor, filters).
 
-        ``limit`` must be 1..200.  ``scope`` is one of global / projects / sessions / cc;
+        ``limit`` must be 1..200; the backend is asked for ``min(3 * limit, 50)`` rows, or
+        ``limit`` when that is more (MiMo-Code silently returned at most 50).  ``scope`` is one of global / projects / sessions / cc;
         empty filters are ignored.  With no hits, ``hints`` holds the escalation advice.
         """
         name = check_backend(backend) if backend else self.backend_name
@@ -457,7 +461,7 @@ class MemoryIndex:
             raise InvalidScopeError(f"unknown scope {scope!r}; valid scopes: {', '.join(SCOPES)}")
         warnings = self._maybe_reconcile()
         parsed = self.docs.parse(query, name, segment=segment, phrases=phrases)
-        fetch = min(limit * 3, MAX_FETCH)
+        fetch = max(limit, min(limit * 3, MAX_FETCH))  # MiMo caps at 50 even above limit 50; we never return fewer than asked
         if self.expand_synonyms:
             ranked, parsed = self.docs.rank_expanded(parsed, name, limit=fetch, scope=scope, scope_id=scope_id, type=type)
         else:

@@ -139,7 +139,8 @@ def test_over_fetch_is_capped(tree, monkeypatch):
     monkeypatch.setattr(index.docs, "rank", spy)
     index.search("x", limit=4)
     index.search("x", limit=40)
-    assert [12, MAX_FETCH] == seen
+    index.search("x", limit=120)
+    assert [12, MAX_FETCH, 120] == seen
 
 
 def test_backend_from_environment(tree, monkeypatch):
