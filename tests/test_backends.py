@@ -247,3 +247,18 @@ def test_unicode61_snippet_is_fts5_snippet_with_mimo_markers():
 def test_size_bytes_for_every_backend(failure_index):
     for backend in BACKENDS:
         assert failure_index.size_bytes(backend) > 0
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_TEXT = st.text(alphabet=st.sampled_from(list("部署脚本端口数据库 ab_1.\n，ＡＰＩ。e\u0301")), max_size=80)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=_TEXT, query=_TEXT)
+def test_snippet_is_the_original_text_with_markers(text, query):
+    snippet = cut_snippet(text, parse_query(query).phrases(), size=6)
+    body = snippet[3:] if snippet.startswith("...") else snippet
+    body = body[:-3] if body.endswith("...") else body
+    assert body.replace("<<", "").replace(">>", "") in text
