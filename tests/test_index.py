@@ -245,3 +245,44 @@ def test_search_does_not_wait_long_for_another_reconciler(tree):
         other.execute("ROLLBACK")
         other.close()
     assert () == index.search("JWT").warnings
+
+
+def test_bigram_and_native_agree_on_a_random_tree_across_reconciles(tmp_path):
+    import random
+
+    rng = random.Random(11)
+    han = "部署脚本端口数据库配置依赖接口记忆整理缓存测试版本发布回滚日志"
+    words = ["pnpm", "redis", "v1.2.3", "T5.3", "memory_fts_idx", "5433", "deploy"]
+
+    def text() -> str:
+        return " ".join(
+            han[(s := rng.randrange(len(han) - 1)) : s + rng.randint(1, 5)] if rng.random() < 0.6 else rng.choice(words)
+            for _ in range(rng.randint(1, 10))
+        )
+
+    root = tmp_path / "memory"
+    files = [f"projects/p{i % 3}/memory-{i}.md" if i % 2 else f"sessions/s{i % 4}/note-{i}.md" for i in range(60)]
+    for rel_path in files:
+        write(root, rel_path, text())
+    index = MemoryIndex(root, reconcile_interval=0, score_floor=0)
+    queries = [text()[:8] or "部署" for _ in range(25)]
+
+    def compare() -> int:
+        seen = 0
+        for q in queries:
+            for filters in ({}, {"scope": "projects"}, {"type": "free"}):
+                a = index.search(q, backend="fts5-bigram", limit=20, **filters)
+                b = index.search(q, backend="native-scan", limit=20, **filters)
+                assert [(h.path, h.snippet) for h in a] == [(h.path, h.snippet) for h in b], q
+                assert [h.score for h in a] == pytest.approx([h.score for h in b], rel=1e-12)
+                seen += len(a)
+        return seen
+
+    assert compare() > 50
+    for rel_path in rng.sample(files, 15):  # modify, delete and add files between searches
+        write(root, rel_path, text())
+    for rel_path in rng.sample(files, 5):
+        (root / rel_path).unlink(missing_ok=True)
+    for i in range(5):
+        write(root, f"global/new-{i}.md", text())
+    assert compare() > 50
