@@ -28,7 +28,6 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
-import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -36,7 +35,7 @@ from pathlib import Path
 from typing import NamedTuple, TextIO
 
 from . import db
-from .layout import CC_SCOPE, classify_path, split_memory_path
+from .layout import classify_path, split_memory_path
 
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 """Files larger than this are skipped (memory files are notes, not logs)."""
@@ -267,10 +266,11 @@ def reconcile(
             new_rows.append(db.Row(path, cls.scope, cls.scope_id, cls.type, text, fp))
         report.indexed = db.put_rows(conn, new_rows, now=int(now * 1000))
         # Files indexed before but skipped now (grown too big, unreadable) must not stay searchable.
-        skipped_now = [i.path for i in issues if i.kind == "skipped" and i.path in indexed and i.path not in gone]
+        gone_set = set(gone)
+        skipped_now = [i.path for i in issues if i.kind == "skipped" and i.path in indexed and i.path not in gone_set]
         report.pruned += db.delete_paths(conn, skipped_now)
 
-        _store_issues(conn, issues, warned, set(changed), set(gone) | set(skipped_now))
+        _store_issues(conn, issues, warned, set(changed), gone_set | set(skipped_now))
         db.set_meta(conn, "last_reconcile", repr(now))
         report.issues = issues + [Issue(p, "warning", r) for p, r in warned.items()]
     report.seconds = time.perf_counter() - started
@@ -307,7 +307,6 @@ def stored_issues(conn: sqlite3.Connection) -> list[Issue]:
 
 
 __all__ = [
-    "CC_SCOPE",
     "DEFAULT_MAX_FILE_BYTES",
     "Issue",
     "ReconcileReport",
