@@ -44,6 +44,7 @@ def test_human_bytes() -> None:
     assert human_bytes(512) == "512 B"
     assert human_bytes(1536) == "1.5 KiB"
     assert human_bytes(3 * 2**30) == "3.0 GiB"
+    assert human_bytes(-(2**20)) == "-1.0 MiB"  # RSS can shrink
 
 
 def test_format_result_has_every_table() -> None:

@@ -22,9 +22,11 @@ class BenchDependencyError(MimomemError, ImportError):
 
 
 def human_bytes(n: int | None) -> str:
-    """``1536`` -> ``1.5 KiB``; None -> ``-`` (not measured / not applicable)."""
+    """``1536`` -> ``1.5 KiB``, ``-1024`` -> ``-1.0 KiB``; None -> ``-`` (not measured / not applicable)."""
     if n is None:
         return "-"
+    if n < 0:
+        return "-" + human_bytes(-n)
     value = float(n)
     for unit in ("B", "KiB", "MiB", "GiB"):
         if value < 1024 or unit == "GiB":
