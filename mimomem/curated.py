@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import fcntl
+import heapq
 import json
 import math
 import os
@@ -242,6 +243,13 @@ def slugify(text: str) -> str:
     return slug or (words[0][:60] if words else "memory")
 
 
+def _rehearsal(hits: int) -> float:
+    return min(REHEARSAL_CAP, 1.0 + REHEARSAL_STEP * math.log2(1 + max(0, hits)))
+
+
+_REHEARSAL = [_rehearsal(h) for h in range(32)]  # the cap is reached at 31 hits
+
+
 def _normalize_summary(text: str) -> str:
     return " ".join(re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", text).casefold()))
 
@@ -310,6 +318,7 @@ class _Root:
         self.state_sig: tuple[int, int] | None = None
         self.hits: dict[str, int] = {}
         self.safe_dirs: set[str] = set()
+        self.max_hits = 0
 
     # locations and safety
     def exists(self) -> bool:
@@ -357,7 +366,8 @@ class _Root:
     def current_fingerprint(self) -> tuple[Any, ...]:
         """Cheap change detector: root and category directory mtimes, and the write generation."""
         parts: list[Any] = []
-        for p in (self.path, *(self.path / c for c in self.categories)):
+        # not the root directory itself: .state.json is replaced there on every counted recall
+        for p in (self.path / c for c in self.categories):
             try:
                 st = os.stat(p)
                 parts.append((st.st_mtime_ns, st.st_ino))
@@ -491,11 +501,12 @@ class _Root:
         try:
             st = path.stat()
         except OSError:
-            self.hits, self.state_sig = {}, None
+            self.hits, self.state_sig, self.max_hits = {}, None, 0
             return self.hits
         sig = (st.st_mtime_ns, st.st_ino)
         if sig != self.state_sig:
             self.hits = _read_state(path).get("hits", {})
+            self.max_hits = max(self.hits.values(), default=0)
             self.state_sig = sig
         return self.hits
 
@@ -583,6 +594,10 @@ class CuratedMemory:
         self._roots["global"] = _Root("global", Path(global_root) if global_root else default_global_root(), cats)
         self._index: BM25Index | None = None
         self._eligible: dict[str, Memory] = {}
+        # key -> (memory, scope prior, updated timestamp, pinned, tie-break key)
+        self._info: dict[str, tuple[Memory, float, float, bool, str]] = {}
+        # scope -> [latest updated timestamp, any pinned]: bounds every multiplier from above
+        self._bounds: dict[str, list[Any]] = {}
         self._dedup: dict[str, _DedupIndex] = {}
 
     # -- clock, roots, loading ------------------------------------------------------------
@@ -631,15 +646,23 @@ class CuratedMemory:
         return True
 
     def _rebuild_index(self) -> None:
-        index = BM25Index()
-        eligible: dict[str, Memory] = {}
+        self._index, self._eligible, self._info, self._bounds = BM25Index(), {}, {}, {}
         for root in self._roots.values():
             for memory in root.memories.values():
                 if self._is_eligible(memory):
-                    key = f"{memory.scope}:{memory.id}"
-                    eligible[key] = memory
-                    index.add_text(key, memory.text)
-        self._index, self._eligible = index, eligible
+                    self._add_eligible(memory)
+
+    def _add_eligible(self, memory: Memory) -> None:
+        assert self._index is not None
+        key = f"{memory.scope}:{memory.id}"
+        ts = memory.updated.timestamp()
+        self._eligible[key] = memory
+        self._info[key] = (memory, SCOPE_PRIOR[memory.scope], ts, memory.pinned,
+                           f"{int(memory.scope != 'project')}{memory.id}")
+        bound = self._bounds.setdefault(memory.scope, [ts, memory.pinned])
+        bound[0] = max(bound[0], ts)
+        bound[1] = bound[1] or memory.pinned
+        self._index.add_text(key, memory.text)
 
     def _reindex(self, memory: Memory | None, *, key: str | None = None) -> None:
         """Keep the index in step with one changed memory (or removed key)."""
@@ -649,9 +672,9 @@ class CuratedMemory:
         assert key is not None
         self._index.remove(key)
         self._eligible.pop(key, None)
+        self._info.pop(key, None)  # the scope bound stays: still an upper bound
         if memory is not None and self._is_eligible(memory):
-            self._eligible[key] = memory
-            self._index.add_text(key, memory.text)
+            self._add_eligible(memory)
 
     def memories(self, scope: str | None = None) -> list[Memory]:
         """Every memory file read (all statuses), project first, each root in id order."""
@@ -673,19 +696,26 @@ class CuratedMemory:
 
     # -- scoring -----------------------------------------------------------------------------
     def _decay(self, memory: Memory, now: _dt.datetime) -> float:
-        if memory.pinned or self.half_life_days == 0:
+        """``0.5 ** (age_days / half_life_days)``; 1 for pinned memories or half-life 0."""
+        return self._decay_ts(memory.updated.timestamp(), memory.pinned, now.timestamp())
+
+    def _decay_ts(self, updated_ts: float, pinned: bool, now_ts: float) -> float:
+        if pinned or self.half_life_days == 0:
             return 1.0
-        age_days = max(0.0, (now - memory.updated).total_seconds() / 86400.0)
-        return 0.5 ** (age_days / self.half_life_days)
+        return 0.5 ** (max(0.0, now_ts - updated_ts) / 86400.0 / self.half_life_days)
 
     @staticmethod
     def rehearsal(hits: int) -> float:
         """``min(1.5, 1 + 0.1 * log2(1 + hits))``: grows with recall hits, bounded (cap at 31 hits)."""
-        return min(REHEARSAL_CAP, 1.0 + REHEARSAL_STEP * math.log2(1 + max(0, hits)))
+        return _rehearsal(hits)
 
-    def _max_multiplier(self) -> float:
-        present = {m.scope for m in self._eligible.values()} or {"project"}
-        return max(SCOPE_PRIOR[s] for s in present) * REHEARSAL_CAP
+    def _max_multiplier(self, now_ts: float) -> float:
+        """An upper bound of every live memory's multiplier (scope x decay x rehearsal)."""
+        best = 0.0
+        for scope, (latest, any_pinned) in self._bounds.items():
+            decay = self._decay_ts(latest, any_pinned, now_ts)
+            best = max(best, SCOPE_PRIOR[scope] * decay * self.rehearsal(self._roots[scope].max_hits))
+        return best
 
     def recall(self, query: str | Query, limit: int = 4, *, count_hits: bool = True) -> list[Recalled]:
         """The ``limit`` best live memories for ``query``, each with the reasons for its score.
@@ -701,28 +731,29 @@ class CuratedMemory:
             return []
         assert self._index is not None
         now = self.now()
+        now_ts = now.timestamp()
         hits_by_scope = {scope: root.read_hits() for scope, root in self._roots.items()}
-        max_mult = self._max_multiplier()
-        fetch = max(4 * limit, 32)
+        max_mult = self._max_multiplier(now_ts)
+        info, decay_ts, reh = self._info, self._decay_ts, _REHEARSAL
+        fetch = max(8 * limit, 64)
         while True:
             candidates = self._index.search(parsed, fetch)
             scored = []
+            append = scored.append
             for key, base in candidates:
-                memory = self._eligible[key]
+                memory, prior, ts, pinned, tie = info[key]
                 hits = hits_by_scope[memory.scope].get(memory.id, 0)
-                prior = SCOPE_PRIOR[memory.scope]
-                decay = self._decay(memory, now)
-                rehearsal = self.rehearsal(hits)
-                scored.append((base * prior * decay * rehearsal, base, prior, decay, rehearsal, hits, memory))
-            scored.sort(key=lambda s: (-s[0], s[6].scope != "project", s[6].id))
+                decay = decay_ts(ts, pinned, now_ts)
+                rehearsal = reh[hits] if hits < len(reh) else REHEARSAL_CAP
+                append((base * prior * decay * rehearsal, tie, base, prior, decay, rehearsal, hits, memory))
+            top = heapq.nsmallest(limit, scored, key=lambda s: (-s[0], s[1]))
             if len(candidates) < fetch:
                 break  # every matching memory was scored
-            if len(scored) >= limit and scored[limit - 1][0] > max_mult * candidates[-1][1]:
+            if len(top) == limit and top[-1][0] > max_mult * candidates[-1][1]:
                 break  # nothing unfetched can reach the limit-th score
-            fetch *= 4
-        top = scored[:limit]
+            fetch *= 8
         results = [
-            Recalled(m, s, b, p, d, r, h, _matched_terms(parsed, m)) for s, b, p, d, r, h, m in top
+            Recalled(m, sc, b, p, d, r, h, _matched_terms(parsed, m)) for sc, _, b, p, d, r, h, m in top
         ]
         if count_hits:
             for scope in self._roots:
