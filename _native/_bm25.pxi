@@ -10,6 +10,7 @@
 # next merge).  Scores accumulate phrase by phrase in query order, as fts5_aux.c does.
 
 from libc.math cimport log
+from cpython.mem cimport PyMem_RawRealloc, PyMem_RawFree
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport partial_sort
 
@@ -49,6 +50,31 @@ cdef inline uint64_t _prefix(const char *key, Py_ssize_t n) noexcept nogil:
 
 cdef inline uint32_t _meta(uint64_t h, Py_ssize_t n) noexcept nogil:
     return <uint32_t>(((h >> 40) & 0xFFFFFF) << 8) | <uint32_t>(n if n < 255 else 255)
+
+
+cdef struct U32Array:
+    # A growable uint32 array on realloc: for large blocks glibc moves pages (mremap)
+    # instead of copying, so growing never holds the old and new copies at once.
+    uint32_t *data
+    size_t size
+    size_t cap
+
+
+cdef int _u32_reserve(U32Array *a, size_t cap) except -1:
+    cdef uint32_t *grown = <uint32_t *>PyMem_RawRealloc(a.data, (cap if cap else 1) * sizeof(uint32_t))
+    if grown == NULL:
+        raise MemoryError(f"mimomem: cannot grow an index array to {cap} entries")
+    a.data = grown
+    a.cap = cap
+    return 0
+
+
+cdef inline int _u32_push(U32Array *a, uint32_t v) except -1:
+    if a.size == a.cap:
+        _u32_reserve(a, a.cap + (a.cap >> 1) + 1024)
+    a.data[a.size] = v
+    a.size += 1
+    return 0
 
 
 cdef uint32_t DF_MARK = 0x80000000  # scratch "seen in this document" bit on df entries
@@ -93,7 +119,7 @@ cdef class BM25Core:
     cdef vector[uint32_t] df
     cdef Py_ssize_t live_terms
     # documents
-    cdef vector[uint32_t] fwd
+    cdef U32Array fwd
     cdef vector[uint64_t] fwd_off
     cdef vector[uint8_t] alive
     cdef list _doc_ids
@@ -114,6 +140,9 @@ cdef class BM25Core:
     cdef vector[uint32_t] cand_slot
     cdef vector[uint32_t] cand_f
     cdef _Scanner scanner
+
+    def __dealloc__(self):
+        PyMem_RawFree(self.fwd.data)
 
     def __cinit__(self):
         self._doc_ids = []
@@ -217,8 +246,8 @@ cdef class BM25Core:
         self._slot_of[doc_id] = slot
         self._doc_ids.append(doc_id)
         for j in range(n):
-            self.fwd.push_back(self.ids[j])
-        self.fwd_off.push_back(self.fwd.size())
+            _u32_push(&self.fwd, self.ids[j])
+        self.fwd_off.push_back(self.fwd.size)
         self.alive.push_back(1)
         self.total += n
         # document frequency: count each distinct term once (DF_MARK flags "seen")
@@ -273,39 +302,50 @@ cdef class BM25Core:
         self.total -= (b - a)
         self.dead_tokens += (b - a)
         for j in range(a, b):
-            t = self.fwd[j]
+            t = self.fwd.data[j]
             if not (self.df[t] & DF_MARK):
                 self.df[t] = (self.df[t] - 1) | DF_MARK
                 if self.df[t] == DF_MARK:
                     self.live_terms -= 1
         for j in range(a, b):
-            self.df[self.fwd[j]] &= ~DF_MARK
+            self.df[self.fwd.data[j]] &= ~DF_MARK
         return True
 
     # -- merging ---------------------------------------------------------------------
     cdef void _merge(self):
         """Rebuild the CSR postings from the forward index of live documents.
 
-        Compacts slots (dropping dead documents, keeping order) when dead tokens are at
-        least half of what is stored.
+        The old postings are dropped first (everything is rebuilt from the forward index),
+        so the peak is the forward index plus one copy of the postings.  Compacts slots
+        (dropping dead documents, keeping order) when dead tokens are at least half of
+        what is stored.
         """
-        cdef size_t nslots = self.alive.size()
-        cdef size_t nterms = self.df.size()
-        cdef size_t s, j, t
-        cdef uint64_t a, b, pos
-        if self.dead_tokens * 2 >= self.fwd.size() and self.dead_tokens > 0:
+        cdef size_t nslots, nterms = self.df.size()
+        cdef size_t s, t
+        cdef uint64_t a, b, j, pos
+        # until the new postings are complete, every document counts as pending
+        self.frozen_slots = 0
+        self.post_off.assign(1, 0)
+        self.post_off.shrink_to_fit()
+        self.post_slot.clear()
+        self.post_slot.shrink_to_fit()
+        self.post_tf.clear()
+        self.post_tf.shrink_to_fit()
+        if self.dead_tokens * 2 >= self.fwd.size and self.dead_tokens > 0:
             self._compact()
-            nslots = self.alive.size()
+        elif self.fwd.cap > self.fwd.size + self.fwd.size // 4 + 1024:
+            _u32_reserve(&self.fwd, self.fwd.size)
+        nslots = self.alive.size()
+        # off[t] starts as term t's first position and serves as its write cursor
         cdef vector[uint64_t] off
         off.resize(nterms + 1, 0)
         for t in range(nterms):
             off[t + 1] = off[t] + self.df[t]
-        cdef vector[uint64_t] cursor = off
         cdef vector[uint32_t] slots
         cdef vector[uint8_t] tfs
         slots.resize(off[nterms])
         tfs.resize(off[nterms])
-        cdef vector[uint32_t] tf
+        cdef vector[uint8_t] tf  # this document's count per term, saturating at 255
         tf.resize(nterms, 0)
         for s in range(nslots):
             if not self.alive[s]:
@@ -313,17 +353,21 @@ cdef class BM25Core:
             a = self.fwd_off[s]
             b = self.fwd_off[s + 1]
             for j in range(a, b):
-                tf[self.fwd[j]] += 1
+                t = self.fwd.data[j]
+                if tf[t] < 255:
+                    tf[t] += 1
             for j in range(a, b):
-                t = self.fwd[j]
+                t = self.fwd.data[j]
                 if tf[t]:
-                    pos = cursor[t]
+                    pos = off[t]
                     slots[pos] = <uint32_t>s
-                    tfs[pos] = <uint8_t>(tf[t] if tf[t] < 255 else 255)
-                    cursor[t] = pos + 1
+                    tfs[pos] = tf[t]
+                    off[t] = pos + 1
                     tf[t] = 0
-        if self.fwd.capacity() > self.fwd.size() + self.fwd.size() // 4:
-            self.fwd.shrink_to_fit()
+        # off[t] now ends term t, i.e. starts term t + 1: shift back by one
+        for t in range(nterms, 0, -1):
+            off[t] = off[t - 1]
+        off[0] = 0
         self.post_off.swap(off)
         self.post_slot.swap(slots)
         self.post_tf.swap(tfs)
@@ -341,15 +385,15 @@ cdef class BM25Core:
             if not self.alive[s]:
                 continue
             for j in range(self.fwd_off[s], self.fwd_off[s + 1]):
-                self.fwd[w] = self.fwd[j]
+                self.fwd.data[w] = self.fwd.data[j]
                 w += 1
             new_off.push_back(w)
             doc_id = self._doc_ids[s]
             new_ids.append(doc_id)
             self._slot_of[doc_id] = new
             new += 1
-        self.fwd.resize(w)
-        self.fwd.shrink_to_fit()
+        self.fwd.size = w
+        _u32_reserve(&self.fwd, w)
         self.fwd_off.swap(new_off)
         self.alive.assign(new, 1)
         self._doc_ids = new_ids
@@ -360,9 +404,9 @@ cdef class BM25Core:
 
     cdef void _maybe_merge(self):
         """Merge when the pending (unindexed) tail or the dead share has grown large."""
-        cdef uint64_t pending = self.fwd.size() - self.fwd_off[self.frozen_slots]
+        cdef uint64_t pending = self.fwd.size - self.fwd_off[self.frozen_slots]
         if pending > PENDING_MERGE_TOKENS or (
-            self.dead_tokens > PENDING_MERGE_TOKENS and self.dead_tokens * 2 >= self.fwd.size()
+            self.dead_tokens > PENDING_MERGE_TOKENS and self.dead_tokens * 2 >= self.fwd.size
         ):
             self._merge()
 
@@ -396,7 +440,7 @@ cdef class BM25Core:
         cdef size_t n = 0
         n += self.arena.capacity() + self.term_off.capacity() * 8
         n += self.table.capacity() * sizeof(Entry) + self.df.capacity() * 4
-        n += self.fwd.capacity() * 4 + self.fwd_off.capacity() * 8 + self.alive.capacity()
+        n += self.fwd.cap * 4 + self.fwd_off.capacity() * 8 + self.alive.capacity()
         n += self.post_off.capacity() * 8 + self.post_slot.capacity() * 4 + self.post_tf.capacity()
         n += self.acc.capacity() * 8 + self.touched.capacity() + self.touched_list.capacity() * 4
         n += sys.getsizeof(self._doc_ids) + sys.getsizeof(self._slot_of)
@@ -444,10 +488,10 @@ cdef class BM25Core:
         if b - a < plen:
             return 0
         for j in range(a, b - plen + 1):
-            if self.fwd[j] != phrase[0]:
+            if self.fwd.data[j] != phrase[0]:
                 continue
             m = 1
-            while m < plen and self.fwd[j + m] == phrase[m]:
+            while m < plen and self.fwd.data[j + m] == phrase[m]:
                 m += 1
             if m == plen:
                 f += 1

@@ -18,6 +18,9 @@ MAX_WORD = 255
 
 MODES = ("bigram", "jieba")
 
+TOKENIZER_VERSION = 2
+"""Bumped whenever bigram tokens change for some text; stored indexes rebuild on a change."""
+
 
 class Token(NamedTuple):
     """One token: folded ``text`` and its ``[start, end)`` code-point span in the input."""
