@@ -273,6 +273,22 @@ cdef class BM25Core:
             self.ids.push_back(self._intern(p, n))
         self._commit_doc(doc_id)
 
+    def add_joined(self, doc_id, str joined):
+        """Index space-joined tokens (the FTS5 shadow column form) as ``doc_id``."""
+        cdef Py_ssize_t n, j, start = 0
+        cdef const char *p
+        self.remove(doc_id)
+        self.ids.clear()
+        data = _utf8(joined)
+        p = data
+        n = len(data)
+        if n:
+            for j in range(n + 1):
+                if j == n or p[j] == 32:
+                    self.ids.push_back(self._intern(p + start, j - start))
+                    start = j + 1
+        self._commit_doc(doc_id)
+
     def add_text(self, doc_id, str text):
         """Tokenize ``text`` with the bigram tokenizer and index it as ``doc_id``."""
         cdef _Scanner sc = self.scanner

@@ -63,6 +63,10 @@ class BM25Core:
             posting = self._postings.setdefault(tok, {})
             posting[slot] = posting.get(slot, 0) + 1
 
+    def add_joined(self, doc_id: Hashable, joined: str) -> None:
+        """Index space-joined tokens (the FTS5 shadow column form) as ``doc_id``."""
+        self.add(doc_id, joined.split(" ") if joined else [])
+
     def add_text(self, doc_id: Hashable, text: str) -> None:
         """Tokenize ``text`` with the bigram tokenizer and index it as ``doc_id``."""
         self.add(doc_id, [t.text for t in tokenize_bigram(text)])

@@ -203,7 +203,7 @@ class NativeScan:
                 (self._max_id,),
             )
             for i, path, scope, scope_id, type_, tokens in cursor:
-                index.add(i, tokens.split(" ") if tokens else [])
+                index.add_joined(i, tokens)
                 rows[i] = (path, scope, scope_id, type_)
                 self._max_id = i
             self._state = state

@@ -36,6 +36,10 @@ class BM25Index:
         """Index ``tokens`` (``mimomem.tokenize`` output or strings); replaces ``doc_id``."""
         self._core.add(doc_id, [t.text if isinstance(t, Token) else t for t in tokens])
 
+    def add_joined(self, doc_id: Hashable, joined: str) -> None:
+        """Index tokens stored space-joined (as in the FTS5 shadow column), no re-tokenizing."""
+        self._core.add_joined(doc_id, joined)
+
     def add_text(self, doc_id: Hashable, text: str) -> None:
         """Tokenize ``text`` (bigram mode) and index it; the fast path for bulk loads."""
         self._core.add_text(doc_id, text)

@@ -79,6 +79,7 @@ DOC_ID = st.one_of(st.integers(0, 12), st.sampled_from(["n1", "n2", "notes/a.md"
 OP = st.one_of(
     st.tuples(st.just("add"), DOC_ID, st.lists(TOKEN, max_size=25)),
     st.tuples(st.just("add_text"), DOC_ID, MIXED_TEXT),
+    st.tuples(st.just("add_joined"), DOC_ID, st.lists(st.one_of(TOKEN, st.just("")), max_size=25).map(" ".join)),
     st.tuples(st.just("remove"), DOC_ID, st.just(None)),
 )
 PHRASE = st.lists(st.one_of(TOKEN, st.just("absent")), min_size=1, max_size=3).map(tuple)
@@ -92,6 +93,8 @@ def _apply(core, ops):
             results.append(core.add(doc_id, list(payload)))
         elif op == "add_text":
             results.append(core.add_text(doc_id, payload))
+        elif op == "add_joined":
+            results.append(core.add_joined(doc_id, payload))
         else:
             results.append(core.remove(doc_id))
     return results
