@@ -112,7 +112,7 @@ cdef class BM25Core:
 
     # vocabulary
     cdef vector[char] arena
-    cdef vector[uint64_t] term_off  # term t is arena[term_off[t]:term_off[t + 1]]
+    cdef vector[uint32_t] term_off  # term t is arena[term_off[t]:term_off[t + 1]]
     cdef vector[Entry] table
     cdef uint32_t n_terms
     cdef uint64_t mask
@@ -204,7 +204,7 @@ cdef class BM25Core:
             self.table[pos].id1 = t + 1
             self.table[pos].meta = _meta(h, n)
 
-    cdef uint32_t _intern(self, const char *key, Py_ssize_t n) noexcept:
+    cdef uint32_t _intern(self, const char *key, Py_ssize_t n) except? 0xFFFFFFFF:
         cdef uint64_t h = _hash(key, n)
         cdef int64_t found = self._find(key, n, h)
         cdef uint32_t t
@@ -212,13 +212,15 @@ cdef class BM25Core:
         cdef Entry *e
         if found >= 0:
             return <uint32_t>found
+        off = self.arena.size()
+        if off + n > 0xFFFFFFFF or self.n_terms >= 0x7FFFFFFF:
+            raise MemoryError("mimomem: the index vocabulary is full (4 GiB of distinct terms)")
         t = self.n_terms
         self.n_terms += 1
-        off = self.arena.size()
         self.arena.resize(off + n)
         if n:
             memcpy(&self.arena[off], key, n)
-        self.term_off.push_back(off + n)
+        self.term_off.push_back(<uint32_t>(off + n))
         self.df.push_back(0)
         e = &self.table[-1 - found]
         e.prefix = _prefix(key, n)
@@ -454,7 +456,7 @@ cdef class BM25Core:
         """Bytes held by the index arrays plus the id list and id -> slot dict."""
         import sys
         cdef size_t n = 0
-        n += self.arena.capacity() + self.term_off.capacity() * 8
+        n += self.arena.capacity() + self.term_off.capacity() * 4
         n += self.table.capacity() * sizeof(Entry) + self.df.capacity() * 4
         n += self.fwd.cap * 4 + self.fwd_off.capacity() * 8 + self.alive.capacity()
         n += self.post_off.capacity() * 8 + self.post_slot.capacity() * 4 + self.post_tf.capacity()
