@@ -7,7 +7,7 @@ matplotlib is imported only when charts are drawn, so ``mimomem bench`` runs wit
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,14 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str = ""
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---:" if a == "r" else "---" for a in spec) + " |"]
     lines.extend("| " + " | ".join(row) + " |" for row in rows)
     return "\n".join(lines)
+
+
+def _in_table_order(names: Iterable[str]) -> list[str]:
+    """Backend names in ``BACKENDS`` order (JSON round trips may have sorted them)."""
+    from .engines import BACKENDS
+
+    unique = list(dict.fromkeys(names))
+    return sorted(unique, key=lambda n: (BACKENDS.index(n) if n in BACKENDS else len(BACKENDS), n))
 
 
 def _cpu_p95(row: dict[str, Any]) -> str:
@@ -96,7 +104,7 @@ def failures_table(failures: dict[str, Any]) -> str:
     rows_in = failures["rows"]
     if not rows_in:
         return ""
-    backends = list(rows_in[0]["hits"])
+    backends = _in_table_order(rows_in[0]["hits"])
     header = ["#", "document", "query", *backends, "expected u61 / tri / bigram", "as expected"]
     rows = []
     for r in rows_in:
@@ -120,7 +128,8 @@ def scale_table(scale: dict[str, Any]) -> str:
     """One row per backend and corpus size: build time, latency, index size, RSS growth."""
     header = ["backend", "documents", "build s", "p50 ms", "p95 ms", "p95 CPU ms", "queries with hits", "disk", "memory", "RSS growth"]
     rows = []
-    for p in sorted(scale["points"], key=lambda p: (p["backend"], p["documents"])):
+    order = {name: i for i, name in enumerate(_in_table_order(p["backend"] for p in scale["points"]))}
+    for p in sorted(scale["points"], key=lambda p: (order[p["backend"]], p["documents"])):
         rows.append(
             [
                 p["backend"],
