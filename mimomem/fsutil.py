@@ -7,6 +7,12 @@ import tempfile
 from pathlib import Path
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, encoding: str = "utf-8") -> None:
     """Write ``data`` to ``path`` via a temp file in the same directory, fsync, rename.
 
@@ -17,6 +23,12 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, encoding: s
     payload = data.encode(encoding) if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        # mkstemp makes 0600 files: keep the old file's mode, else what open() would give
+        try:
+            mode = os.stat(target).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
