@@ -61,6 +61,10 @@ cdef struct U32Array:
 
 
 cdef int _u32_reserve(U32Array *a, size_t cap) except -1:
+    if cap > 0xFFFFFFFF:  # postings offsets are 32-bit: at most 4G tokens in one index
+        cap = 0xFFFFFFFF
+        if a.size >= cap:
+            raise MemoryError("mimomem: one BM25Index holds at most 4,294,967,295 tokens")
     cdef uint32_t *grown = <uint32_t *>PyMem_RawRealloc(a.data, (cap if cap else 1) * sizeof(uint32_t))
     if grown == NULL:
         raise MemoryError(f"mimomem: cannot grow an index array to {cap} entries")
@@ -127,7 +131,7 @@ cdef class BM25Core:
     cdef uint64_t total
     cdef uint64_t dead_tokens
     # postings
-    cdef vector[uint64_t] post_off
+    cdef vector[uint32_t] post_off
     cdef vector[uint32_t] post_slot
     cdef vector[uint8_t] post_tf    # 255 = 255 or more: count in the forward index
     cdef uint32_t frozen_slots
@@ -355,7 +359,7 @@ cdef class BM25Core:
             _u32_reserve(&self.fwd, self.fwd.size)
         nslots = self.alive.size()
         # off[t] starts as term t's first position and serves as its write cursor
-        cdef vector[uint64_t] off
+        cdef vector[uint32_t] off
         off.resize(nterms + 1, 0)
         for t in range(nterms):
             off[t + 1] = off[t] + self.df[t]
@@ -459,7 +463,7 @@ cdef class BM25Core:
         n += self.arena.capacity() + self.term_off.capacity() * 4
         n += self.table.capacity() * sizeof(Entry) + self.df.capacity() * 4
         n += self.fwd.cap * 4 + self.fwd_off.capacity() * 8 + self.alive.capacity()
-        n += self.post_off.capacity() * 8 + self.post_slot.capacity() * 4 + self.post_tf.capacity()
+        n += self.post_off.capacity() * 4 + self.post_slot.capacity() * 4 + self.post_tf.capacity()
         n += self.acc.capacity() * 8 + self.touched.capacity() + self.touched_list.capacity() * 4
         n += sys.getsizeof(self._doc_ids) + sys.getsizeof(self._slot_of)
         return n
