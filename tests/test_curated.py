@@ -281,7 +281,8 @@ def test_top_k_is_exact_against_a_full_scan(tmp_path: Path) -> None:
             want = _brute_force(s, query, k)
             assert [i for i, _ in want] == [i for i, _ in got]
             assert [sc for _, sc in want] == pytest.approx([sc for _, sc in got])
-        base_rank = [h.doc_id for h in s._index.search(mimomem.parse_query(query, segment=True), 32)]
+        first_batch = max(8 * 10, 64)  # what recall(limit=10) fetches first
+        base_rank = [h.doc_id for h in s._index.search(mimomem.parse_query(query, segment=True), first_batch)]
         fell_outside_first_batch += sum(f"{m_scope}:{i}" not in base_rank for i, m_scope in
                                         [(r.id, r.memory.scope) for r in s.recall(query, limit=10, count_hits=False)])
     assert fell_outside_first_batch > 0  # the growing fetch was needed for exactness
