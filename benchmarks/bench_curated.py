@@ -62,11 +62,10 @@ unicode utf8 ascii nfkc casefold jieba segment phrase term score rank idf bm25 f
 def _zh_words(n: int = 3000) -> tuple[list[str], list[float]]:
     import jieba
 
-    path = Path(jieba.get_dict_file().name)
     rows = []
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            parts = line.split()
+    with jieba.get_dict_file() as handle:  # jieba's own dict.txt, opened in binary mode
+        for raw in handle:
+            parts = raw.decode("utf-8").split()
             if len(parts) >= 2 and len(parts[0]) >= 2:
                 rows.append((int(parts[1]), parts[0]))
     rows.sort(reverse=True)

@@ -172,8 +172,8 @@ class Recalled:
         """One line: matched terms and each factor of the score."""
         terms = ", ".join(self.matched_terms) or "-"
         return (
-            f"matched {terms}; bm25 {self.bm25:.3f} x scope {self.scope_prior:g} x decay {self.decay:.3f}"
-            f" x rehearsal {self.rehearsal:.3f} (hits {self.hits}) = {self.score:.3f}"
+            f"matched {terms}; bm25 {self.bm25:.4g} x scope {self.scope_prior:g} x decay {self.decay:.4g}"
+            f" x rehearsal {self.rehearsal:.4g} (hits {self.hits}) = {self.score:.4g}"
         )
 
 
@@ -852,7 +852,7 @@ class CuratedMemory:
         skipped: list[tuple[str, str]] = []
         for path in sorted(base.rglob("*.md")):
             rel = str(path.relative_to(base))
-            if path.is_symlink() or any(p.is_symlink() for p in path.relative_to(base).parents if str(p) != "."):
+            if path.is_symlink() or any((base / p).is_symlink() for p in path.relative_to(base).parents if str(p) != "."):
                 skipped.append((rel, "symlink; not followed"))
                 continue
             if path.name in ("index.md", "ROOT.md"):
@@ -1354,18 +1354,29 @@ def _cell(text: str) -> str:
 
 
 def _matched_terms(query: Query, memory: Memory) -> tuple[str, ...]:
-    """The query terms (as the user wrote them) that occur in the memory's text."""
+    """The query terms (as the user wrote them) that occur in the memory's text.
+
+    A term inside a longer matched term (a bigram of a matched phrase) is not repeated.
+    """
     toks = [t.text for t in tokenize(memory.text)]
     present = set(toks)
-    out: list[str] = []
+    matched: list[tuple[tuple[str, ...], str]] = []
     for term in query.terms:
         phrase = term.tokens
         if not all(t in present for t in phrase):
             continue
         n = len(phrase)
         if n == 1 or any(tuple(toks[i : i + n]) == phrase for i in range(len(toks) - n + 1)):
-            if term.source not in out:
-                out.append(term.source)
+            matched.append((phrase, term.source))
+
+    def inside(small: tuple[str, ...], big: tuple[str, ...]) -> bool:
+        n = len(small)
+        return n < len(big) and any(big[i : i + n] == small for i in range(len(big) - n + 1))
+
+    out: list[str] = []
+    for phrase, source in matched:
+        if not any(inside(phrase, other) for other, _ in matched) and source not in out:
+            out.append(source)
     return tuple(out)
 
 

@@ -156,7 +156,7 @@ def test_recall_returns_full_text_and_why(store: CuratedMemory) -> None:
     (r,) = store.recall("数据库端口", limit=1)
     assert "facts/数据库端口是-5433" == r.id
     assert "生产数据库 postgres 端口改为 5433。" == r.memory.body
-    assert "数据库端口" in r.matched_terms
+    assert ("数据库端口",) == r.matched_terms  # its bigrams are not listed again
     assert r.score == pytest.approx(r.bm25 * r.scope_prior * r.decay * r.rehearsal)
     assert (1.0, 1.0, 1.0, 0) == (r.scope_prior, r.decay, r.rehearsal, r.hits)
     assert "bm25" in r.why() and "rehearsal" in r.why()
@@ -483,9 +483,14 @@ def test_import_dir(store: CuratedMemory, tmp_path: Path) -> None:
     (notes / "misc" / "with-meta.md").write_text(serialize({"summary": "Meeting day is Tuesday", "category": "facts", "load_when": ["planning"]}, "Standup at 10."))
     (notes / "misc" / "bad.md").write_bytes(b"\xff\xfe not utf8")
     (notes / "misc" / "link.md").symlink_to(notes / "pitfalls" / "vite.md")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "secret-plan.md").write_text("# Outside note\n\nnot part of the notes folder\n")
+    (notes / "linked").symlink_to(elsewhere, target_is_directory=True)
     result = store.import_dir(notes)
     assert ["facts/meeting-day-is-tuesday", "pitfalls/vite-caches-deps"] == sorted(result.written)
-    assert {"misc/bad.md", "misc/link.md"} == {label for label, _ in result.refused}
+    assert {"misc/bad.md", "misc/link.md"} <= {label for label, _ in result.refused}
+    assert not any("outside" in i for i in result.written)
     vite = store.get("pitfalls/vite-caches-deps")
     assert "Delete node_modules/.vite after upgrades." == vite.body
     assert ("planning",) == store.get("facts/meeting-day-is-tuesday").load_when
