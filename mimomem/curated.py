@@ -388,7 +388,7 @@ class _Root:
         atomic_write(gen, str(n + 1))
 
     # loading
-    def load(self, now: _dt.datetime) -> None:
+    def load(self) -> None:
         self.memories = {}
         self.problems = []
         self.safe_dirs = set()
@@ -626,7 +626,7 @@ class CuratedMemory:
         changed = False
         for root in self._roots.values():
             if root.fingerprint is None or root.current_fingerprint() != root.fingerprint:
-                root.load(self.now())
+                root.load()
                 self._dedup.pop(root.scope, None)
                 changed = True
         if changed or self._index is None:
@@ -749,8 +749,8 @@ class CuratedMemory:
             top = heapq.nsmallest(limit, scored, key=lambda s: (-s[0], s[1]))
             if len(candidates) < fetch:
                 break  # every matching memory was scored
-            if len(top) == limit and top[-1][0] > max_mult * candidates[-1][1]:
-                break  # nothing unfetched can reach the limit-th score
+            if len(top) == limit and top[-1][0] > max_mult * candidates[-1][1] * (1 + 1e-12):
+                break  # nothing unfetched can reach the limit-th score (with rounding headroom)
             fetch *= 8
         results = [
             Recalled(m, sc, b, p, d, r, h, _matched_terms(parsed, m)) for sc, _, b, p, d, r, h, m in top
@@ -788,7 +788,8 @@ class CuratedMemory:
                 root, category, summary, body, author=author, highlight=highlight,
                 load_when=load_when, pinned=pinned, supersedes=supersedes, slug=slug,
             )
-            self._compile(root)
+            touched = {memory.category} | ({supersedes.split("/", 1)[0]} if supersedes else set())
+            self._compile(root, touched)
             root.bump_generation()
             root.fingerprint = root.current_fingerprint()
         return memory
@@ -989,7 +990,8 @@ class CuratedMemory:
         assert updated is not None
         root.memories[old.id] = updated
         self._reindex(updated)
-        self._dedup_for(root).remove(old.id) if new_id else None
+        if new_id and root.scope in self._dedup:
+            self._dedup[root.scope].remove(old.id)
 
     def _dedup_for(self, root: _Root) -> _DedupIndex:
         dedup = self._dedup.get(root.scope)
@@ -1022,7 +1024,8 @@ class CuratedMemory:
                 path = root.file_for(memory_id)
                 path.unlink()
                 del root.memories[memory_id]
-                self._dedup_for(root).remove(memory_id)
+                if s in self._dedup:  # built lazily by the first write; nothing to update before
+                    self._dedup[s].remove(memory_id)
                 self._reindex(None, key=f"{s}:{memory_id}")
                 if s == "project" and "global" in self._roots:
                     shadowed = self._roots["global"].memories.get(memory_id)
@@ -1031,7 +1034,7 @@ class CuratedMemory:
                 dangling = sorted(
                     m.id for m in root.memories.values() if memory_id in (m.supersedes, m.superseded_by)
                 )
-                self._compile(root)
+                self._compile(root, {memory.category})
                 root.bump_generation()
                 root.fingerprint = root.current_fingerprint()
             return ForgetResult(memory_id, s, dangling)
@@ -1054,7 +1057,7 @@ class CuratedMemory:
             assert updated is not None
             root.memories[memory_id] = updated
             self._reindex(updated)
-            self._compile(root)
+            self._compile(root, {RULES})
             root.bump_generation()
             root.fingerprint = root.current_fingerprint()
         return updated
@@ -1071,14 +1074,15 @@ class CuratedMemory:
         return memory
 
     # -- compiled outlines -------------------------------------------------------------------------
-    def _compiled(self, root: _Root) -> dict[Path, str]:
-        """Every compiled file of ``root`` and the exact text it must hold."""
+    def _compiled(self, root: _Root, only: Iterable[str] | None = None) -> dict[Path, str]:
+        """Compiled files of ``root`` (ROOT.md and the ``only`` categories' index.md, or all)."""
+        wanted = set(self.categories if only is None else only)
         by_cat: dict[str, list[Memory]] = {c: [] for c in self.categories}
         for memory in root.memories.values():
             by_cat[memory.category].append(memory)
         out: dict[Path, str] = {}
         for category, items in by_cat.items():
-            if not items and not (root.path / category).is_dir():
+            if category not in wanted or (not items and not (root.path / category).is_dir()):
                 continue
             lines = [GENERATED, f"# {category}", ""]
             for m in sorted(items, key=lambda m: m.slug):
@@ -1115,8 +1119,8 @@ class CuratedMemory:
         out[root.path / "ROOT.md"] = "\n".join(lines) + "\n"
         return out
 
-    def _compile(self, root: _Root) -> None:
-        for path, text in self._compiled(root).items():
+    def _compile(self, root: _Root, only: Iterable[str] | None = None) -> None:
+        for path, text in self._compiled(root, only).items():
             try:
                 if path.read_text(encoding="utf-8") == text:
                     continue
