@@ -142,6 +142,16 @@ def _b64url_json_with_alg(segment: str) -> bool:
     return isinstance(header, dict) and "alg" in header
 
 
+def _b64_has_colon(segment: str) -> bool:
+    """A Basic-auth credential: base64 of ``user:password`` with a non-placeholder password."""
+    try:
+        raw = base64.b64decode(segment + "=" * (-len(segment) % 4), validate=True).decode("utf-8")
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return False
+    user, sep, password = raw.partition(":")
+    return bool(sep) and bool(user) and not _is_placeholder(password)
+
+
 def _aws_key_id_ok(value: str) -> bool:
     return not value.endswith("EXAMPLE")
 
@@ -205,6 +215,48 @@ _SHAPES: list[tuple[str, re.Pattern[str], int, _Check | None]] = [
         and shannon_entropy(v) >= 3.5,
     ),
     (
+        "stripe-key",
+        re.compile(r"(?<![A-Za-z0-9_])((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247})"),
+        1,
+        lambda v: _token_like(v[8:]),
+    ),
+    (
+        "gitlab-token",
+        re.compile(r"(?<![A-Za-z0-9_-])(glpat-[A-Za-z0-9_-]{20,})"),
+        1,
+        lambda v: _token_like(v[6:]),
+    ),
+    (
+        "npm-token",
+        re.compile(r"(?<![A-Za-z0-9_])(npm_[A-Za-z0-9]{36})(?![A-Za-z0-9])"),
+        1,
+        lambda v: _token_like(v[4:]),
+    ),
+    (
+        "huggingface-token",
+        re.compile(r"(?<![A-Za-z0-9_])(hf_[A-Za-z0-9]{30,})(?![A-Za-z0-9])"),
+        1,
+        lambda v: _token_like(v[3:]),
+    ),
+    (
+        "sendgrid-key",
+        re.compile(r"(?<![A-Za-z0-9_])(SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{32,64})"),
+        1,
+        None,
+    ),
+    (
+        "basic-auth",
+        re.compile(r"(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])"),
+        1,
+        lambda v: _b64_has_colon(v),
+    ),
+    (
+        "bearer-token",
+        re.compile(r"(?i)\bbearer\s+([A-Za-z0-9._~+/-]{20,}=*)"),
+        1,
+        lambda v: _token_like(v) and shannon_entropy(v) >= GENERIC_MIN_ENTROPY,
+    ),
+    (
         "google-api-key",
         re.compile(r"(?<![A-Za-z0-9_-])(AIza[0-9A-Za-z_-]{35})(?![A-Za-z0-9_-])"),
         1,
@@ -231,6 +283,7 @@ _ASSIGN = re.compile(
     r"(?P<value>[^\s\"'`,;]{6,512})"
 )
 _PASSWORD_NAME = re.compile(r"(?i)(?:^|[_.\-])(?:password|passwd|passphrase|pwd|pass)$|^(?:password|passwd|pwd)")
+_CAMEL_KEY = re.compile(r"(?<=[a-z0-9])Key$")
 _SECRET_NAME = re.compile(
     r"(?i)(?:secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|auth[_\-]?key|"
     r"credential|signing[_\-]?key|client[_\-]?key|(?:^|[_.\-])key$|^key(?:$|[_.\-]))"
@@ -258,7 +311,7 @@ def _generic_value_is_secret(name: str, value: str) -> bool:
             and _char_classes(value) >= 2
             and not value.replace("_", "").isalpha()
         )
-    if not _SECRET_NAME.search(name):
+    if not (_SECRET_NAME.search(name) or _CAMEL_KEY.search(name)):
         return False
     if len(value) < GENERIC_MIN_LEN or shannon_entropy(value) < GENERIC_MIN_ENTROPY:
         return False
