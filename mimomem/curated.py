@@ -32,6 +32,7 @@ import unicodedata
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import contextlib
 from contextlib import contextmanager
 from itertools import chain
 from dataclasses import dataclass, field
@@ -512,15 +513,24 @@ class _Root:
 
     def add_hits(self, ids: Iterable[str]) -> None:
         """Increment hit counters under an exclusive lock; the file is replaced atomically."""
-        ids = list(ids)
-        if not ids or not self.exists():
-            return
+        self._update_hits(list(ids), 1, False)
+
+    def drop_hits(self, memory_id: str) -> None:
+        """Forget a removed memory's counter (the caller holds the write lock)."""
+        self._update_hits([memory_id], 0, True)
+
+    def _update_hits(self, ids: list[str], step: int, locked: bool) -> None:
         path = self.path / STATE_FILE
-        with _flocked(self.path / ".lock"):
+        if not ids or not self.exists() or (step == 0 and not path.exists()):
+            return
+        with contextlib.nullcontext() if locked else _flocked(self.path / ".lock"):
             state = _read_state(path)
             hits = state.setdefault("hits", {})
             for memory_id in ids:
-                hits[memory_id] = int(hits.get(memory_id, 0)) + 1
+                if step:
+                    hits[memory_id] = int(hits.get(memory_id, 0)) + step
+                else:
+                    hits.pop(memory_id, None)
             state["version"] = 1
             atomic_write(path, json.dumps(state, ensure_ascii=False, sort_keys=True, indent=0))
         self.state_sig = None
@@ -1023,6 +1033,7 @@ class CuratedMemory:
                     continue
                 path = root.file_for(memory_id)
                 path.unlink()
+                root.drop_hits(memory_id)  # a later memory with this id starts from zero
                 del root.memories[memory_id]
                 if s in self._dedup:  # built lazily by the first write; nothing to update before
                     self._dedup[s].remove(memory_id)

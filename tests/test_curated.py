@@ -378,6 +378,16 @@ def test_forget_removes_and_recompiles(store: CuratedMemory) -> None:
         store.forget(b.id)
 
 
+def test_forget_resets_the_hit_counter(store: CuratedMemory) -> None:
+    m = store.remember("facts", "ephemeral note about gradle", "", author="user")
+    store.recall("gradle")
+    store.recall("gradle")
+    store.forget(m.id)
+    again = store.remember("facts", "ephemeral note about gradle", "", author="user")
+    assert again.id == m.id
+    assert 0 == store.recall("gradle", count_hits=False)[0].hits
+
+
 # -- two roots --------------------------------------------------------------------------------------
 def test_project_wins_and_global_rules_resident(tmp_path: Path) -> None:
     s = CuratedMemory(tmp_path / "p", tmp_path / "g", now=NOW)
