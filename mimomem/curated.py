@@ -812,42 +812,60 @@ class CuratedMemory:
         Each item is a mapping with ``category`` and ``summary`` and optionally ``body``,
         ``highlight``, ``load_when``, ``pinned``, ``supersedes`` and ``slug``.
         """
+        return self._bulk(items, author=author, scope=scope)
+
+    def _bulk(
+        self, items: Iterable[Any], *, author: str, scope: str, labels: Sequence[str] | None = None
+    ) -> BulkResult:
         root = self._root(scope)
         result = BulkResult()
         allowed = {"category", "summary", "body", "highlight", "load_when", "pinned", "supersedes", "slug"}
         with root.write_lock():
             self._refresh()
-            for n, item in enumerate(items):
-                label = str(item.get("slug") or item.get("summary") or f"item {n}")[:60] if isinstance(item, Mapping) else f"item {n}"
-                try:
-                    if not isinstance(item, Mapping):
-                        raise InvalidMemory(f"item {n} is a {type(item).__name__}, not a mapping")
-                    unknown = set(item) - allowed
-                    if unknown:
-                        raise InvalidMemory(f"unknown fields {sorted(unknown)}; allowed: {sorted(allowed)}")
-                    memory = self._write_one(
-                        root,
-                        item.get("category", ""),
-                        item.get("summary", ""),
-                        item.get("body", ""),
-                        author=author,
-                        highlight=item.get("highlight", ""),
-                        load_when=item.get("load_when", ()),
-                        pinned=bool(item.get("pinned", False)),
-                        supersedes=item.get("supersedes"),
-                        slug=item.get("slug"),
-                        durable=False,
-                    )
-                except (CuratedError, SecretRefused, ValueError) as exc:
-                    result.refused.append((label, str(exc)))
-                    continue
-                result.written.append(memory.id)
-            if result.written:
-                os.sync()  # one flush for the whole batch instead of one fsync per file
-                self._compile(root)
-                root.bump_generation()
-            root.fingerprint = root.current_fingerprint()
+            try:
+                self._bulk_items(root, items, author, allowed, labels, result)
+            finally:  # even when a write fails (disk full...), what was written gets compiled
+                if result.written:
+                    os.sync()  # one flush for the whole batch instead of one fsync per file
+                    self._compile(root)
+                    root.bump_generation()
+                root.fingerprint = root.current_fingerprint()
         return result
+
+    def _bulk_items(
+        self, root: _Root, items: Iterable[Any], author: str, allowed: set[str],
+        labels: Sequence[str] | None, result: BulkResult,
+    ) -> None:
+        for n, item in enumerate(items):
+            if labels is not None:
+                label = labels[n]
+            elif isinstance(item, Mapping):
+                label = f"item {n} ({str(item.get('slug') or item.get('summary') or '')[:50]})"
+            else:
+                label = f"item {n}"
+            try:
+                if not isinstance(item, Mapping):
+                    raise InvalidMemory(f"item {n} is a {type(item).__name__}, not a mapping")
+                unknown = set(item) - allowed
+                if unknown:
+                    raise InvalidMemory(f"unknown fields {sorted(unknown)}; allowed: {sorted(allowed)}")
+                memory = self._write_one(
+                    root,
+                    item.get("category", ""),
+                    item.get("summary", ""),
+                    item.get("body", ""),
+                    author=author,
+                    highlight=item.get("highlight", ""),
+                    load_when=item.get("load_when", ()),
+                    pinned=bool(item.get("pinned", False)),
+                    supersedes=item.get("supersedes"),
+                    slug=item.get("slug"),
+                    durable=False,
+                )
+            except (CuratedError, SecretRefused, ValueError) as exc:
+                result.refused.append((label, str(exc)))
+                continue
+            result.written.append(memory.id)
 
     def import_dir(self, directory: str | os.PathLike[str], *, author: str = "user", scope: str = "project") -> BulkResult:
         """Import existing Markdown notes (``*.md`` under ``directory``) as memories.
@@ -860,6 +878,7 @@ class CuratedMemory:
         if not base.is_dir():
             raise FileNotFoundError(f"{base} is not a directory")
         items: list[dict[str, Any]] = []
+        labels: list[str] = []
         skipped: list[tuple[str, str]] = []
         for path in sorted(base.rglob("*.md")):
             rel = str(path.relative_to(base))
@@ -881,7 +900,8 @@ class CuratedMemory:
                 skipped.append((rel, f"unreadable: {exc.strerror}"))
                 continue
             items.append(_note_to_item(path, text, self.categories))
-        result = self.remember_many(items, author=author, scope=scope)
+            labels.append(rel)
+        result = self._bulk(items, author=author, scope=scope, labels=labels)
         result.refused[:0] = skipped
         return result
 

@@ -497,9 +497,12 @@ def test_import_dir(store: CuratedMemory, tmp_path: Path) -> None:
     elsewhere.mkdir()
     (elsewhere / "secret-plan.md").write_text("# Outside note\n\nnot part of the notes folder\n")
     (notes / "linked").symlink_to(elsewhere, target_is_directory=True)
+    (notes / "misc" / "zz-dup.md").write_text("# Meeting day is Tuesday\n\nsame summary as with-meta.md\n")
     result = store.import_dir(notes)
     assert ["facts/meeting-day-is-tuesday", "pitfalls/vite-caches-deps"] == sorted(result.written)
-    assert {"misc/bad.md", "misc/link.md"} <= {label for label, _ in result.refused}
+    refused = dict(result.refused)
+    assert {"misc/bad.md", "misc/link.md", "misc/zz-dup.md"} <= set(refused)  # labels are the note paths
+    assert "near-duplicate of facts/meeting-day-is-tuesday" in refused["misc/zz-dup.md"]
     assert not any("outside" in i for i in result.written)
     vite = store.get("pitfalls/vite-caches-deps")
     assert "Delete node_modules/.vite after upgrades." == vite.body
