@@ -617,3 +617,30 @@ def test_cli_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert 0 == main(["import", str(notes), *roots])
     assert "imported 3 memories" in capsys.readouterr().out
     assert os.path.exists(tmp_path / "p" / ".memory" / "facts" / "note-0-about-topic0.md")
+
+
+def test_duplicate_filter_is_exact_against_brute_force() -> None:
+    from mimomem.curated import DUPLICATE_JACCARD, _DedupIndex, _token_hashes
+
+    rng = random.Random(3)
+    vocab = [f"w{i}" for i in range(40)]
+    dedup = _DedupIndex()
+    texts: dict[str, str] = {}
+    for i in range(300):
+        base = rng.choice(list(texts.values())) if texts and rng.random() < 0.5 else " ".join(rng.sample(vocab, rng.randint(3, 12)))
+        words = base.split()
+        for _ in range(rng.randint(0, 2)):  # small edits make near-duplicates
+            words[rng.randrange(len(words))] = rng.choice(vocab)
+        text = " ".join(words)
+        sets = {k: set(_token_hashes(t)) for k, t in texts.items()}
+        mine = set(_token_hashes(text))
+        want = max(
+            ((len(mine & s) / len(mine | s), k) for k, s in sets.items() if len(mine & s) / len(mine | s) >= DUPLICATE_JACCARD),
+            default=None,
+        )
+        got = dedup.find(text, f"unique summary {i}")
+        assert (want[1] if want else None) == (got[0] if got else None)
+        if got is None:
+            key = f"m{i}"
+            texts[key] = text
+            dedup.add(key, text, f"unique summary {i}")
