@@ -987,6 +987,12 @@ class CuratedMemory:
             "author": author,
         }
         content = frontmatter.serialize(meta, body.strip("\n"))
+        size = len(content.encode("utf-8"))
+        if size > MAX_FILE_BYTES:
+            raise InvalidMemory(
+                f"memory would be {size} bytes, over the {MAX_FILE_BYTES}-byte limit; keep the body short "
+                f"and link to a file instead"
+            )
         ensure_no_secrets(content, where=f"{root.scope}:{memory_id}")
         root.ensure()
         path.parent.mkdir(exist_ok=True)

@@ -316,6 +316,18 @@ def test_secret_is_refused_and_nothing_written(store: CuratedMemory) -> None:
     assert ok.path.exists()
 
 
+def test_oversized_memory_is_refused(store: CuratedMemory) -> None:
+    with pytest.raises(InvalidMemory, match="byte limit"):
+        store.remember("facts", "a huge memory", "x " * 600_000, author="user")
+    assert [] == store.memories()
+
+
+@pytest.mark.parametrize("query", ['"; DROP TABLE x; --', "foo* AND bar OR NEAR(a b)", "\udcff\udcfe", "", "   ", "的的的"])
+def test_hostile_queries_do_not_crash(store: CuratedMemory, query: str) -> None:
+    store.remember("facts", "drop table notes", "sql injection words", author="user")
+    assert all(r.id == "facts/drop-table-notes" for r in store.recall(query))
+
+
 def test_model_rules_become_proposals(store: CuratedMemory) -> None:
     p = store.remember("rules", "Always run ruff before committing", "ruff check .", author="model")
     assert "rule-proposal" == p.kind
