@@ -1238,8 +1238,9 @@ class CuratedMemory:
             if actual == text:
                 continue
             want, have = text.splitlines(), actual.splitlines()
-            missing = [line for line in want if line not in set(have)]
-            extra = [line for line in have if line not in set(want)]
+            want_set, have_set = set(want), set(have)
+            missing = [line for line in want if line not in have_set]
+            extra = [line for line in have if line not in want_set]
             detail = []
             if missing:
                 detail.append(f"{len(missing)} missing line(s), first: {missing[0][:80]!r}")
@@ -1267,8 +1268,12 @@ class CuratedMemory:
             key=lambda m: (m.scope != "project", m.id),
         )
 
-    def outline(self) -> list[str]:
-        """Compact outline lines: per scope, goals, category counts and routing scenarios."""
+    def outline(self, *, max_goals: int = 10, max_scenarios: int = 20) -> list[str]:
+        """Compact outline lines: per scope, category counts, pinned goals and load-when scenarios.
+
+        Goals and scenarios beyond the caps are counted in a closing line (never dropped
+        silently); ROOT.md lists them all.
+        """
         self._refresh()
         lines: list[str] = []
         for scope, root in self._roots.items():
@@ -1283,10 +1288,14 @@ class CuratedMemory:
                     when[w] = when.get(w, 0) + 1
             cats = ", ".join(f"{c} {counts[c]}" for c in self.categories if c in counts)
             lines.append(f"- {scope} ({root.path}): {cats}")
-            for m in sorted((m for m in live if m.pinned and not m.is_hard_rule), key=lambda m: m.id):
-                lines.append(f"  - goal: {m.summary} ({m.id})")
+            goals = sorted((m for m in live if m.pinned and not m.is_hard_rule), key=lambda m: m.id)
+            lines.extend(f"  - goal: {m.summary} ({m.id})" for m in goals[:max_goals])
+            if len(goals) > max_goals:
+                lines.append(f"  - ... and {len(goals) - max_goals} more pinned memories (all in {root.path / 'ROOT.md'})")
             if when:
-                lines.append("  - load when: " + "; ".join(f"{w} ({when[w]})" for w in sorted(when)))
+                top = sorted(when, key=lambda w: (-when[w], w))[:max_scenarios]
+                more = f"; ... and {len(when) - len(top)} more scenarios" if len(when) > len(top) else ""
+                lines.append("  - load when: " + "; ".join(f"{w} ({when[w]})" for w in sorted(top)) + more)
         return lines
 
 

@@ -78,3 +78,17 @@ def test_rules_are_not_repeated_as_bodies(store: CuratedMemory) -> None:
 def test_negative_limits_refused(store: CuratedMemory) -> None:
     with pytest.raises(ValueError):
         store.render_injection("x", max_bodies=-1)
+
+
+def test_outline_caps_goals_and_scenarios_and_says_so(tmp_path: Path) -> None:
+    s = CuratedMemory(tmp_path / "p", tmp_path / "g", now=NOW)
+    s.remember_many(
+        [{"category": "facts", "summary": f"pinned goal {i} about topic{i}", "pinned": True, "load_when": [f"case {i}"]}
+         for i in range(14)],
+        author="user",
+    )
+    lines = s.outline(max_goals=10, max_scenarios=5)
+    assert 10 == sum(1 for ln in lines if ln.startswith("  - goal: "))
+    assert any("... and 4 more pinned memories" in ln for ln in lines)
+    assert any(ln.endswith("; ... and 9 more scenarios") for ln in lines)
+    assert 14 == (s.roots["project"] / "ROOT.md").read_text().count("- pinned goal")
