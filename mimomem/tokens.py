@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .errors import MimomemError
+
 MAX_WORD = 255
 """Longest word token, in folded characters; longer runs are cut (as Lucene does)."""
 
@@ -30,7 +32,7 @@ class Token(NamedTuple):
     end: int
 
 
-class UnknownModeError(ValueError):
+class UnknownModeError(MimomemError, ValueError):
     """The tokenizer mode is not one of ``MODES``."""
 
 
