@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import stat
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,6 +47,8 @@ CHECKPOINT_WRITER = "checkpoint-writer"
 
 SANDBOXED_AGENTS = frozenset({"dream", "distill"})
 """Consolidation agents: they may write only the memory tree and ``<worktree>/<dotdir>/``."""
+
+_RESTRICTED_AGENTS = frozenset({CHECKPOINT_WRITER, *SANDBOXED_AGENTS})
 
 
 
@@ -249,18 +252,21 @@ class MemoryTree:
         """
         path = self.check_write(target, **who)
         _refuse_secrets(text, path)
-        with _locked_dir(path):
-            atomic_write(path, text)
+        with _locked_dir(path) as dir_fd:
+            atomic_write(path, text, dir_fd=dir_fd)
         return path
 
     def create(self, target: str | os.PathLike[str], text: str, **who: Any) -> bool:
         """Write ``text`` to ``target`` only if it does not exist yet; True if it was created."""
         path = self.check_write(target, **who)
         _refuse_secrets(text, path)
-        with _locked_dir(path):
-            if os.path.lexists(path):
+        with _locked_dir(path) as dir_fd:
+            try:
+                os.stat(path.name, dir_fd=dir_fd, follow_symlinks=False)
                 return False
-            atomic_write(path, text)
+            except FileNotFoundError:
+                pass
+            atomic_write(path, text, dir_fd=dir_fd)
         return True
 
     def append(self, target: str | os.PathLike[str], text: str, **who: Any) -> Path:
@@ -274,13 +280,13 @@ class MemoryTree:
         """
         path = self.check_write(target, **who)
         _refuse_secrets(text, path)
-        with _locked_dir(path):
+        with _locked_dir(path) as dir_fd:
             try:
-                old = path.read_bytes()
+                old = _read_regular(path, dir_fd)
             except FileNotFoundError:
                 old = b""
             sep = b"\n" if old and not old.endswith(b"\n") else b""
-            atomic_write(path, old + sep + text.encode("utf-8"))
+            atomic_write(path, old + sep + text.encode("utf-8"), dir_fd=dir_fd)
         return path
 
     def delete(self, target: str | os.PathLike[str], **who: Any) -> bool:
@@ -288,9 +294,9 @@ class MemoryTree:
         path = self.check_write(target, **who)
         if not os.path.lexists(path):
             return False
-        with _locked_dir(path):
+        with _locked_dir(path) as dir_fd:
             try:
-                os.unlink(path)
+                os.unlink(path.name, dir_fd=dir_fd)
             except FileNotFoundError:
                 return False
         return True
@@ -304,7 +310,11 @@ _WORKTREE_RESERVED = (".git", ".mimomem", ".mimocode")
 
 
 def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
+    """The spelling a forgiving filesystem sees: NFKC, case folded, without format
+    characters (HFS+ ignores U+200C, U+FEFF…) and, per component, without trailing
+    dots and spaces (NTFS drops them)."""
+    kept = "".join(ch for ch in unicodedata.normalize("NFKC", text) if unicodedata.category(ch) != "Cf")
+    return os.sep.join(part.rstrip(". ") for part in kept.casefold().split(os.sep))
 
 
 _FOLDED_TREE = {_fold(name): name for name in _TREE_RESERVED}
@@ -318,18 +328,56 @@ def _refuse_secrets(text: str, path: Path) -> None:
 
 
 @contextlib.contextmanager
-def _locked_dir(path: Path) -> Iterator[None]:
-    """Create ``path``'s parent, re-check it is still the resolved one, hold its flock."""
+def _locked_dir(path: Path) -> Iterator[int]:
+    """Create ``path``'s parent, open it, check it is still the judged one, hold its flock.
+
+    Yields the directory's descriptor: every change is then made relative to it, so a
+    parent swapped for a symlink after this check cannot redirect the write.
+    """
     parent = path.parent
     os.makedirs(parent, exist_ok=True)
-    if os.path.realpath(parent) != str(parent):  # swapped for a symlink after the verdict
-        raise BadMemoryPath(f"{parent} changed into a symlink while writing; nothing was written, retry")
-    fd = os.open(parent, os.O_RDONLY)
+    fd = os.open(parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
+        held = _fd_path(fd)
+        if held is None:  # no way to ask the OS: a (racy) check by path
+            same = os.path.realpath(parent) == str(parent) and os.path.samestat(os.fstat(fd), os.stat(parent))
+        else:
+            same = held == str(parent)
+        if not same:  # swapped for a symlink (or moved) after the verdict
+            raise BadMemoryPath(f"{parent} changed (into a symlink?) while writing; nothing was written, retry")
         fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        yield fd
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def _fd_path(fd: int) -> str | None:
+    """Where the open directory ``fd`` is now, as the kernel sees it; None if it cannot say."""
+    get_path = getattr(fcntl, "F_GETPATH", None)
+    if get_path is not None:  # macOS
+        try:
+            return os.fsdecode(fcntl.fcntl(fd, get_path, bytes(1024)).split(b"\0", 1)[0])
+        except OSError:
+            return None
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+
+
+def _read_regular(path: Path, dir_fd: int) -> bytes:
+    """The bytes of ``path``'s file in ``dir_fd``; refuses symlinks, FIFOs and devices (no blocking)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path.name, flags, dir_fd=dir_fd)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise BadMemoryPath(f"{path} cannot be opened as a regular file ({exc.strerror}); nothing was written") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise BadMemoryPath(f"{path} is not a regular file (a FIFO or device?); nothing was written")
+        return handle.read()
 
 
 def _under(base: str, target: str) -> bool:
@@ -357,8 +405,11 @@ class _Request:
         worktree: str | os.PathLike[str] | None,
         allow_foreign: bool,
     ) -> None:
-        if not isinstance(agent, str) or not agent:
+        if not isinstance(agent, str) or not agent.strip():
             raise ValueError("agent must be a non-empty name such as 'main', 'checkpoint-writer' or 'dream'")
+        near = _fold(agent).strip().replace("_", "-")
+        if agent not in _RESTRICTED_AGENTS and near in _RESTRICTED_AGENTS:
+            raise ValueError(f"agent {agent!r} looks like {near!r}; spell a restricted agent exactly as {near!r}")
         self.tree = tree
         self.agent = agent
         self.sid = None if session_id is None else check_id(session_id, kind="session")
@@ -368,6 +419,8 @@ class _Request:
         self.root = os.path.realpath(tree.root)
         self.worktree: str | None = None
         if worktree is not None:
+            if not os.fspath(worktree):
+                raise ValueError("worktree is empty; pass the worktree directory, or None (or '/') when there is none")
             wt = os.path.realpath(os.fspath(worktree))
             if "\x00" in wt:
                 raise BadMemoryPath("worktree path contains a NUL byte")

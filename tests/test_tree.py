@@ -584,3 +584,90 @@ def test_cli_paths_text_and_errors(tmp_path, capsys):
     assert main(["paths", "--mimocode", str(tmp_path / "nowhere")]) == 2
     assert "no MiMo-Code memory tree" in capsys.readouterr().err
     assert main(["paths", "--session", "../x", "--root", str(tmp_path / "m")]) == 2
+
+
+# --- adversarial review: names a macOS/NTFS filesystem takes for protected ones ---
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "wt/.g\u200cit/config",  # HFS+ ignores U+200C: this is .git/config there
+        "wt/\ufeff.git/hooks/pre-commit",
+        "wt/.git./config",  # NTFS (and git's protectNTFS) drops trailing dots and spaces
+        "wt/.git /config",
+        "data/memory/sessions/S1/tas\u200dks/T1/progress.md",
+        "data/memory/sessions/S1/tasks./T1/progress.md",
+        "data/memory/projects/P1/MEMORY.md\u200e",
+    ],
+)
+def test_ignorable_code_points_and_trailing_dots_are_variants(env, rel):
+    with pytest.raises(BadMemoryPath, match="variant"):
+        env.tree.write(env.tmp / rel, "x", **dict(env.main, worktree=env.wt))
+    assert _files(env.root) == set() and _files(env.wt) == set()
+
+
+@pytest.mark.parametrize("agent", ["Checkpoint-Writer", "checkpoint_writer", " dream", "DISTILL", "dream\u200b"])
+def test_near_spellings_of_sandboxed_agents_are_refused(env, agent):
+    # a typo must not turn a sandboxed background agent into one that may write source code
+    with pytest.raises(ValueError, match="agent"):
+        env.tree.write(env.wt / "a.py", "x", **dict(env.main, agent=agent))
+    assert _files(env.wt) == set()
+
+
+def test_empty_worktree_is_refused_not_the_current_directory(env, monkeypatch):
+    monkeypatch.chdir(env.outside)
+    with pytest.raises(ValueError, match="worktree"):
+        env.tree.write("x.py", "x", **dict(env.main, worktree=""))
+    assert os.listdir(env.outside) == []
+
+
+def test_append_to_a_fifo_fails_instead_of_hanging(env):
+    import threading
+
+    fifo = env.m("sessions/S1/pipe.md")
+    fifo.parent.mkdir(parents=True)
+    os.mkfifo(fifo)
+    outcome: list[object] = []
+
+    def run() -> None:
+        try:
+            outcome.append(env.tree.append(fifo, "x", **env.main))
+        except Exception as exc:  # noqa: BLE001 - the test inspects it
+            outcome.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(10)
+    if worker.is_alive():  # unblock the reader so the thread ends, then fail
+        os.close(os.open(fifo, os.O_WRONLY))
+        worker.join(10)
+        pytest.fail("append blocked on a FIFO")
+    assert len(outcome) == 1 and isinstance(outcome[0], BadMemoryPath)
+    assert "regular file" in str(outcome[0])
+
+
+@pytest.mark.parametrize("op", ["write", "append", "create", "delete"])
+def test_parent_swapped_for_a_symlink_after_the_verdict_changes_nothing_outside(env, monkeypatch, op):
+    import mimomem.tree as tree_mod
+
+    s1 = env.root / "sessions" / "S1"
+    s1.mkdir(parents=True)
+    (s1 / "notes.md").write_text("mine")
+    victim = env.outside / "notes.md"
+    victim.write_text("precious")
+    real_flock = tree_mod.fcntl.flock
+
+    def swap_then_lock(fd: int, how: int) -> None:
+        # the attacker wins the race: after the gate's checks, sessions/S1 becomes a link out
+        os.rename(s1, env.root / "sessions" / "S1.old")
+        s1.symlink_to(env.outside)
+        real_flock(fd, how)
+
+    monkeypatch.setattr(tree_mod.fcntl, "flock", swap_then_lock)
+    args = (s1 / "notes.md",) if op == "delete" else (s1 / "notes.md", "x")
+    try:
+        getattr(env.tree, op)(*args, **env.main)
+    except WriteDenied:
+        pass
+    assert os.listdir(env.outside) == ["notes.md"] and victim.read_text() == "precious"

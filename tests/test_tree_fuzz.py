@@ -80,7 +80,9 @@ TREE_NAMES = ("global", "projects", "sessions", "tasks", "MEMORY.md", "checkpoin
 
 
 def _fold(name: str) -> str:
-    return unicodedata.normalize("NFKC", name).casefold()
+    # HFS+ ignores format characters (U+200C...), NTFS trailing dots and spaces
+    kept = "".join(c for c in unicodedata.normalize("NFKC", name) if unicodedata.category(c) != "Cf")
+    return kept.casefold().rstrip(". ")
 
 
 def _variant(part: str, names: tuple[str, ...], prefixes: tuple[str, ...] = ()) -> bool:
@@ -174,6 +176,7 @@ PERTURB = {
     "fullwidth": _fullwidth,
     "nfd": lambda c: unicodedata.normalize("NFD", c.replace("e", "é")),
     "dot": lambda c: c + ".",
+    "zwnj": lambda c: c[:1] + "\u200c" + c[1:],
     "space": lambda c: c + " ",
     "slash": lambda c: c + "/",
     "nul": lambda c: c + "\x00",
