@@ -296,7 +296,12 @@ def _prefix_len(n: int) -> int:
 
 @contextmanager
 def _flocked(path: Path) -> Iterator[None]:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:  # O_NOFOLLOW: a planted .lock link must not create or open a file elsewhere
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o644)
+    except OSError:
+        if os.path.islink(path):
+            raise OutsideRoot(f"{path} is a symlink; remove it (mimomem recreates its lock file)") from None
+        raise
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -351,8 +356,8 @@ class _Root:
 
     def ensure(self) -> None:
         """Create the root and its ``.gitignore`` on first write."""
-        if self.path.is_symlink() and not self.path.is_dir():
-            raise OutsideRoot(f"memory root {self.path} is a dangling symlink")
+        if self.path.is_symlink():  # _compile refuses it too: refuse before writing anything there
+            raise OutsideRoot(f"memory root {self.path} is a symlink; use the real directory as the root")
         self.path.mkdir(parents=True, exist_ok=True)
         gi = self.path / ".gitignore"
         if not gi.exists():
@@ -1377,10 +1382,13 @@ def _write(path: Path, text: str, *, durable: bool = True) -> None:
     if durable:
         atomic_write(path, text)
         return
-    # bulk loads: temp file + rename (still atomic for readers), one sync at the end
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    # bulk loads: temp file + rename (still atomic for readers), one sync at the end.
+    # O_EXCL | O_NOFOLLOW and an unguessable name: a planted temp-name link is never written through
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
     try:
-        tmp.write_text(text, encoding="utf-8")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)

@@ -586,6 +586,7 @@ def test_pure_and_native_cores_recall_identically(store: CuratedMemory, monkeypa
 
 # -- CLI ---------------------------------------------------------------------------------------------------
 def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "p").mkdir()  # --project must name an existing directory
     roots = ["--project", str(tmp_path / "p"), "--global-root", str(tmp_path / "g")]
     assert 0 == main(["remember", "facts", "Redis runs on port 6380", "Not the default port.", "--when", "deploy", *roots])
     assert "remembered facts/redis-runs-on-port-6380" in capsys.readouterr().out
@@ -611,6 +612,7 @@ def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_cli_inspect_fails_on_problems_and_fix_recompiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "p").mkdir()  # --project must name an existing directory
     roots = ["--project", str(tmp_path / "p"), "--global-root", str(tmp_path / "g")]
     main(["remember", "facts", "something to index", *roots])
     (tmp_path / "p" / ".memory" / "ROOT.md").write_text("hand edited\n")
@@ -625,6 +627,7 @@ def test_cli_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     notes.mkdir()
     for i in range(3):
         (notes / f"n{i}.md").write_text(f"# Note {i} about topic{i}\n\nbody {i}\n")
+    (tmp_path / "p").mkdir()  # --project must name an existing directory
     roots = ["--project", str(tmp_path / "p"), "--global-root", str(tmp_path / "g")]
     assert 0 == main(["import", str(notes), *roots])
     assert "imported 3 memories" in capsys.readouterr().out
@@ -656,3 +659,40 @@ def test_duplicate_filter_is_exact_against_brute_force() -> None:
             key = f"m{i}"
             texts[key] = text
             dedup.add(key, text, f"unique summary {i}")
+
+
+# --- adversarial review: planted links beside the memories ---
+
+
+def test_bulk_write_does_not_follow_a_planted_temp_file_link(store: CuratedMemory, tmp_path: Path) -> None:
+    store.remember("facts", "seed memory", "", author="user")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    facts = store.roots["project"] / "facts"
+    for pid in {os.getpid(), *range(1, 50)}:  # the old temp name was .<name>.<pid>.tmp
+        (facts / f".planted.md.{pid}.tmp").symlink_to(victim)
+    result = store.remember_many([{"category": "facts", "summary": "planted thing", "slug": "planted"}], author="user")
+    assert result.written == ["facts/planted"]
+    assert victim.read_text() == "precious"
+    assert not (facts / "planted.md").is_symlink()
+
+
+def test_lock_file_link_creates_nothing_outside(store: CuratedMemory, tmp_path: Path) -> None:
+    root = store.roots["project"]
+    root.mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / ".lock").symlink_to(outside / "created")
+    with pytest.raises(OutsideRoot, match="symlink"):
+        store.remember("facts", "lock test", "", author="user")
+    assert list(outside.iterdir()) == []
+
+
+def test_symlinked_root_is_refused_before_anything_is_written(store: CuratedMemory, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    store.roots["project"].parent.mkdir()
+    store.roots["project"].symlink_to(outside, target_is_directory=True)
+    with pytest.raises(OutsideRoot, match="symlink"):
+        store.remember("facts", "root link test", "", author="user")
+    assert list(outside.iterdir()) == []
