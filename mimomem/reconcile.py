@@ -155,7 +155,8 @@ def read_text(path: str, max_bytes: int) -> tuple[str, str, str | None]:
     Invalid UTF-8 is replaced with U+FFFD and described in ``problem``.  Raises
     ``OSError`` (the caller records it) and ``ValueError`` when the file grew past the limit.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    # O_NONBLOCK: a file swapped for a FIFO after walk() must not block the open
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags)
     try:
         st = os.fstat(fd)
