@@ -8,10 +8,35 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 
 from .errors import MimomemError
+
+MAX_LIMIT = 200  # the same bound as ``MemoryIndex.search``
+
+
+def _existing_dir(value: str | None, option: str) -> str | None:
+    """``value`` with ``~`` expanded; refuse a path that is missing or not a directory.
+
+    Checked before anything runs, so a typo never creates a tree or a database somewhere else.
+    """
+    if value is None:
+        return None
+    path = os.path.expanduser(value)
+    if not os.path.exists(path):
+        raise ValueError(f"{option} {value}: no such directory; create it first or fix the path")
+    if not os.path.isdir(path):
+        raise ValueError(f"{option} {value}: not a directory; pass a directory")
+    return path
+
+
+def _output_dir(value: str | None, option: str) -> None:
+    """Refuse an output directory option that names an existing file (it is created if missing)."""
+    if value is not None and os.path.exists(value) and not os.path.isdir(value):
+        raise ValueError(f"{option} {value}: is a file, not a directory; pass a directory (created if missing)")
 
 
 def _cmd_tokenize(args: argparse.Namespace) -> int:
@@ -35,6 +60,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     if args.tolerance < 0:
         raise ValueError(f"--tolerance must be >= 0, got {args.tolerance}")
+    _output_dir(args.report, "--report")
+    _output_dir(args.run_file, "--run-file")
+    if args.save and os.path.isdir(args.save):
+        raise ValueError(f"--save {args.save}: is a directory; pass a file name such as {os.path.join(args.save, 'base.json')}")
     saved = bench.load_result(args.compare) if args.compare else None
     if args.dataset:
         paths = [Path(p) for p in args.dataset]
@@ -67,11 +96,17 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def _cmd_paths(args: argparse.Namespace) -> int:
     from .tree import MemoryTree
 
+    if args.task and not args.session:
+        raise ValueError("--task needs --session SID (a task journal lives in its session)")
+    project = _existing_dir(args.project, "--project")
+    root = args.root
+    if root is not None and os.path.exists(root) and not os.path.isdir(root):
+        raise ValueError(f"--root {root}: not a directory; pass the memory root directory")
     if args.mimocode is not None:
         tree = MemoryTree.from_mimocode(args.mimocode or None)
     else:
-        tree = MemoryTree(args.root)
-    ident = tree.project_id(args.project)
+        tree = MemoryTree(root)
+    ident = tree.project_id(project)
     layers = tree.layers(project_id=ident.id, session_id=args.session, task_id=args.task)
     info = {
         "project_id": ident.id,
@@ -91,10 +126,18 @@ def _cmd_paths(args: argparse.Namespace) -> int:
 
 def _open_index(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from .index import MemoryIndex
+    from .tree import MemoryTree
 
+    tree = MemoryTree(_existing_dir(args.root, "--root"))
+    db = os.path.expanduser(args.db) if args.db else str(tree.data_dir / "mimomem.db")
+    if os.path.isdir(db):
+        raise ValueError(f"--db {args.db}: is a directory; pass a database file path such as {os.path.join(db, 'mimomem.db')}")
+    if args.db and not os.path.isdir(os.path.dirname(os.path.abspath(db))):
+        raise ValueError(f"--db {args.db}: its directory does not exist; create it first or fix the path")
+    args.db_used = db  # named in the message if SQLite fails (see main)
     return MemoryIndex(
-        args.root,
-        args.db,
+        tree,
+        db,
         claude_code=args.claude_code,
         reconcile_on_search=not getattr(args, "no_reconcile", False),
         expand_synonyms=getattr(args, "expand", False),
@@ -182,7 +225,7 @@ def _index_options(p: argparse.ArgumentParser) -> None:
 def _curated(args: argparse.Namespace):  # noqa: ANN202 - CuratedMemory, imported lazily
     from .curated import CuratedMemory
 
-    return CuratedMemory(project_root=args.project, global_root=args.global_root)
+    return CuratedMemory(project_root=_existing_dir(args.project, "--project"), global_root=args.global_root)
 
 
 def _scope(args: argparse.Namespace) -> str:
@@ -190,6 +233,8 @@ def _scope(args: argparse.Namespace) -> str:
 
 
 def _cmd_recall(args: argparse.Namespace) -> int:
+    if not 1 <= args.limit <= MAX_LIMIT:
+        raise ValueError(f"--limit must be an integer 1..{MAX_LIMIT}, got {args.limit}")
     results = _curated(args).recall(args.query, limit=args.limit, count_hits=not args.dry_run)
     if args.json:
         out = [
@@ -278,6 +323,8 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 
 def _cmd_inject(args: argparse.Namespace) -> int:
+    if args.max_bodies < 0 or args.budget < 0:
+        raise ValueError(f"--max-bodies and --budget must be >= 0, got {args.max_bodies} and {args.budget}")
     text = sys.stdin.read() if args.context == "-" else args.context
     print(_curated(args).render_injection(text, max_bodies=args.max_bodies, budget_chars=args.budget), end="")
     return 0
@@ -431,12 +478,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
+        return status
+    except BrokenPipeError:  # `mimomem ... | head`: the reader has all it wanted
+        _silence_stdout()
+        return 0
+    except sqlite3.DatabaseError as exc:
+        print(f"mimomem {args.command}: error: {_database_advice(args, exc)}", file=sys.stderr)
+        return 2
     except (MimomemError, ValueError, OSError) as exc:
         print(f"mimomem {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # pragma: no cover - `mimomem ... | head`
-        return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (e.g. captured in tests)
+        pass
+
+
+def _database_advice(args: argparse.Namespace, exc: sqlite3.DatabaseError) -> str:
+    """One line naming the database and the next step: fix the path, or delete the cache."""
+    db = getattr(args, "db_used", None)
+    if db is None:
+        return f"SQLite: {exc}"
+    if isinstance(exc, sqlite3.OperationalError):
+        return f"index database {db}: {exc}; pass --db with a writable file path, or retry if another process holds it"
+    return (
+        f"index database {db}: {exc}; it is only a cache of the memory files: "
+        f"delete it (rm {db}) and run the command again to rebuild it"
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -521,6 +521,26 @@ def test_import_dir(store: CuratedMemory, tmp_path: Path) -> None:
     assert ("planning",) == store.get("facts/meeting-day-is-tuesday").load_when
 
 
+def test_fifos_and_directories_named_md_are_skipped_not_read(store: CuratedMemory, tmp_path: Path) -> None:
+    # Opening a FIFO for reading blocks until a writer appears: it must be skipped, not read.
+    store.remember("facts", "The staging host is stage-3", "", author="user")
+    facts = tmp_path / "proj" / ".memory" / "facts"
+    os.mkfifo(facts / "pipe.md")
+    (facts / "folder.md").mkdir()
+    fresh = CuratedMemory(store.project_dir, store.roots["global"], now=NOW)
+    report = fresh.inspect()
+    skipped = {Path(p.path).name: p.message for p in report.problems if p.kind == "skipped"}
+    assert skipped == {"pipe.md": "not a regular file", "folder.md": "not a regular file"}
+    assert ["facts/the-staging-host-is-stage-3"] == [m.id for m in report.memories]
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    os.mkfifo(notes / "pipe.md")
+    (notes / "ok.md").write_text("# Redis TTL is one hour\n")
+    result = fresh.import_dir(notes)
+    assert ["facts/redis-ttl-is-one-hour"] == result.written
+    assert [("pipe.md", "not a regular file")] == result.refused
+
+
 # -- concurrency -------------------------------------------------------------------------------------------
 def _recall_many(project: str, global_root: str, n: int) -> None:
     s = CuratedMemory(project, global_root, now=NOW)
