@@ -28,6 +28,7 @@ import json
 import math
 import os
 import re
+import stat
 import unicodedata
 from array import array
 from collections import Counter
@@ -432,6 +433,9 @@ class _Root:
             return None
         try:
             st = path.stat()
+            if not stat.S_ISREG(st.st_mode):  # a FIFO would block the read forever
+                self.problems.append(Problem("skipped", where, "not a regular file"))
+                return None
             if st.st_size > MAX_FILE_BYTES:
                 self.problems.append(Problem("skipped", where, f"{st.st_size} bytes, over the {MAX_FILE_BYTES} limit"))
                 return None
@@ -894,7 +898,11 @@ class CuratedMemory:
                 skipped.append((rel, "compiled outline, not a memory"))
                 continue
             try:
-                if path.stat().st_size > MAX_FILE_BYTES:
+                st = path.stat()
+                if not stat.S_ISREG(st.st_mode):  # a FIFO would block the read forever
+                    skipped.append((rel, "not a regular file"))
+                    continue
+                if st.st_size > MAX_FILE_BYTES:
                     skipped.append((rel, f"over {MAX_FILE_BYTES} bytes"))
                     continue
                 text = path.read_bytes().decode("utf-8")
