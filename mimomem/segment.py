@@ -23,7 +23,9 @@ def cache_dir() -> Path:
     explicit = os.environ.get("MIMOMEM_CACHE_DIR")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG spec: relative values are invalid and ignored
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "mimomem"
 
 
