@@ -343,8 +343,12 @@ def _locked_dir(path: Path) -> Iterator[int]:
             same = os.path.realpath(parent) == str(parent) and os.path.samestat(os.fstat(fd), os.stat(parent))
         else:
             same = held == str(parent)
-        if not same:  # swapped for a symlink (or moved) after the verdict
-            raise BadMemoryPath(f"{parent} changed (into a symlink?) while writing; nothing was written, retry")
+        if not same:  # swapped for a symlink or moved after the verdict; on macOS also a case variant
+            variant = f", or on this filesystem it is a case variant of {held}" if held else ""
+            raise BadMemoryPath(
+                f"{parent} is not the directory that was judged (it changed into a symlink or was moved "
+                f"while writing{variant}); nothing was written"
+            )
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield fd
     finally:
