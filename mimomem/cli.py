@@ -260,8 +260,19 @@ def _cmd_recall(args: argparse.Namespace) -> int:
     return 0
 
 
+def _utf8(value: str, what: str) -> str:
+    """``value`` unchanged; refuse text that came from invalid UTF-8 (undecodable bytes in argv/stdin)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{what} is not valid UTF-8 (undecodable byte at character {exc.start}); convert it to UTF-8 and retry") from None
+    return value
+
+
 def _cmd_remember(args: argparse.Namespace) -> int:
-    body = sys.stdin.read() if args.body == "-" else (args.body or "")
+    body = _utf8(sys.stdin.read() if args.body == "-" else (args.body or ""), "the body")
+    for what, value in (("the summary", args.summary), ("--highlight", args.highlight or ""), *(("--when", w) for w in args.when or ())):
+        _utf8(value, what)
     memory = _curated(args).remember(
         args.category, args.summary, body, author=args.author, highlight=args.highlight or "",
         load_when=args.when or (), pinned=args.pinned, supersedes=args.supersedes, scope=_scope(args),
@@ -481,6 +492,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = int(args.func(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
         return status
+    except KeyboardInterrupt:  # Ctrl-C: writes are atomic, so stopping mid-way loses nothing
+        print(f"mimomem {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # `mimomem ... | head`: the reader has all it wanted
         _silence_stdout()
         return 0

@@ -204,3 +204,27 @@ def test_search_into_closed_pipe_exits_quietly(tmp_path):
     proc.stderr.close()
     assert proc.wait(timeout=120) == 0
     assert err == ""
+
+
+def test_remember_refuses_text_from_invalid_utf8(tmp_path, capsys, monkeypatch):
+    # Undecodable bytes in argv or stdin arrive as lone surrogates (surrogateescape).
+    roots = ["--project", str(tmp_path), "--global-root", str(tmp_path / "g")]
+    assert main(["remember", "facts", "bad \udcff summary", *roots]) == 2
+    assert "the summary is not valid UTF-8" in _one_error_line(capsys.readouterr().err, "remember")
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("body \udcff\udcfe\n"))
+    assert main(["remember", "facts", "good summary", "-", *roots]) == 2
+    assert "the body is not valid UTF-8" in _one_error_line(capsys.readouterr().err, "remember")
+    assert not (tmp_path / ".memory" / "facts").exists()
+
+
+def test_keyboard_interrupt_is_one_line_and_exit_130(monkeypatch, capsys):
+    import mimomem.tokens
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mimomem.tokens, "tokenize", interrupted)
+    assert main(["tokenize", "x"]) == 130
+    assert capsys.readouterr().err == "mimomem tokenize: interrupted\n"
