@@ -341,18 +341,20 @@ def _locked_dir(path: Path) -> Iterator[int]:
         held = _fd_path(fd)
         if held is None:  # no way to ask the OS: a (racy) check by path
             same = os.path.realpath(parent) == str(parent) and os.path.samestat(os.fstat(fd), os.stat(parent))
-        else:
-            same = held == str(parent)
-        if not same:  # swapped for a symlink or moved after the verdict; on macOS also a case variant
-            variant = f", or on this filesystem it is a case variant of {held}" if held else ""
+        else:  # macOS may report the stored case / normalization form of the same path
+            same = held == str(parent) or (_FD_PATH_FOLDS and _fold(held) == _fold(str(parent)))
+        if not same:  # swapped for a symlink or moved after the verdict
             raise BadMemoryPath(
                 f"{parent} is not the directory that was judged (it changed into a symlink or was moved "
-                f"while writing{variant}); nothing was written"
+                f"while writing, now {held or 'unknown'}); nothing was written"
             )
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield fd
     finally:
         os.close(fd)  # closing releases the lock
+
+
+_FD_PATH_FOLDS = hasattr(fcntl, "F_GETPATH")
 
 
 def _fd_path(fd: int) -> str | None:
