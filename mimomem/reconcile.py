@@ -209,16 +209,19 @@ def reconcile(
 
     ``classify_root`` is the memory root that ``layout.classify_path`` judges paths
     against (Claude Code roots are recognised by their own shape).  Skips the work and
-    returns ``ran=False`` when another reconcile finished less than ``interval``
-    seconds ago (any process).  Raises ``sqlite3.OperationalError`` if another writer
+    returns ``ran=False`` when another reconcile of the same ``roots`` finished less than
+    ``interval`` seconds ago (any process).  Raises ``sqlite3.OperationalError`` if another writer
     holds the database longer than ``wait_ms`` (default: the connection's busy timeout).
     """
     started = time.perf_counter()
     report = ReconcileReport()
+    roots = [os.fspath(r) for r in roots]
+    walked = "\n".join(roots)  # a run over other roots (Claude Code on/off) does not count as recent
     with db.transaction(conn, wait_ms=wait_ms):
         last = db.get_meta(conn, "last_reconcile")
         now = clock()
-        if interval > 0 and last is not None and 0 <= now - float(last) < interval:
+        recent = last is not None and 0 <= now - float(last) < interval
+        if interval > 0 and recent and db.get_meta(conn, "last_reconcile_roots") == walked:
             return ReconcileReport(ran=False)
         issues: list[Issue] = []
         on_disk: dict[str, str] = {}
@@ -273,6 +276,7 @@ def reconcile(
 
         _store_issues(conn, issues, warned, set(changed), gone_set | set(skipped_now))
         db.set_meta(conn, "last_reconcile", repr(now))
+        db.set_meta(conn, "last_reconcile_roots", walked)
         report.issues = issues + [Issue(p, "warning", r) for p, r in warned.items()]
     report.seconds = time.perf_counter() - started
     if progress is not None and len(on_disk) >= PROGRESS_THRESHOLD * 10 and report.indexed:

@@ -164,6 +164,19 @@ def test_at_most_once_per_interval(root):
     assert later.ran and 1 == later.indexed
 
 
+def test_interval_does_not_skip_a_reconcile_of_other_roots(root, tmp_path):
+    # `mimomem search x` then `mimomem search x --claude-code` within the interval: the second
+    # walks more roots, so the first run must not make it skip (the cc files would be missing).
+    extra = tmp_path / ".claude" / "projects" / "-proj" / "memory"
+    write(extra, "feedback.md", "kumo builds use pnpm\n")
+    index = MemoryIndex(root, reconcile_on_search=False)
+    conn = index.docs.connection
+    assert reconcile.reconcile(conn, [root], classify_root=root, interval=60, clock=lambda: 1000.0).ran
+    both = reconcile.reconcile(conn, [root, extra], classify_root=root, interval=60, clock=lambda: 1001.0)
+    assert both.ran and 1 == both.indexed
+    assert not reconcile.reconcile(conn, [root, extra], classify_root=root, interval=60, clock=lambda: 1002.0).ran
+
+
 def test_search_reconciles_lazily_but_not_more_than_once_per_interval(root):
     index = MemoryIndex(root, reconcile_interval=3600)
     assert ["global/MEMORY.md"] == paths(index, "端口")  # first search indexed the tree
