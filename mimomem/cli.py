@@ -225,6 +225,7 @@ def _index_options(p: argparse.ArgumentParser) -> None:
 def _curated(args: argparse.Namespace):  # noqa: ANN202 - CuratedMemory, imported lazily
     from .curated import CuratedMemory
 
+    _output_dir(args.global_root, "--global-root")
     return CuratedMemory(project_root=_existing_dir(args.project, "--project"), global_root=args.global_root)
 
 
@@ -501,9 +502,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except sqlite3.DatabaseError as exc:
         print(f"mimomem {args.command}: error: {_database_advice(args, exc)}", file=sys.stderr)
         return 2
-    except (MimomemError, ValueError, OSError) as exc:
+    except (MimomemError, ValueError) as exc:
         print(f"mimomem {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"mimomem {args.command}: error: {_os_error(exc)}", file=sys.stderr)
+        return 2
+
+
+def _os_error(exc: OSError) -> str:
+    """An OS error as "what, where, what to do" instead of ``[Errno 20] ...``."""
+    if exc.strerror is None or exc.filename is None:
+        return str(exc)
+    return (
+        f"{exc.strerror}: {exc.filename}; fix that path or its permissions "
+        f"(defaults come from MIMOMEM_HOME and the XDG_* variables, see README)"
+    )
 
 
 def _silence_stdout() -> None:

@@ -228,3 +228,19 @@ def test_keyboard_interrupt_is_one_line_and_exit_130(monkeypatch, capsys):
     monkeypatch.setattr(mimomem.tokens, "tokenize", interrupted)
     assert main(["tokenize", "x"]) == 130
     assert capsys.readouterr().err == "mimomem tokenize: interrupted\n"
+
+
+def test_os_errors_name_the_path_and_the_settings(tmp_path, capsys, monkeypatch):
+    f = tmp_path / "file"
+    f.write_text("x")
+    monkeypatch.setenv("MIMOMEM_HOME", str(f))  # data dir would be inside a file
+    assert main(["search", "x"]) == 2
+    line = _one_error_line(capsys.readouterr().err, "search")
+    assert "Not a directory" in line and "MIMOMEM_HOME" in line and "[Errno" not in line
+
+
+def test_global_root_that_is_a_file(tmp_path, capsys):
+    f = tmp_path / "file"
+    f.write_text("x")
+    assert main(["recall", "x", "--project", str(tmp_path), "--global-root", str(f)]) == 2
+    assert "--global-root" in _one_error_line(capsys.readouterr().err, "recall")
