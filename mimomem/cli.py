@@ -12,6 +12,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .errors import MimomemError
 
@@ -403,8 +404,15 @@ def _add_curated_commands(sub: argparse._SubParsersAction) -> None:  # type: ign
     p.set_defaults(func=_cmd_inject)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors as one line that points at ``--help`` (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}; see `{self.prog} --help`\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mimomem", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="mimomem", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("tokenize", help="show the tokens of TEXT (token, start, end, original)")

@@ -244,3 +244,16 @@ def test_global_root_that_is_a_file(tmp_path, capsys):
     f.write_text("x")
     assert main(["recall", "x", "--project", str(tmp_path), "--global-root", str(f)]) == 2
     assert "--global-root" in _one_error_line(capsys.readouterr().err, "recall")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["nosuch"], ["search"], ["search", "x", "--limit", "abc"], ["search", "x", "--backend", "nope"], ["index"],
+     ["rules", "accept"], ["bench", "--scale"]],
+)
+def test_usage_errors_are_one_line_pointing_at_help(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mimomem") and lines[0].endswith("--help`"), lines
