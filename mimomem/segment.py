@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,12 @@ def cache_dir() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def _jieba() -> Any:
-    import jieba
+    with warnings.catch_warnings():
+        # jieba's sources have invalid escape sequences: compiling them warns (an error
+        # under -W error) on interpreters where no bytecode was cached at install time
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", SyntaxWarning)
+        import jieba
 
     jieba.default_logger.setLevel(logging.WARNING)
     jieba.default_logger.removeHandler(jieba.log_console)
