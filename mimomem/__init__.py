@@ -8,25 +8,26 @@ from __future__ import annotations
 
 from ._accel import NATIVE as _NATIVE
 from .bm25 import BM25Index, Hit
-from .query import Query, Term, parse_query
-from .tokens import Token, UnknownModeError, tokenize
+from .curated import CuratedMemory
 from .errors import (
     BadMemoryPath,
+    MimomemError,
     NotInWriterAllowlist,
     NotOwner,
     OutsideAllowedArea,
     ReservedTaskPath,
+    SecretRefused,
     WriteDenied,
     WritingDisabled,
 )
+from .index import DocumentHit, DocumentIndex, MemoryHit, MemoryIndex, SearchResults
+from .injection import render_injection
 from .layout import PathClass, classify_path
 from .project import ProjectIdentity, project_id
-from .tree import MemoryTree
-from .index import DocumentHit, DocumentIndex, MemoryHit, MemoryIndex, SearchResults
-from .errors import SecretRefused
+from .query import Query, Term, parse_query
 from .secrets import SecretFinding, ensure_no_secrets, scan_secrets
-from .curated import CuratedMemory
-from .injection import render_injection
+from .tokens import Token, UnknownModeError, tokenize
+from .tree import MemoryTree
 
 __version__ = "0.1.0"
 
@@ -39,34 +40,35 @@ def native_available() -> bool:
 __all__ = [
     "BM25Index",
     "BadMemoryPath",
+    "CuratedMemory",
     "DocumentHit",
     "DocumentIndex",
+    "Hit",
     "MemoryHit",
     "MemoryIndex",
-    "SearchResults",
     "MemoryTree",
+    "MimomemError",
     "NotInWriterAllowlist",
     "NotOwner",
     "OutsideAllowedArea",
     "PathClass",
     "ProjectIdentity",
-    "ReservedTaskPath",
-    "WriteDenied",
-    "WritingDisabled",
-    "classify_path",
-    "project_id",
-    "Hit",
     "Query",
+    "ReservedTaskPath",
+    "SearchResults",
+    "SecretFinding",
+    "SecretRefused",
     "Term",
     "Token",
     "UnknownModeError",
+    "WriteDenied",
+    "WritingDisabled",
+    "classify_path",
+    "ensure_no_secrets",
     "native_available",
     "parse_query",
-    "tokenize",
-    "SecretFinding",
-    "SecretRefused",
-    "ensure_no_secrets",
-    "scan_secrets",
-    "CuratedMemory",
+    "project_id",
     "render_injection",
+    "scan_secrets",
+    "tokenize",
 ]
