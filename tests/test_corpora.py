@@ -226,12 +226,15 @@ def test_failures_document_contains_query(case: dict) -> None:
 def _fts5_hits(tokenizer: str, document: str, query: str) -> int:
     con = sqlite3.connect(":memory:")
     try:
-        con.execute(f"CREATE VIRTUAL TABLE t USING fts5(body, tokenize='{tokenizer}')")
-    except sqlite3.OperationalError as exc:  # pragma: no cover - depends on the SQLite build
-        pytest.skip(f"SQLite lacks FTS5 tokenizer {tokenizer}: {exc}")
-    con.execute("INSERT INTO t VALUES (?)", (document,))
-    phrase = '"' + query.replace('"', '""') + '"'
-    return con.execute("SELECT count(*) FROM t WHERE t MATCH ?", (phrase,)).fetchone()[0]
+        try:
+            con.execute(f"CREATE VIRTUAL TABLE t USING fts5(body, tokenize='{tokenizer}')")
+        except sqlite3.OperationalError as exc:  # pragma: no cover - depends on the SQLite build
+            pytest.skip(f"SQLite lacks FTS5 tokenizer {tokenizer}: {exc}")
+        con.execute("INSERT INTO t VALUES (?)", (document,))
+        phrase = '"' + query.replace('"', '""') + '"'
+        return con.execute("SELECT count(*) FROM t WHERE t MATCH ?", (phrase,)).fetchone()[0]
+    finally:
+        con.close()  # Python 3.13 warns about connections left to the garbage collector
 
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: f"row{c['row']}-{c['query']}")
