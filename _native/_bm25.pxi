@@ -14,6 +14,9 @@ from cpython.mem cimport PyMem_RawRealloc, PyMem_RawFree
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport partial_sort
 
+cdef extern from *:
+    void __builtin_prefetch(const void *addr) nogil
+
 cdef double K1 = 1.2
 cdef double B = 0.75
 cdef size_t PENDING_MERGE_TOKENS = 1 << 16
@@ -137,6 +140,8 @@ cdef class BM25Core:
     cdef uint32_t frozen_slots
     # scratch
     cdef vector[char] keybuf
+    cdef vector[Py_ssize_t] key_off
+    cdef vector[uint64_t] key_hash
     cdef vector[uint32_t] ids
     cdef vector[double] acc
     cdef vector[uint8_t] touched
@@ -209,7 +214,9 @@ cdef class BM25Core:
             self.table[pos].meta = _meta(h, n)
 
     cdef uint32_t _intern(self, const char *key, Py_ssize_t n) except? 0xFFFFFFFF:
-        cdef uint64_t h = _hash(key, n)
+        return self._intern_h(key, n, _hash(key, n))
+
+    cdef uint32_t _intern_h(self, const char *key, Py_ssize_t n, uint64_t h) except? 0xFFFFFFFF:
         cdef int64_t found = self._find(key, n, h)
         cdef uint32_t t
         cdef size_t off
@@ -299,17 +306,28 @@ cdef class BM25Core:
         """Tokenize ``text`` with the bigram tokenizer and index it as ``doc_id``."""
         cdef _Scanner sc = self.scanner
         cdef size_t k, ntok
-        cdef Py_ssize_t nbytes, nchars
+        cdef Py_ssize_t nchars, used = 0
         self.remove(doc_id)
         sc.scan(text)
         ntok = sc.starts.size()
-        self.ids.clear()
+        # Encode every token and hash it first, prefetching its vocabulary entry, then
+        # intern them all: the table lookups' cache misses overlap instead of queueing.
+        if self.keybuf.size() < <size_t>(sc.chars.size() * 4 + 4):
+            self.keybuf.resize(sc.chars.size() * 4 + 4)
+        self.key_off.resize(ntok + 1)
+        self.key_hash.resize(ntok)
+        self.key_off[0] = 0
         for k in range(ntok):
             nchars = sc.bounds[k + 1] - sc.bounds[k]
-            if self.keybuf.size() < <size_t>(nchars * 4 + 4):
-                self.keybuf.resize(nchars * 4 + 4)
-            nbytes = _utf8_encode(&sc.chars[sc.bounds[k]], nchars, &self.keybuf[0])
-            self.ids.push_back(self._intern(&self.keybuf[0], nbytes))
+            used += _utf8_encode(&sc.chars[sc.bounds[k]], nchars, &self.keybuf[used])
+            self.key_off[k + 1] = used
+            self.key_hash[k] = _hash(&self.keybuf[self.key_off[k]], used - self.key_off[k])
+            __builtin_prefetch(&self.table[self.key_hash[k] & self.mask])
+        self.ids.clear()
+        for k in range(ntok):
+            self.ids.push_back(self._intern_h(
+                &self.keybuf[self.key_off[k]], self.key_off[k + 1] - self.key_off[k], self.key_hash[k]
+            ))
         self._commit_doc(doc_id)
 
     def remove(self, doc_id):
