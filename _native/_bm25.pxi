@@ -289,6 +289,7 @@ cdef class BM25Core:
     def add_joined(self, doc_id, str joined):
         """Index space-joined tokens (the FTS5 shadow column form) as ``doc_id``."""
         cdef Py_ssize_t n, j, start = 0
+        cdef size_t k, ntok
         cdef const char *p
         self.remove(doc_id)
         self.ids.clear()
@@ -296,10 +297,21 @@ cdef class BM25Core:
         p = data
         n = len(data)
         if n:
+            # hash and prefetch every token first, then intern (see add_text)
+            self.key_off.clear()
+            self.key_hash.clear()
             for j in range(n + 1):
                 if j == n or p[j] == 32:
-                    self.ids.push_back(self._intern(p + start, j - start))
+                    self.key_off.push_back(start)
+                    self.key_hash.push_back(_hash(p + start, j - start))
+                    __builtin_prefetch(&self.table[self.key_hash.back() & self.mask])
                     start = j + 1
+            self.key_off.push_back(n + 1)
+            ntok = self.key_hash.size()
+            for k in range(ntok):
+                self.ids.push_back(self._intern_h(
+                    p + self.key_off[k], self.key_off[k + 1] - 1 - self.key_off[k], self.key_hash[k]
+                ))
         self._commit_doc(doc_id)
 
     def add_text(self, doc_id, str text):
