@@ -1,4 +1,4 @@
-# BM25 index core with FTS5-exact scoring (twin of mimomem._bm25_py.BM25Core).
+# BM25 index core with FTS5-exact scoring (twin of mimomem.text._bm25_py.BM25Core).
 #
 # Layout (all flat typed arrays, no per-term or per-posting Python objects):
 #   vocab    open-addressing hash table -> term id; term bytes (UTF-8) in one arena

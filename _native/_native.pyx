@@ -2,9 +2,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Native twin of mimomem's hot path: ``tokenize_bigram`` and ``BM25Core``.
 
-Same names, signatures and results as ``mimomem._tokenizer_py`` and ``mimomem._bm25_py``
-(the readable references); ``mimomem._accel`` picks one.  Per-character rules come from
-``mimomem._chars`` through lookup tables built on first use, so only token assembly and
+Same names, signatures and results as ``mimomem.text._tokenizer_py`` and ``mimomem.text._bm25_py``
+(the readable references); ``mimomem.text._accel`` picks one.  Per-character rules come from
+``mimomem.text._chars`` through lookup tables built on first use, so only token assembly and
 the index are written twice.
 """
 

@@ -6,8 +6,8 @@ from libc.string cimport memcmp, memcpy
 from libcpp.vector cimport vector
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_AsUTF8AndSize
 
-from mimomem import _chars
-from mimomem.tokens import MAX_WORD as _PY_MAX_WORD, Token
+from mimomem.text import _chars
+from mimomem.text.tokens import MAX_WORD as _PY_MAX_WORD, Token
 
 cimport cython
 from cpython.ref cimport PyObject, Py_INCREF

@@ -49,7 +49,7 @@ K = 10
 
 
 def _tokenizer() -> Callable[[str], list]:
-    from mimomem import _accel
+    from mimomem.text import _accel
 
     return _accel.tokenize_bigram
 
@@ -67,7 +67,8 @@ class MimomemEngine:
 
             self.core_cls, self.tokenize = _native.BM25Core, _native.tokenize_bigram
         else:
-            from mimomem import _bm25_py, _tokenizer_py
+            from mimomem.text import _bm25_py
+            from mimomem.text import _tokenizer_py
 
             self.core_cls, self.tokenize = _bm25_py.BM25Core, _tokenizer_py.tokenize_bigram
         self.parsed = parsed

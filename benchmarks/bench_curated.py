@@ -37,7 +37,7 @@ import pytest
 
 import mimomem
 from mimomem import CuratedMemory, parse_query, tokenize
-from mimomem._bm25_py import fts5_idf, fts5_term_score
+from mimomem.text._bm25_py import fts5_idf, fts5_term_score
 
 SEED = 20261130
 QUERY_SEED = 7

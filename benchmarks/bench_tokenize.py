@@ -44,7 +44,7 @@ def _require(module: str):
 
 def _cases(docs: list[str]) -> dict[str, Callable[[], int] | str]:
     """Case name -> a function returning the token count, or the reason it cannot run."""
-    from mimomem import _tokenizer_py
+    from mimomem.text import _tokenizer_py
 
     native = _native()
     rjieba = _require("rjieba")
@@ -80,7 +80,7 @@ def _cases(docs: list[str]) -> dict[str, Callable[[], int] | str]:
 
 
 def _jieba_case(docs: list[str]) -> Callable[[], int]:
-    from mimomem.segment import _jieba
+    from mimomem.text.segment import _jieba
 
     jieba = _jieba()  # dictionary load (~0.5 s) happens here, outside the timing
     lcut = jieba.lcut_for_search

@@ -24,7 +24,7 @@ SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000}
 
 def cache_path(n: int) -> Path:
     from mimomem.bench.scale import SEED
-    from mimomem.segment import cache_dir
+    from mimomem.text.segment import cache_dir
 
     return cache_dir() / "bench" / f"corpus-{SEED}-{n}.jsonl"
 

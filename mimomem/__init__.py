@@ -6,10 +6,10 @@ CJK as character bigrams and Latin as words, and ranks with SQLite FTS5's exact 
 
 from __future__ import annotations
 
-from ._accel import NATIVE as _NATIVE
-from .bm25 import BM25Index, Hit
-from .curated import CuratedMemory
-from .errors import (
+from mimomem.text._accel import NATIVE as _NATIVE
+from mimomem.text.bm25 import BM25Index, Hit
+from mimomem.curated.store import CuratedMemory
+from mimomem.errors import (
     BadMemoryPath,
     MimomemError,
     NotInWriterAllowlist,
@@ -20,14 +20,14 @@ from .errors import (
     WriteDenied,
     WritingDisabled,
 )
-from .index import DocumentHit, DocumentIndex, MemoryHit, MemoryIndex, SearchResults
-from .injection import render_injection
-from .layout import PathClass, classify_path
-from .project import ProjectIdentity, project_id
-from .query import Query, Term, parse_query
-from .secrets import SecretFinding, ensure_no_secrets, scan_secrets
-from .tokens import Token, UnknownModeError, tokenize
-from .tree import MemoryTree
+from mimomem.search.index import DocumentHit, DocumentIndex, MemoryHit, MemoryIndex, SearchResults
+from mimomem.curated.injection import render_injection
+from mimomem.tree.layout import PathClass, classify_path
+from mimomem.tree.project import ProjectIdentity, project_id
+from mimomem.text.query import Query, Term, parse_query
+from mimomem.common.secrets import SecretFinding, ensure_no_secrets, scan_secrets
+from mimomem.text.tokens import Token, UnknownModeError, tokenize
+from mimomem.tree.store import MemoryTree
 
 __version__ = "0.1.0"
 

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .errors import MimomemError
+from mimomem.errors import MimomemError
 
 MAX_LIMIT = 200  # the same bound as ``MemoryIndex.search``
 
@@ -41,7 +41,7 @@ def _output_dir(value: str | None, option: str) -> None:
 
 
 def _cmd_tokenize(args: argparse.Namespace) -> int:
-    from .tokens import tokenize
+    from mimomem.text.tokens import tokenize
 
     tokens = tokenize(args.text, mode=args.mode)
     if args.json:
@@ -55,9 +55,9 @@ def _cmd_tokenize(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from . import bench
-    from .bench.runner import stderr_progress
-    from .bench.scale import parse_sizes
+    from mimomem import bench
+    from mimomem.bench.runner import stderr_progress
+    from mimomem.bench.scale import parse_sizes
 
     if args.tolerance < 0:
         raise ValueError(f"--tolerance must be >= 0, got {args.tolerance}")
@@ -95,7 +95,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_paths(args: argparse.Namespace) -> int:
-    from .tree import MemoryTree
+    from mimomem.tree.store import MemoryTree
 
     if args.task and not args.session:
         raise ValueError("--task needs --session SID (a task journal lives in its session)")
@@ -126,8 +126,8 @@ def _cmd_paths(args: argparse.Namespace) -> int:
 
 
 def _open_index(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from .index import MemoryIndex
-    from .tree import MemoryTree
+    from mimomem.search.index import MemoryIndex
+    from mimomem.tree.store import MemoryTree
 
     tree = MemoryTree(_existing_dir(args.root, "--root"))
     db = os.path.expanduser(args.db) if args.db else str(tree.data_dir / "mimomem.db")
@@ -224,7 +224,7 @@ def _index_options(p: argparse.ArgumentParser) -> None:
 
 # -- curated memory (recall, remember, forget, inspect, rules, import, inject) --------------
 def _curated(args: argparse.Namespace):  # noqa: ANN202 - CuratedMemory, imported lazily
-    from .curated import CuratedMemory
+    from mimomem.curated.store import CuratedMemory
 
     _output_dir(args.global_root, "--global-root")
     return CuratedMemory(project_root=_existing_dir(args.project, "--project"), global_root=args.global_root)
@@ -425,7 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_curated_commands(sub)
 
-    from .backends import BACKENDS
+    from mimomem.search.backends import BACKENDS
 
     p = sub.add_parser(
         "search",

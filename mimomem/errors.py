@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .secrets import SecretFinding
+    from mimomem.common.secrets import SecretFinding
 
 
 class MimomemError(Exception):

@@ -38,7 +38,8 @@ def load_native() -> ModuleType | None:
 
 
 def _pure() -> Implementation:
-    from mimomem import _bm25_py, _tokenizer_py
+    from mimomem.text import _bm25_py
+    from mimomem.text import _tokenizer_py
 
     return Implementation("py", _tokenizer_py.tokenize_bigram, _bm25_py.BM25Core)
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import MimomemError
-from .metrics import METRICS
+from mimomem.errors import MimomemError
+from mimomem.bench.metrics import METRICS
 
 EPSILON = 1e-9
 """Differences smaller than this are float noise, never a regression."""
@@ -67,7 +67,7 @@ class Comparison:
 
 def save_result(result: dict[str, Any], path: str | Path) -> None:
     """Write ``result`` as JSON, atomically."""
-    from ..fsutil import atomic_write
+    from mimomem.common.files import atomic_write
 
     target = Path(path)
     if target.parent and not target.parent.exists():

@@ -6,7 +6,7 @@ and in memory.  ``query_tokens`` is what the engine actually looks up for a quer
 regression gate stores it so a tokenizer change can be traced to the queries it moved.
 
 Three backends are mimomem's own (``fts5-unicode61``, ``fts5-bigram``, ``native-scan``),
-served by ``mimomem.index.DocumentIndex``.  The others exist only to be compared with:
+served by ``mimomem.search.index.DocumentIndex``.  The others exist only to be compared with:
 
 * ``fts5-trigram`` - stdlib FTS5 ``trigram`` over the raw text, queried like MiMo-Code
   (runs of letters, digits and ``_``, each double-quoted, OR-joined);
@@ -29,7 +29,7 @@ from typing import Any
 
 import regex
 
-from ..errors import MimomemError
+from mimomem.errors import MimomemError
 
 BACKENDS = (
     "fts5-unicode61",
@@ -44,7 +44,7 @@ BACKENDS = (
 """Every backend name, in table order."""
 
 OWN_BACKENDS = ("fts5-unicode61", "fts5-bigram", "native-scan")
-"""Backends served by ``mimomem.index.DocumentIndex``."""
+"""Backends served by ``mimomem.search.index.DocumentIndex``."""
 
 Docs = Sequence[tuple[str, str]]
 Ranked = list[tuple[str, float]]
@@ -107,7 +107,7 @@ def _quote_or(words: Sequence[str]) -> str | None:
 
 
 def _bigram_tokens(text: str) -> list[str]:
-    from ..tokens import tokenize
+    from mimomem.text.tokens import tokenize
 
     return [t.text for t in tokenize(text)]
 
@@ -193,7 +193,7 @@ class JiebaEngine(_Fts5Engine):
 
     @staticmethod
     def _words(text: str) -> list[str]:
-        from ..tokens import tokenize
+        from mimomem.text.tokens import tokenize
 
         return [t.text for t in tokenize(text, mode="jieba")]
 
@@ -214,18 +214,18 @@ class NaiveBigramFts5Engine(_Fts5Engine):
         return " ".join(_bigram_tokens(text))
 
     def _match(self, query: str) -> str | None:
-        from ..query import parse_query
+        from mimomem.text.query import parse_query
 
         return parse_query(query, segment=False, phrases=False).to_fts5()
 
     def query_tokens(self, query: str) -> list[str]:
-        from ..query import parse_query
+        from mimomem.text.query import parse_query
 
         return [" ".join(p) for p in parse_query(query, segment=False, phrases=False).phrases()]
 
 
 class DocumentIndexEngine(Engine):
-    """One of mimomem's own backends, through ``mimomem.index.DocumentIndex``."""
+    """One of mimomem's own backends, through ``mimomem.search.index.DocumentIndex``."""
 
     def __init__(self, workdir: Path, backend: str, *, naive: bool = False) -> None:
         super().__init__(workdir)
@@ -234,7 +234,7 @@ class DocumentIndexEngine(Engine):
         self.name = "naive-bigram" if naive else backend
 
     def build(self, docs: Docs) -> None:
-        from ..index import DocumentIndex
+        from mimomem.search.index import DocumentIndex
 
         self.index = DocumentIndex(self.workdir / f"{self.name}.db")
         self.index.add_documents(list(docs))
@@ -352,9 +352,9 @@ def _has(module: str) -> bool:
 
 def _document_index_missing() -> str | None:
     try:
-        from ..index import DocumentIndex  # noqa: F401
+        from mimomem.search.index import DocumentIndex  # noqa: F401
     except ImportError as exc:
-        return f"mimomem.index.DocumentIndex is not importable ({exc})"
+        return f"mimomem.search.index.DocumentIndex is not importable ({exc})"
     return None
 
 

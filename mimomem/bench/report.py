@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import MimomemError
-from .metrics import METRICS
+from mimomem.errors import MimomemError
+from mimomem.bench.metrics import METRICS
 
 METRIC_LABELS = {"ndcg@10": "nDCG@10", "recall@10": "Recall@10", "recall@100": "Recall@100", "mrr@10": "MRR@10"}
 
@@ -44,7 +44,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str = ""
 
 def _in_table_order(names: Iterable[str]) -> list[str]:
     """Backend names in ``BACKENDS`` order (JSON round trips may have sorted them)."""
-    from .engines import BACKENDS
+    from mimomem.bench.engines import BACKENDS
 
     unique = list(dict.fromkeys(names))
     return sorted(unique, key=lambda n: (BACKENDS.index(n) if n in BACKENDS else len(BACKENDS), n))
@@ -189,7 +189,7 @@ def _pyplot() -> Any:
 
 
 def _save(fig: Any, path: Path) -> None:
-    from ..fsutil import atomic_write
+    from mimomem.common.files import atomic_write
 
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
@@ -271,7 +271,7 @@ def scaling_chart(result: dict[str, Any], path: Path) -> None:
 
 def write_report(result: dict[str, Any], directory: str | Path) -> list[Path]:
     """Write ``report.md``, ``quality.png``, ``scaling.png`` and per-category charts into ``directory``."""
-    from ..fsutil import atomic_write
+    from mimomem.common.files import atomic_write
 
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)

@@ -20,9 +20,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .datasets import Dataset, DatasetError, load_dataset
-from .engines import BACKENDS, BackendUnavailableError, Engine, check_name, make_engine, remove_workdir, unavailable_reason
-from .metrics import METRICS, mean, percentile, score_query
+from mimomem.bench.datasets import Dataset, DatasetError, load_dataset
+from mimomem.bench.engines import BACKENDS, BackendUnavailableError, Engine, check_name, make_engine, remove_workdir, unavailable_reason
+from mimomem.bench.metrics import METRICS, mean, percentile, score_query
 
 TOP_K = 100
 """Documents fetched per query (Recall@100 needs them; run files keep them)."""
@@ -72,7 +72,7 @@ def resolve_backends(names: Sequence[str] | None, progress: Progress = quiet) ->
 
 def machine_info() -> dict[str, Any]:
     """The facts a reader needs to compare numbers across machines."""
-    from .. import __version__, native_available
+    from mimomem import __version__, native_available
 
     info: dict[str, Any] = {
         "python": platform.python_version(),
@@ -199,7 +199,7 @@ def _aggregate(rows: list[dict[str, Any]]) -> dict[str, float]:
 
 def write_run_file(path: Path, qids: Sequence[str], results: Sequence[Sequence[tuple[str, float]]], tag: str) -> None:
     """Write a TREC run: ``qid Q0 docid rank score tag``, one line per retrieved document."""
-    from ..fsutil import atomic_write
+    from mimomem.common.files import atomic_write
 
     lines = []
     for qid, hits in zip(qids, results):
@@ -335,7 +335,7 @@ def run_bench(
         if cases is not None:
             result["failures"] = run_failures(cases, names, workroot=workroot, progress=progress)
         if scale:
-            from .scale import run_scale
+            from mimomem.bench.scale import run_scale
 
             result["scale"] = run_scale(scale, names, workroot=workroot, progress=progress)
     return result

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import MimomemError
+from mimomem.errors import MimomemError
 
 if TYPE_CHECKING:
-    from .runner import Progress
+    from mimomem.bench.runner import Progress
 
 SEED = 20240601
 """Seed of the document generator."""
@@ -180,8 +180,8 @@ def run_scale(
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Build each backend on each generated corpus size; time 200 queries; record sizes."""
-    from .engines import make_engine, remove_workdir
-    from .runner import quiet, rss_bytes, time_queries, _timed_build
+    from mimomem.bench.engines import make_engine, remove_workdir
+    from mimomem.bench.runner import quiet, rss_bytes, time_queries, _timed_build
 
     say = progress or quiet
     say(f"[scale] generating {max(sizes)} documents (seed {SEED})")

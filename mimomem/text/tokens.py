@@ -1,0 +1,51 @@
+"""Tokens and the public ``tokenize`` entry point.
+
+Two modes:
+
+* ``bigram`` (default) - CJK runs become overlapping bigrams, a lone CJK character a
+  unigram; letters, digits and ``_`` form words; NFKC + case folding.  Native when the
+  extension is built, pure Python otherwise (see ``native_available``).
+* ``jieba`` - jieba's search-mode segmentation, folded the same way, for comparison and
+  for segmenting long natural-language queries.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from mimomem.errors import MimomemError
+
+MAX_WORD = 255
+"""Longest word token, in folded characters; longer runs are cut (as Lucene does)."""
+
+MODES = ("bigram", "jieba")
+
+TOKENIZER_VERSION = 2
+"""Bumped whenever bigram tokens change for some text; stored indexes rebuild on a change."""
+
+
+class Token(NamedTuple):
+    """One token: folded ``text`` and its ``[start, end)`` code-point span in the input."""
+
+    text: str
+    start: int
+    end: int
+
+
+class UnknownModeError(MimomemError, ValueError):
+    """The tokenizer mode is not one of ``MODES``."""
+
+
+def tokenize(text: str, mode: str = "bigram") -> list[Token]:
+    """Tokenize ``text``; every token keeps its offsets into ``text``."""
+    if not isinstance(text, str):
+        raise TypeError(f"tokenize() needs str, got {type(text).__name__}; decode bytes first")
+    if mode == "bigram":
+        from mimomem.text._accel import tokenize_bigram
+
+        return tokenize_bigram(text)
+    if mode == "jieba":
+        from mimomem.text.segment import tokenize_jieba
+
+        return tokenize_jieba(text)
+    raise UnknownModeError(f"unknown tokenizer mode {mode!r}; valid modes: {', '.join(MODES)}")

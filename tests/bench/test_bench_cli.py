@@ -1,0 +1,41 @@
+"""``mimomem bench`` end to end on the shipped failures corpus, and its argument errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mimomem.cli import main
+
+FAILURES = Path(__file__).resolve().parents[2] / "corpora" / "failures"
+
+
+@pytest.mark.skipif(not (FAILURES / "corpus.jsonl").is_file(), reason="corpora/failures not built")
+def test_smoke_failures_dataset_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--dataset", str(FAILURES), "--json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert "[failures]" in captured.err  # progress goes to stderr
+    (ds,) = result["datasets"]
+    by_name = {b["backend"]: b for b in ds["backends"]}
+    assert by_name["fts5-bigram"]["zero_result_share"] == 0.0
+    assert by_name["fts5-unicode61"]["zero_result_share"] > 0.5
+    assert result["failures"]["all_as_expected"] is True
+    for row in result["failures"]["rows"]:
+        assert row["hits"]["fts5-bigram"] == row["hits"]["native-scan"] == 1
+
+
+def test_unknown_backend_is_an_error_listing_valid_names(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["bench", "--dataset", str(tmp_path), "--backend", "lucene"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown backend 'lucene'" in err and "fts5-bigram" in err and "tantivy" in err
+
+
+def test_bad_arguments(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["bench", "--dataset", str(tmp_path / "none")]) == 2
+    assert "not a directory" in capsys.readouterr().err
+    assert main(["bench", "--dataset", str(tmp_path), "--scale", "0"]) == 2
+    assert "--scale size 0 is out of range" in capsys.readouterr().err
+    assert main(["bench", "--dataset", str(tmp_path), "--tolerance", "-1"]) == 2
