@@ -10,15 +10,15 @@ from mimomem.text._accel import NATIVE as _NATIVE
 from mimomem.text.bm25 import BM25Index, Hit
 from mimomem.curated.store import CuratedMemory
 from mimomem.errors import (
-    BadMemoryPath,
+    BadMemoryPathError,
     MimomemError,
-    NotInWriterAllowlist,
-    NotOwner,
-    OutsideAllowedArea,
-    ReservedTaskPath,
-    SecretRefused,
-    WriteDenied,
-    WritingDisabled,
+    NotInWriterAllowlistError,
+    NotOwnerError,
+    OutsideAllowedAreaError,
+    ReservedTaskPathError,
+    SecretRefusedError,
+    WriteDeniedError,
+    WritingDisabledError,
 )
 from mimomem.search.index import DocumentHit, DocumentIndex, MemoryHit, MemoryIndex, SearchResults
 from mimomem.curated.injection import render_injection
@@ -32,6 +32,13 @@ from mimomem.tree.store import MemoryTree
 __version__ = "0.1.0"
 
 
+def __getattr__(name: str) -> type[MimomemError]:
+    """Old exception names (mimomem 0.1) still resolve, with a DeprecationWarning."""
+    from mimomem.errors import deprecated_alias
+
+    return deprecated_alias(name)
+
+
 def native_available() -> bool:
     """True when the compiled hot path (``mimomem._native``) is the one in use."""
     return _NATIVE
@@ -39,7 +46,7 @@ def native_available() -> bool:
 
 __all__ = [
     "BM25Index",
-    "BadMemoryPath",
+    "BadMemoryPathError",
     "CuratedMemory",
     "DocumentHit",
     "DocumentIndex",
@@ -48,21 +55,21 @@ __all__ = [
     "MemoryIndex",
     "MemoryTree",
     "MimomemError",
-    "NotInWriterAllowlist",
-    "NotOwner",
-    "OutsideAllowedArea",
+    "NotInWriterAllowlistError",
+    "NotOwnerError",
+    "OutsideAllowedAreaError",
     "PathClass",
     "ProjectIdentity",
     "Query",
-    "ReservedTaskPath",
+    "ReservedTaskPathError",
     "SearchResults",
     "SecretFinding",
-    "SecretRefused",
+    "SecretRefusedError",
     "Term",
     "Token",
     "UnknownModeError",
-    "WriteDenied",
-    "WritingDisabled",
+    "WriteDeniedError",
+    "WritingDisabledError",
     "classify_path",
     "ensure_no_secrets",
     "native_available",

@@ -20,7 +20,7 @@ class LocationError(MimomemError, ValueError):
     """A data directory or memory root setting is unusable."""
 
 
-class InvalidMemoryId(MimomemError, ValueError):
+class InvalidMemoryIdError(MimomemError, ValueError):
     """A project, session or task id is not a safe single path component."""
 
 
@@ -28,35 +28,35 @@ class ProjectIdError(MimomemError, RuntimeError):
     """The project id file in the git directory is unreadable or holds an unsafe value."""
 
 
-class WriteDenied(MimomemError, PermissionError):
+class WriteDeniedError(MimomemError, PermissionError):
     """The write gate refused a write; the message says which paths are allowed."""
 
 
-class WritingDisabled(WriteDenied):
+class WritingDisabledError(WriteDeniedError):
     """Memory writing is switched off; nothing in the memory tree may be written."""
 
 
-class BadMemoryPath(WriteDenied):
+class BadMemoryPathError(WriteDeniedError):
     """The target is not a valid ``<scope>/<scope_id>/<key>.md`` memory path."""
 
 
-class OutsideAllowedArea(WriteDenied):
+class OutsideAllowedAreaError(WriteDeniedError):
     """The target lies outside the memory tree and the worktree (or the agent's sandbox)."""
 
 
-class NotInWriterAllowlist(WriteDenied):
+class NotInWriterAllowlistError(WriteDeniedError):
     """The checkpoint writer may only write its own allowlisted memory files."""
 
 
-class ReservedTaskPath(WriteDenied):
+class ReservedTaskPathError(WriteDeniedError):
     """``tasks/<TID>/`` is writable only by the subagent bound to that task."""
 
 
-class NotOwner(WriteDenied):
+class NotOwnerError(WriteDeniedError):
     """The target belongs to another session or project."""
 
 
-class SecretRefused(MimomemError, ValueError):
+class SecretRefusedError(MimomemError, ValueError):
     """Text about to be written contains a likely secret (kind and line given, value never)."""
 
     def __init__(self, where: str, findings: Sequence[SecretFinding]) -> None:
@@ -69,3 +69,132 @@ class SecretRefused(MimomemError, ValueError):
             f"such as an environment variable name instead), or, if it is not a secret, add the "
             f"marker `mimomem:allow-secret` on that line"
         )
+
+
+# --- text engine ---
+
+
+class UnknownModeError(MimomemError, ValueError):
+    """The tokenizer mode is not one of ``MODES``."""
+
+
+class GlossaryError(MimomemError, ValueError):
+    """A glossary file could not be read."""
+
+
+# --- search cache ---
+
+
+class SchemaTooNewError(MimomemError, RuntimeError):
+    """The database was written by a newer mimomem; delete it (it is a cache) or upgrade."""
+
+
+class UnknownBackendError(MimomemError, ValueError):
+    """The backend name is not one of ``BACKENDS``."""
+
+
+class InvalidLimitError(MimomemError, ValueError):
+    """``limit`` is not an integer in the allowed range."""
+
+
+class InvalidFloorError(MimomemError, ValueError):
+    """The relative score floor is not a number between 0 and 1."""
+
+
+class InvalidScopeError(MimomemError, ValueError):
+    """The scope filter is not one of ``SCOPES``."""
+
+
+# --- curated store ---
+
+
+class CuratedError(MimomemError):
+    """Base class of curated-memory errors."""
+
+
+class InvalidCuratedIdError(CuratedError, ValueError):
+    """A memory id is not ``<category>/<slug>`` with a known category and a safe slug."""
+
+
+class OutsideRootError(CuratedError, PermissionError):
+    """The path would leave the memory root (``..``, an absolute path or a symlink out)."""
+
+
+class MemoryNotFoundError(CuratedError, KeyError):
+    """No memory has this id in the roots searched."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "memory not found"
+
+
+class DuplicateMemoryError(CuratedError, ValueError):
+    """The new memory nearly repeats a live one; supersede that one instead."""
+
+    def __init__(self, message: str, existing_id: str) -> None:
+        super().__init__(message)
+        self.existing_id = existing_id
+
+
+class NoProjectRootError(CuratedError, ValueError):
+    """A project-scope operation was asked for, but no project root is known."""
+
+
+class InvalidMemoryError(CuratedError, ValueError):
+    """A field of a memory to be written is invalid (empty summary, bad load_when...)."""
+
+
+# --- benchmark ---
+
+
+class BackendUnavailableError(MimomemError, RuntimeError):
+    """The backend exists but cannot run here (a package is missing)."""
+
+
+class ResultFileError(MimomemError, ValueError):
+    """A saved result file cannot be read or is not a benchmark result."""
+
+
+class DatasetError(MimomemError, ValueError):
+    """A dataset directory is missing a file or holds a malformed line."""
+
+
+class CorporaNotFoundError(MimomemError, FileNotFoundError):
+    """No ``corpora/`` directory was found for the default benchmark run."""
+
+
+class BenchDependencyError(MimomemError, ImportError):
+    """An optional package the requested output needs is not installed."""
+
+
+class ScaleError(MimomemError, ValueError):
+    """A requested corpus size is out of range."""
+
+
+# --- names before 0.2 (one release of grace, then removed) ---
+
+_OLD_NAMES = {
+    "WriteDenied": "WriteDeniedError",
+    "WritingDisabled": "WritingDisabledError",
+    "BadMemoryPath": "BadMemoryPathError",
+    "OutsideAllowedArea": "OutsideAllowedAreaError",
+    "NotInWriterAllowlist": "NotInWriterAllowlistError",
+    "ReservedTaskPath": "ReservedTaskPathError",
+    "NotOwner": "NotOwnerError",
+    "SecretRefused": "SecretRefusedError",
+}
+
+
+def deprecated_alias(name: str) -> type[MimomemError]:
+    """The class an exception name from mimomem 0.1 now has, with a DeprecationWarning."""
+    new = _OLD_NAMES.get(name)
+    if new is None:
+        raise AttributeError(f"module 'mimomem.errors' has no attribute {name!r}")
+    import warnings
+
+    warnings.warn(f"mimomem.{name} is renamed {new}; the old name goes in 0.3", DeprecationWarning, stacklevel=3)
+    cls: type[MimomemError] = globals()[new]
+    return cls
+
+
+def __getattr__(name: str) -> type[MimomemError]:
+    return deprecated_alias(name)

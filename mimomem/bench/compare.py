@@ -15,15 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mimomem.errors import MimomemError
+from mimomem.errors import MimomemError, ResultFileError
 from mimomem.bench.metrics import METRICS
 
 EPSILON = 1e-9
 """Differences smaller than this are float noise, never a regression."""
-
-
-class ResultFileError(MimomemError, ValueError):
-    """A saved result file cannot be read or is not a benchmark result."""
 
 
 @dataclass(frozen=True)

@@ -17,19 +17,11 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mimomem.errors import MimomemError
+from mimomem.errors import CorporaNotFoundError, DatasetError, MimomemError
 
 CORPUS_FILE = "corpus.jsonl"
 QUERIES_FILE = "queries.jsonl"
 QRELS_FILE = "qrels/test.tsv"
-
-
-class DatasetError(MimomemError, ValueError):
-    """A dataset directory is missing a file or holds a malformed line."""
-
-
-class CorporaNotFoundError(MimomemError, FileNotFoundError):
-    """No ``corpora/`` directory was found for the default benchmark run."""
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from typing import Any
 
 import regex
 
-from mimomem.errors import MimomemError
+from mimomem.errors import BackendUnavailableError, MimomemError, UnknownBackendError
 
 BACKENDS = (
     "fts5-unicode61",
@@ -48,14 +48,6 @@ OWN_BACKENDS = ("fts5-unicode61", "fts5-bigram", "native-scan")
 
 Docs = Sequence[tuple[str, str]]
 Ranked = list[tuple[str, float]]
-
-
-class UnknownBackendError(MimomemError, ValueError):
-    """The backend name is not one of ``BACKENDS``."""
-
-
-class BackendUnavailableError(MimomemError, RuntimeError):
-    """The backend exists but cannot run here (a package is missing)."""
 
 
 class Engine:

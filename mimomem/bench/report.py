@@ -11,14 +11,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mimomem.errors import MimomemError
+from mimomem.errors import BenchDependencyError, MimomemError
 from mimomem.bench.metrics import METRICS
 
 METRIC_LABELS = {"ndcg@10": "nDCG@10", "recall@10": "Recall@10", "recall@100": "Recall@100", "mrr@10": "MRR@10"}
-
-
-class BenchDependencyError(MimomemError, ImportError):
-    """An optional package the requested output needs is not installed."""
 
 
 def human_bytes(n: int | None) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mimomem.errors import MimomemError
+from mimomem.errors import MimomemError, ScaleError
 
 if TYPE_CHECKING:
     from mimomem.bench.runner import Progress
@@ -44,10 +44,6 @@ _TECH = (
 ).split()
 
 _PUNCT = "，。、；！？："
-
-
-class ScaleError(MimomemError, ValueError):
-    """A requested corpus size is out of range."""
 
 
 def parse_sizes(spec: str) -> list[int]:

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from mimomem.errors import SecretRefused
+from mimomem.errors import SecretRefusedError
 
 ALLOW_MARKER = "mimomem:allow-secret"
 """Put this on a line to let that line's would-be secrets through."""
@@ -370,16 +370,16 @@ def scan_secrets(text: str) -> list[SecretFinding]:
 
 
 def ensure_no_secrets(text: str, *, where: str) -> None:
-    """Raise ``SecretRefused`` when ``text`` (about to be written to ``where``) holds a likely secret."""
+    """Raise ``SecretRefusedError`` when ``text`` (about to be written to ``where``) holds a likely secret."""
     findings = scan_secrets(text)
     if findings:
-        raise SecretRefused(where, findings)
+        raise SecretRefusedError(where, findings)
 
 
 __all__ = [
     "ALLOW_MARKER",
     "SecretFinding",
-    "SecretRefused",
+    "SecretRefusedError",
     "ensure_no_secrets",
     "scan_secrets",
     "shannon_entropy",

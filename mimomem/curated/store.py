@@ -42,7 +42,17 @@ from typing import Any, Union
 
 from mimomem.common import frontmatter
 from mimomem.text.bm25 import BM25Index
-from mimomem.errors import MimomemError, SecretRefused
+from mimomem.errors import (
+    CuratedError,
+    DuplicateMemoryError,
+    InvalidCuratedIdError,
+    InvalidMemoryError,
+    MemoryNotFoundError,
+    MimomemError,
+    NoProjectRootError,
+    OutsideRootError,
+    SecretRefusedError,
+)
 from mimomem.common.files import atomic_write
 from mimomem.text.query import Query, parse_query
 from mimomem.common.secrets import ensure_no_secrets, scan_secrets
@@ -68,41 +78,6 @@ Now = Union[_dt.datetime, Callable[[], _dt.datetime], None]
 
 
 # -- errors ----------------------------------------------------------------------------
-class CuratedError(MimomemError):
-    """Base class of curated-memory errors."""
-
-
-class InvalidCuratedId(CuratedError, ValueError):
-    """A memory id is not ``<category>/<slug>`` with a known category and a safe slug."""
-
-
-class OutsideRoot(CuratedError, PermissionError):
-    """The path would leave the memory root (``..``, an absolute path or a symlink out)."""
-
-
-class MemoryNotFound(CuratedError, KeyError):
-    """No memory has this id in the roots searched."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "memory not found"
-
-
-class DuplicateMemory(CuratedError, ValueError):
-    """The new memory nearly repeats a live one; supersede that one instead."""
-
-    def __init__(self, message: str, existing_id: str) -> None:
-        super().__init__(message)
-        self.existing_id = existing_id
-
-
-class NoProjectRoot(CuratedError, ValueError):
-    """A project-scope operation was asked for, but no project root is known."""
-
-
-class InvalidMemory(CuratedError, ValueError):
-    """A field of a memory to be written is invalid (empty summary, bad load_when...)."""
-
-
 # -- data --------------------------------------------------------------------------------
 @dataclass(slots=True)
 class Memory:
@@ -301,7 +276,7 @@ def _flocked(path: Path) -> Iterator[None]:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o644)
     except OSError:
         if os.path.islink(path):
-            raise OutsideRoot(f"{path} is a symlink; remove it (mimomem recreates its lock file)") from None
+            raise OutsideRootError(f"{path} is a symlink; remove it (mimomem recreates its lock file)") from None
         raise
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -346,19 +321,19 @@ class _Root:
         target = cdir / f"{slug}.md"
         if category not in self.safe_dirs:
             if cdir.is_symlink():
-                raise OutsideRoot(f"{cdir} is a symlink; mimomem does not follow symlinks in a memory root")
+                raise OutsideRootError(f"{cdir} is a symlink; mimomem does not follow symlinks in a memory root")
             if cdir.is_dir():
                 if Path(os.path.realpath(cdir)) != self.real() / category:
-                    raise OutsideRoot(f"{cdir} resolves outside {self.real()}")
+                    raise OutsideRootError(f"{cdir} resolves outside {self.real()}")
                 self.safe_dirs.add(category)  # checked once per load; load() clears it
         if target.is_symlink():
-            raise OutsideRoot(f"{target} is a symlink; mimomem does not follow symlinks in a memory root")
+            raise OutsideRootError(f"{target} is a symlink; mimomem does not follow symlinks in a memory root")
         return target
 
     def ensure(self) -> None:
         """Create the root and its ``.gitignore`` on first write."""
         if self.path.is_symlink():  # _compile refuses it too: refuse before writing anything there
-            raise OutsideRoot(f"memory root {self.path} is a symlink; use the real directory as the root")
+            raise OutsideRootError(f"memory root {self.path} is a symlink; use the real directory as the root")
         self.path.mkdir(parents=True, exist_ok=True)
         gi = self.path / ".gitignore"
         if not gi.exists():
@@ -428,7 +403,7 @@ class _Root:
             return None
         try:
             split_id(memory_id, self.categories)
-        except InvalidCuratedId as exc:
+        except InvalidCuratedIdError as exc:
             self.problems.append(Problem("skipped", where, f"file name is not a valid slug: {exc}"))
             return None
         try:
@@ -557,14 +532,14 @@ def _read_state(path: Path) -> dict[str, Any]:
 
 
 def split_id(memory_id: str, categories: Sequence[str]) -> tuple[str, str]:
-    """``(category, slug)`` of a valid id; ``InvalidCuratedId`` (saying why) otherwise."""
+    """``(category, slug)`` of a valid id; ``InvalidCuratedIdError`` (saying why) otherwise."""
     if not isinstance(memory_id, str) or memory_id.count("/") != 1:
-        raise InvalidCuratedId(f"memory id {memory_id!r} must look like '<category>/<slug>', e.g. 'facts/db-port'")
+        raise InvalidCuratedIdError(f"memory id {memory_id!r} must look like '<category>/<slug>', e.g. 'facts/db-port'")
     category, slug = memory_id.split("/")
     if category not in categories:
-        raise InvalidCuratedId(f"unknown category {category!r} in {memory_id!r}; categories: {', '.join(categories)}")
+        raise InvalidCuratedIdError(f"unknown category {category!r} in {memory_id!r}; categories: {', '.join(categories)}")
     if slug in (".", "..", "index") or not _SLUG_OK.fullmatch(slug) or "\x00" in slug:
-        raise InvalidCuratedId(
+        raise InvalidCuratedIdError(
             f"slug {slug!r} in {memory_id!r} is not allowed: use letters, digits, '-', '.', '_' "
             f"(starting and ending with a letter or digit), not 'index'"
         )
@@ -634,7 +609,7 @@ class CuratedMemory:
         if scope not in SCOPES:
             raise ValueError(f"scope must be 'project' or 'global', got {scope!r}")
         if scope not in self._roots:
-            raise NoProjectRoot(
+            raise NoProjectRootError(
                 "no project root: pass project_root= (CLI: --project DIR) or run inside a git repository, "
                 "or use scope='global' (CLI: --global)"
             )
@@ -711,7 +686,7 @@ class CuratedMemory:
         for root in self._roots.values():
             if (scope is None or root.scope == scope) and memory_id in root.memories:
                 return root.memories[memory_id]
-        raise MemoryNotFound(f"no memory {memory_id!r}; `mimomem inspect` lists every id")
+        raise MemoryNotFoundError(f"no memory {memory_id!r}; `mimomem inspect` lists every id")
 
     # -- scoring -----------------------------------------------------------------------------
     def _decay(self, memory: Memory, now: _dt.datetime) -> float:
@@ -796,8 +771,8 @@ class CuratedMemory:
     ) -> Memory:
         """Write one memory atomically and recompile its root's outlines.
 
-        Refused: likely secrets (``SecretRefused``), near-duplicates of a live memory in the
-        same root (``DuplicateMemory``, naming it).  ``author="model"`` cannot create hard
+        Refused: likely secrets (``SecretRefusedError``), near-duplicates of a live memory in the
+        same root (``DuplicateMemoryError``, naming it).  ``author="model"`` cannot create hard
         rules: a model's ``rules`` entry is stored as kind ``rule-proposal``.
         """
         root = self._root(scope)
@@ -854,10 +829,10 @@ class CuratedMemory:
                 label = f"item {n}"
             try:
                 if not isinstance(item, Mapping):
-                    raise InvalidMemory(f"item {n} is a {type(item).__name__}, not a mapping")
+                    raise InvalidMemoryError(f"item {n} is a {type(item).__name__}, not a mapping")
                 unknown = set(item) - allowed
                 if unknown:
-                    raise InvalidMemory(f"unknown fields {sorted(unknown)}; allowed: {sorted(allowed)}")
+                    raise InvalidMemoryError(f"unknown fields {sorted(unknown)}; allowed: {sorted(allowed)}")
                 memory = self._write_one(
                     root,
                     item.get("category", ""),
@@ -871,7 +846,7 @@ class CuratedMemory:
                     slug=item.get("slug"),
                     durable=False,
                 )
-            except (CuratedError, SecretRefused, ValueError) as exc:
+            except (CuratedError, SecretRefusedError, ValueError) as exc:
                 result.refused.append((label, str(exc)))
                 continue
             result.written.append(memory.id)
@@ -934,16 +909,16 @@ class CuratedMemory:
         durable: bool = True,
     ) -> Memory:
         if author not in AUTHORS:
-            raise InvalidMemory(f"author must be one of {', '.join(AUTHORS)}, got {author!r}")
+            raise InvalidMemoryError(f"author must be one of {', '.join(AUTHORS)}, got {author!r}")
         if category not in self.categories:
-            raise InvalidCuratedId(f"unknown category {category!r}; categories: {', '.join(self.categories)}")
+            raise InvalidCuratedIdError(f"unknown category {category!r}; categories: {', '.join(self.categories)}")
         if not isinstance(summary, str) or not summary.strip() or "\n" in summary.strip():
-            raise InvalidMemory("summary must be one non-empty line")
+            raise InvalidMemoryError("summary must be one non-empty line")
         if not isinstance(body, str) or not isinstance(highlight, str):
-            raise InvalidMemory("body and highlight must be strings")
+            raise InvalidMemoryError("body and highlight must be strings")
         when = _str_list(list(load_when) if isinstance(load_when, (tuple, list)) else load_when)
         if when is None or any(not w.strip() or "\n" in w for w in when):
-            raise InvalidMemory("load_when must be a list of one-line scenario strings")
+            raise InvalidMemoryError("load_when must be a list of one-line scenario strings")
         summary = summary.strip()
         kind = _KIND_OF.get(category, "note")
         if category == RULES and author == "model":
@@ -953,7 +928,7 @@ class CuratedMemory:
             memory_id = f"{category}/{slug}"
             split_id(memory_id, self.categories)
             if memory_id in root.memories:
-                raise DuplicateMemory(
+                raise DuplicateMemoryError(
                     f"{memory_id} already exists in the {root.scope} root; forget it first or pick another slug",
                     memory_id,
                 )
@@ -970,9 +945,9 @@ class CuratedMemory:
             split_id(supersedes, self.categories)
             old = root.memories.get(supersedes)
             if old is None:
-                raise MemoryNotFound(f"cannot supersede {supersedes!r}: no such memory in the {root.scope} root")
+                raise MemoryNotFoundError(f"cannot supersede {supersedes!r}: no such memory in the {root.scope} root")
             if old.superseded_by:
-                raise InvalidMemory(
+                raise InvalidMemoryError(
                     f"{supersedes} is already superseded by {old.superseded_by}; supersede that one instead"
                 )
         text_for_dedup = f"{summary}\n{body}"
@@ -980,7 +955,7 @@ class CuratedMemory:
         dup = dedup.find(text_for_dedup, _normalize_summary(summary), skip=supersedes)
         if dup is not None:
             existing, why = dup
-            raise DuplicateMemory(
+            raise DuplicateMemoryError(
                 f"near-duplicate of {existing} ({why}); to replace it, remember with supersedes={existing!r} "
                 f"(CLI: --supersedes {existing}), or forget it first",
                 existing,
@@ -1002,7 +977,7 @@ class CuratedMemory:
         content = frontmatter.serialize(meta, body.strip("\n"))
         size = len(content.encode("utf-8"))
         if size > MAX_FILE_BYTES:
-            raise InvalidMemory(
+            raise InvalidMemoryError(
                 f"memory would be {size} bytes, over the {MAX_FILE_BYTES}-byte limit; keep the body short "
                 f"and link to a file instead"
             )
@@ -1031,7 +1006,7 @@ class CuratedMemory:
         text = old.path.read_text(encoding="utf-8")
         doc = frontmatter.parse(text)
         if doc.problem is not None:
-            raise InvalidMemory(f"cannot update {old.id}: {doc.problem}")
+            raise InvalidMemoryError(f"cannot update {old.id}: {doc.problem}")
         doc.meta["superseded_by"] = new_id
         doc.meta["updated"] = _iso(self.now())
         _write(old.path, frontmatter.serialize(doc.meta, doc.body.strip("\n")), durable=durable)
@@ -1089,7 +1064,7 @@ class CuratedMemory:
                 root.fingerprint = root.current_fingerprint()
             return ForgetResult(memory_id, s, dangling)
         where = f"the {scope} root" if scope else "any root"
-        raise MemoryNotFound(f"no memory {memory_id!r} in {where}; `mimomem inspect` lists every id")
+        raise MemoryNotFoundError(f"no memory {memory_id!r} in {where}; `mimomem inspect` lists every id")
 
     def accept_rule(self, memory_id: str, *, scope: str | None = None) -> Memory:
         """Turn a ``rule-proposal`` into a hard rule (a person's decision)."""
@@ -1098,7 +1073,7 @@ class CuratedMemory:
         with root.write_lock():
             doc = frontmatter.parse(memory.path.read_text(encoding="utf-8"))
             if doc.problem is not None:
-                raise InvalidMemory(f"cannot update {memory_id}: {doc.problem}")
+                raise InvalidMemoryError(f"cannot update {memory_id}: {doc.problem}")
             doc.meta["kind"] = "rule"
             doc.meta["updated"] = _iso(self.now())
             doc.meta["accepted_by"] = "user"
@@ -1120,7 +1095,7 @@ class CuratedMemory:
     def _proposal(self, memory_id: str, scope: str | None) -> Memory:
         memory = self.get(memory_id, scope=scope)
         if memory.kind != "rule-proposal":
-            raise InvalidMemory(f"{memory_id} is a {memory.kind!r}, not a rule-proposal; nothing to accept or reject")
+            raise InvalidMemoryError(f"{memory_id} is a {memory.kind!r}, not a rule-proposal; nothing to accept or reject")
         return memory
 
     # -- compiled outlines -------------------------------------------------------------------------
@@ -1177,7 +1152,7 @@ class CuratedMemory:
             except (OSError, UnicodeDecodeError):
                 pass
             if path.parent.is_symlink():
-                raise OutsideRoot(f"{path.parent} is a symlink; refusing to write the compiled index there")
+                raise OutsideRootError(f"{path.parent} is a symlink; refusing to write the compiled index there")
             path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(path, text)
 

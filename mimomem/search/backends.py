@@ -27,7 +27,7 @@ import regex
 from mimomem.search import db
 from mimomem.text._accel import tokenize_bigram
 from mimomem.text.bm25 import BM25Index
-from mimomem.errors import MimomemError
+from mimomem.errors import MimomemError, UnknownBackendError
 from mimomem.text.query import Query
 
 BACKENDS = ("fts5-bigram", "native-scan", "fts5-unicode61")
@@ -39,10 +39,6 @@ SNIPPET_ELLIPSIS = "..."
 SNIPPET_TOKENS = 32
 
 _MIMO_WORD = regex.compile(r"[\p{L}\p{N}_]+")
-
-
-class UnknownBackendError(MimomemError, ValueError):
-    """The backend name is not one of ``BACKENDS``."""
 
 
 def check_backend(name: str) -> str:

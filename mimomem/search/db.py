@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from mimomem.text._accel import tokenize_bigram
-from mimomem.errors import MimomemError
+from mimomem.errors import MimomemError, SchemaTooNewError
 
 SCHEMA_VERSION = 4
 BUSY_TIMEOUT_MS = 30_000
@@ -51,10 +51,6 @@ BIGRAM_PROBE = (
     "東京タワー 一 二三四 memory_fts_idx v1.2.3 T5.3 ﬁ ß İ ǅ ① 々〇 हिन्दी e\u0301 \U00020000\U00020001"
 )
 """Text that exercises every tokenizer rule; its tokens are part of the recorded version."""
-
-
-class SchemaTooNewError(MimomemError, RuntimeError):
-    """The database was written by a newer mimomem; delete it (it is a cache) or upgrade."""
 
 
 class IndexSpec(NamedTuple):

@@ -23,7 +23,7 @@ from mimomem.text import _accel
 from mimomem.search import db
 from mimomem.search import reconcile as reconcile_mod
 from mimomem.search.backends import BACKENDS, BackendHit, Fts5Backend, NativeScan, check_backend, make_backends
-from mimomem.errors import MimomemError
+from mimomem.errors import InvalidFloorError, InvalidLimitError, InvalidScopeError, MimomemError
 from mimomem.text.query import Query, parse_query
 from mimomem.text.synonyms import DEFAULT_WEIGHT, USER_FILE, Glossary
 from mimomem.tree.store import MemoryTree
@@ -39,18 +39,6 @@ DEFAULT_FLOOR = 0.15
 SCOPES = ("global", "projects", "sessions", "cc")
 SEARCH_WAIT_MS = 500
 """How long a search waits for another process's reconcile before searching the index as it is."""
-
-
-class InvalidLimitError(MimomemError, ValueError):
-    """``limit`` is not an integer in the allowed range."""
-
-
-class InvalidFloorError(MimomemError, ValueError):
-    """The relative score floor is not a number between 0 and 1."""
-
-
-class InvalidScopeError(MimomemError, ValueError):
-    """The scope filter is not one of ``SCOPES``."""
 
 
 class DocumentHit(NamedTuple):

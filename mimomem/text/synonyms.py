@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 
-from mimomem.errors import MimomemError
+from mimomem.errors import GlossaryError, MimomemError
 from mimomem.text.query import Query, Term
 from mimomem.text.tokens import tokenize
 
@@ -23,10 +23,6 @@ DEFAULT_WEIGHT = 0.5
 """Weight of an expanded term relative to the user's own terms."""
 
 USER_FILE = "synonyms.tsv"
-
-
-class GlossaryError(MimomemError, ValueError):
-    """A glossary file could not be read."""
 
 
 def _phrase(term: str) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mimomem.errors import MimomemError
+from mimomem.errors import MimomemError, UnknownModeError
 
 MAX_WORD = 255
 """Longest word token, in folded characters; longer runs are cut (as Lucene does)."""
@@ -30,10 +30,6 @@ class Token(NamedTuple):
     text: str
     start: int
     end: int
-
-
-class UnknownModeError(MimomemError, ValueError):
-    """The tokenizer mode is not one of ``MODES``."""
 
 
 def tokenize(text: str, mode: str = "bigram") -> list[Token]:

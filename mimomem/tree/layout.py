@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import yaml
 
-from mimomem.errors import InvalidMemoryId
+from mimomem.errors import InvalidMemoryIdError
 
 SCOPES: tuple[str, ...] = ("global", "projects", "sessions")
 CC_SCOPE = "cc"
@@ -59,9 +59,9 @@ class PathClass(NamedTuple):
 
 
 def check_id(value: str, *, kind: str) -> str:
-    """Return ``value`` if it is a safe project/session id, else raise ``InvalidMemoryId``."""
+    """Return ``value`` if it is a safe project/session id, else raise ``InvalidMemoryIdError``."""
     if not isinstance(value, str) or not SAFE_ID_RE.fullmatch(value) or ".." in value:
-        raise InvalidMemoryId(
+        raise InvalidMemoryIdError(
             f"invalid {kind} id {value!r}: use 1-128 characters from A-Z a-z 0-9 _ . - "
             f"starting with a letter or digit, with no '..'"
         )
@@ -69,9 +69,9 @@ def check_id(value: str, *, kind: str) -> str:
 
 
 def check_task_id(value: str) -> str:
-    """Return ``value`` if it is a task id like ``T3`` or ``T3.1.2``, else raise ``InvalidMemoryId``."""
+    """Return ``value`` if it is a task id like ``T3`` or ``T3.1.2``, else raise ``InvalidMemoryIdError``."""
     if not isinstance(value, str) or not TASK_ID_RE.fullmatch(value):
-        raise InvalidMemoryId(f"invalid task id {value!r}: task ids look like T3 or T3.1.2")
+        raise InvalidMemoryIdError(f"invalid task id {value!r}: task ids look like T3 or T3.1.2")
     return value
 
 

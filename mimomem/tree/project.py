@@ -23,7 +23,7 @@ import uuid
 from pathlib import Path
 from typing import NamedTuple
 
-from mimomem.errors import InvalidMemoryId, ProjectIdError
+from mimomem.errors import InvalidMemoryIdError, ProjectIdError
 from mimomem.common.files import atomic_write
 from mimomem.tree.layout import GLOBAL_ID, check_id
 
@@ -143,7 +143,7 @@ def _read_id(file: Path) -> str | None:
 def _valid(value: str, file: Path) -> str:
     try:
         return check_id(value, kind="project")
-    except InvalidMemoryId:
+    except InvalidMemoryIdError:
         raise ProjectIdError(
             f"project id file {file} holds {value[:80]!r}, which is not a safe id; "
             f"delete the file (a new id will be created) or put a UUID in it"

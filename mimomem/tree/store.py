@@ -29,13 +29,13 @@ from typing import Any
 from mimomem.tree import locations
 from mimomem.tree import templates
 from mimomem.errors import (
-    BadMemoryPath,
-    InvalidMemoryId,
-    NotInWriterAllowlist,
-    NotOwner,
-    OutsideAllowedArea,
-    ReservedTaskPath,
-    WritingDisabled,
+    BadMemoryPathError,
+    InvalidMemoryIdError,
+    NotInWriterAllowlistError,
+    NotOwnerError,
+    OutsideAllowedAreaError,
+    ReservedTaskPathError,
+    WritingDisabledError,
 )
 from mimomem.common.files import atomic_write
 from mimomem.tree.layout import SCOPES, TASK_ID_RE, check_id, check_task_id
@@ -211,8 +211,8 @@ class MemoryTree:
     ) -> Path:
         """Decide whether ``agent`` may write ``target``; return the real path to write to.
 
-        Raises a ``WriteDenied`` subclass (whose message lists what the caller *may*
-        write) or ``InvalidMemoryId`` for a malformed id argument.  The verdict is taken
+        Raises a ``WriteDeniedError`` subclass (whose message lists what the caller *may*
+        write) or ``InvalidMemoryIdError`` for a malformed id argument.  The verdict is taken
         on the fully resolved real path (symlinks followed, ``..`` folded), so no
         spelling of a path can change it.  The rules, in order:
 
@@ -345,7 +345,7 @@ def _locked_dir(path: Path) -> Iterator[int]:
         else:  # macOS may report the stored case / normalization form of the same path
             same = held == str(parent) or (_FD_PATH_FOLDS and _fold(held) == _fold(str(parent)))
         if not same:  # swapped for a symlink or moved after the verdict
-            raise BadMemoryPath(
+            raise BadMemoryPathError(
                 f"{parent} is not the directory that was judged (it changed into a symlink or was moved "
                 f"while writing, now {held or 'unknown'}); nothing was written"
             )
@@ -380,10 +380,10 @@ def _read_regular(path: Path, dir_fd: int) -> bytes:
     except FileNotFoundError:
         raise
     except OSError as exc:
-        raise BadMemoryPath(f"{path} cannot be opened as a regular file ({exc.strerror}); nothing was written") from None
+        raise BadMemoryPathError(f"{path} cannot be opened as a regular file ({exc.strerror}); nothing was written") from None
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise BadMemoryPath(f"{path} is not a regular file (a FIFO or device?); nothing was written")
+            raise BadMemoryPathError(f"{path} is not a regular file (a FIFO or device?); nothing was written")
         return handle.read()
 
 
@@ -430,7 +430,7 @@ class _Request:
                 raise ValueError("worktree is empty; pass the worktree directory, or None (or '/') when there is none")
             wt = os.path.realpath(os.fspath(worktree))
             if "\x00" in wt:
-                raise BadMemoryPath("worktree path contains a NUL byte")
+                raise BadMemoryPathError("worktree path contains a NUL byte")
             self.worktree = None if wt == os.sep else wt  # MiMo: "/" means "not in git"
         self.dotdir = None if self.worktree is None else os.path.join(self.worktree, tree.worktree_dotdir)
 
@@ -439,11 +439,11 @@ class _Request:
     def resolve(self, target: str | os.PathLike[str]) -> str:
         raw = os.fspath(target)
         if not isinstance(raw, str):
-            raise BadMemoryPath(f"target must be a str path, not {type(raw).__name__}")
+            raise BadMemoryPathError(f"target must be a str path, not {type(raw).__name__}")
         if "\x00" in raw:
-            raise BadMemoryPath(f"target {raw!r} contains a NUL byte; nothing was written. {self.allowed()}")
+            raise BadMemoryPathError(f"target {raw!r} contains a NUL byte; nothing was written. {self.allowed()}")
         if not raw:
-            raise BadMemoryPath(f"target is empty. {self.allowed()}")
+            raise BadMemoryPathError(f"target is empty. {self.allowed()}")
         if not os.path.isabs(raw):
             raw = os.path.join(self.worktree or os.getcwd(), raw)
         real = os.path.realpath(raw)
@@ -452,7 +452,7 @@ class _Request:
         while not os.path.lexists(existing):
             existing = os.path.dirname(existing)
         if os.path.islink(existing) or os.path.realpath(existing) != existing:
-            raise BadMemoryPath(f"target {raw!r} goes through a symlink loop; nothing was written")
+            raise BadMemoryPathError(f"target {raw!r} goes through a symlink loop; nothing was written")
         return real
 
     # -- the verdict --
@@ -464,7 +464,7 @@ class _Request:
         if _strictly_under(self.root, real):
             self.judge_memory(real, shown)
         elif real == self.root or _under(real, self.root):
-            raise OutsideAllowedArea(f"{shown} is the memory root or one of its parents, not a file. {self.allowed()}")
+            raise OutsideAllowedAreaError(f"{shown} is the memory root or one of its parents, not a file. {self.allowed()}")
         else:
             self.judge_outside(real, shown)
         return Path(real)
@@ -473,7 +473,7 @@ class _Request:
         folded = _fold(real)
         for area in filter(None, (self.root, self.dotdir, self.worktree)):
             if _under(_fold(area), folded) and not _under(area, real):
-                raise BadMemoryPath(
+                raise BadMemoryPathError(
                     f"{shown} differs from {area} only in letter case or Unicode form; "
                     f"use the exact spelling. {self.allowed()}"
                 )
@@ -486,16 +486,16 @@ class _Request:
         for part in parts:
             canonical = reserved.get(_fold(part))
             if canonical is not None and part != canonical:
-                raise BadMemoryPath(f"{shown}: name {part!r} is a variant of the reserved {canonical!r}. {self.allowed()}")
+                raise BadMemoryPathError(f"{shown}: name {part!r} is a variant of the reserved {canonical!r}. {self.allowed()}")
             for prefix in prefixes:
                 if _fold(part).startswith(prefix) and not part.startswith(prefix):
-                    raise BadMemoryPath(
+                    raise BadMemoryPathError(
                         f"{shown}: name {part!r} must start with lower-case {prefix!r}. {self.allowed()}"
                     )
 
     def judge_memory(self, real: str, shown: str) -> None:
         if not self.tree.write_enabled:
-            raise WritingDisabled(self.disabled_message(shown))
+            raise WritingDisabledError(self.disabled_message(shown))
         parts = _rel(self.root, real)
         self.check_shape(parts, shown)
         scope = parts[0]
@@ -503,7 +503,7 @@ class _Request:
             self.judge_task_path(parts, shown)
             return
         if self.tid is not None:
-            raise ReservedTaskPath(
+            raise ReservedTaskPathError(
                 f"{shown}: an agent bound to task {self.tid} may write only its own task directory. {self.allowed()}"
             )
         if self.agent == CHECKPOINT_WRITER:
@@ -513,25 +513,25 @@ class _Request:
     def check_shape(self, parts: list[str], shown: str) -> None:
         scope = parts[0]
         if scope not in SCOPES:
-            raise BadMemoryPath(f"{shown}: memory files live under global/, projects/<pid>/ or sessions/<sid>/. {self.allowed()}")
+            raise BadMemoryPathError(f"{shown}: memory files live under global/, projects/<pid>/ or sessions/<sid>/. {self.allowed()}")
         if len(parts) < (2 if scope == "global" else 3):
-            raise BadMemoryPath(f"{shown} is not a <scope>/<scope_id>/<key>.md path. {self.allowed()}")
+            raise BadMemoryPathError(f"{shown} is not a <scope>/<scope_id>/<key>.md path. {self.allowed()}")
         if not parts[-1].endswith(".md") or parts[-1] == ".md":
-            raise BadMemoryPath(f"{shown}: memory files must be Markdown ending in .md. {self.allowed()}")
+            raise BadMemoryPathError(f"{shown}: memory files must be Markdown ending in .md. {self.allowed()}")
         for part in parts:
             if part.startswith(".") or any(ord(ch) < 32 or ord(ch) == 127 for ch in part):
-                raise BadMemoryPath(f"{shown}: hidden names and control characters are not allowed. {self.allowed()}")
+                raise BadMemoryPathError(f"{shown}: hidden names and control characters are not allowed. {self.allowed()}")
         if scope != "global":
             try:
                 check_id(parts[1], kind="scope")
-            except InvalidMemoryId as exc:
-                raise BadMemoryPath(f"{shown}: {exc}. {self.allowed()}") from None
+            except InvalidMemoryIdError as exc:
+                raise BadMemoryPathError(f"{shown}: {exc}. {self.allowed()}") from None
 
     def judge_task_path(self, parts: list[str], shown: str) -> None:
         own_task = self.tid is not None and parts[3] == self.tid and len(parts) >= 5
         writer_task = self.agent == CHECKPOINT_WRITER and len(parts) == 5 and TASK_ID_RE.fullmatch(parts[3])
         if not (own_task or writer_task):
-            raise ReservedTaskPath(
+            raise ReservedTaskPathError(
                 f"{shown} is reserved: tasks/<TID>/ is written only by the subagent bound to that task "
                 f"(pass task_id) and by the checkpoint-writer. {self.allowed()}"
             )
@@ -544,7 +544,7 @@ class _Request:
             or (parts[0] == "sessions" and (name in ("checkpoint.md", "notes.md") or name.startswith("checkpoint-")))
         )
         if not ok:
-            raise NotInWriterAllowlist(f"{shown} is not in the checkpoint-writer allowlist. {self.allowed()}")
+            raise NotInWriterAllowlistError(f"{shown} is not in the checkpoint-writer allowlist. {self.allowed()}")
 
     def judge_owner(self, parts: list[str], shown: str) -> None:
         if self.allow_foreign or parts[0] == "global":
@@ -552,32 +552,32 @@ class _Request:
         own = self.sid if parts[0] == "sessions" else self.pid
         kind = "session" if parts[0] == "sessions" else "project"
         if own is None:
-            raise NotOwner(
+            raise NotOwnerError(
                 f"{shown} is in {kind} {parts[1]!r} but no {kind}_id was given; pass {kind}_id= "
                 f"to write your own {kind}'s files (allow_foreign=True is for maintenance tools). {self.allowed()}"
             )
         if parts[1] != own:
-            raise NotOwner(f"{shown} belongs to another {kind} ({parts[1]!r}, yours is {own!r}). {self.allowed()}")
+            raise NotOwnerError(f"{shown} belongs to another {kind} ({parts[1]!r}, yours is {own!r}). {self.allowed()}")
 
     def judge_outside(self, real: str, shown: str) -> None:
         if self.agent == CHECKPOINT_WRITER:
-            raise OutsideAllowedArea(f"agent {self.agent!r} may only write under the memory tree; refused {shown}. {self.allowed()}")
+            raise OutsideAllowedAreaError(f"agent {self.agent!r} may only write under the memory tree; refused {shown}. {self.allowed()}")
         if self.agent in SANDBOXED_AGENTS:
             if self.dotdir is not None and _strictly_under(self.dotdir, real):
                 if not self.tree.write_enabled:
-                    raise WritingDisabled(self.disabled_message(shown))
+                    raise WritingDisabledError(self.disabled_message(shown))
                 return
-            raise OutsideAllowedArea(
+            raise OutsideAllowedAreaError(
                 f"agent {self.agent!r} may only write under the memory tree or <worktree>/{self.tree.worktree_dotdir}/; "
                 f"refused {shown}. {self.allowed()}"
             )
         if self.worktree is not None and _strictly_under(self.worktree, real):
             if ".git" in _rel(self.worktree, real):
-                raise OutsideAllowedArea(f"{shown} is inside a .git directory. {self.allowed()}")
+                raise OutsideAllowedAreaError(f"{shown} is inside a .git directory. {self.allowed()}")
             if self.dotdir is not None and _under(self.dotdir, real) and not self.tree.write_enabled:
-                raise WritingDisabled(self.disabled_message(shown))
+                raise WritingDisabledError(self.disabled_message(shown))
             return
-        raise OutsideAllowedArea(f"{shown} is outside the memory tree and outside the worktree. {self.allowed()}")
+        raise OutsideAllowedAreaError(f"{shown} is outside the memory tree and outside the worktree. {self.allowed()}")
 
     # -- messages --
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.errors import MimomemError, SecretRefused
+from mimomem.errors import MimomemError, SecretRefusedError
 from mimomem.common.secrets import ALLOW_MARKER, SecretFinding, ensure_no_secrets, scan_secrets, shannon_entropy
 
 DATA = Path(__file__).parents[1] / "data" / "secrets"
@@ -63,7 +63,7 @@ def test_holdout_error_counts() -> None:
 @pytest.mark.parametrize("case", POSITIVES + HOLDOUT_POSITIVES, ids=lambda c: c[:24])
 def test_no_finding_or_error_echoes_the_secret(case: str) -> None:
     findings = scan_secrets(case)
-    with pytest.raises(SecretRefused) as info:
+    with pytest.raises(SecretRefusedError) as info:
         ensure_no_secrets(case, where="rules/x.md")
     for finding in findings:
         line = case.split("\n")[finding.line - 1]
@@ -107,7 +107,7 @@ def test_position_is_line_and_columns() -> None:
 
 def test_error_names_kind_line_and_override() -> None:
     text = "ok\nok\nstripe_key=" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2"
-    with pytest.raises(SecretRefused) as info:
+    with pytest.raises(SecretRefusedError) as info:
         ensure_no_secrets(text, where="facts/stripe.md")
     message = str(info.value)
     assert "secret-assignment" in message and "line 3" in message

@@ -16,16 +16,16 @@ from mimomem import BM25Index, CuratedMemory
 from mimomem.cli import main
 from mimomem.curated.store import (
     GENERATED,
-    DuplicateMemory,
-    InvalidCuratedId,
-    InvalidMemory,
-    MemoryNotFound,
-    NoProjectRoot,
-    OutsideRoot,
+    DuplicateMemoryError,
+    InvalidCuratedIdError,
+    InvalidMemoryError,
+    MemoryNotFoundError,
+    NoProjectRootError,
+    OutsideRootError,
     default_global_root,
     slugify,
 )
-from mimomem.errors import SecretRefused
+from mimomem.errors import SecretRefusedError
 from mimomem.common.frontmatter import parse, serialize
 
 NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
@@ -72,7 +72,7 @@ def test_project_scope_needs_a_project_root(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.chdir(tmp_path)  # not inside a git repository
     s = CuratedMemory(global_root=tmp_path / "g", now=NOW)
     assert "project" not in s.roots
-    with pytest.raises(NoProjectRoot, match="--global"):
+    with pytest.raises(NoProjectRootError, match="--global"):
         s.remember("facts", "x y z", author="user")
     assert "global" == s.remember("facts", "x y z", author="user", scope="global").scope
 
@@ -227,9 +227,9 @@ def test_superseded_kept_but_never_returned(store: CuratedMemory) -> None:
     assert old.id == new.supersedes
     statuses = {m.id: m.status for m in store.inspect().memories}
     assert {old.id: "superseded", new.id: "live"} == statuses
-    with pytest.raises(InvalidMemory, match="already superseded"):
+    with pytest.raises(InvalidMemoryError, match="already superseded"):
         store.remember("facts", "staging port final", "x", author="user", supersedes=old.id)
-    with pytest.raises(MemoryNotFound):
+    with pytest.raises(MemoryNotFoundError):
         store.remember("facts", "another", "x", author="user", supersedes="facts/nope")
 
 
@@ -291,11 +291,11 @@ def test_top_k_is_exact_against_a_full_scan(tmp_path: Path) -> None:
 # -- remember: refusals -----------------------------------------------------------------------------
 def test_near_duplicates_are_refused_with_the_way_out(store: CuratedMemory) -> None:
     first = store.remember("facts", "The build uses pnpm workspaces", "Run pnpm install at the root of the repo.", author="user")
-    with pytest.raises(DuplicateMemory) as info:
+    with pytest.raises(DuplicateMemoryError) as info:
         store.remember("facts", "the build uses PNPM workspaces!", "different body", author="user")
     assert first.id == info.value.existing_id and "same summary" in str(info.value)
     assert f"supersedes={first.id!r}" in str(info.value)
-    with pytest.raises(DuplicateMemory, match="Jaccard"):
+    with pytest.raises(DuplicateMemoryError, match="Jaccard"):
         store.remember("facts", "pnpm workspaces: the build uses them", "Run pnpm install at the root of the repo.", author="user")
     replacement = store.remember(
         "facts", "The build uses pnpm workspaces", "Run pnpm install at the root of the repo.", author="user",
@@ -307,7 +307,7 @@ def test_near_duplicates_are_refused_with_the_way_out(store: CuratedMemory) -> N
 
 
 def test_secret_is_refused_and_nothing_written(store: CuratedMemory) -> None:
-    with pytest.raises(SecretRefused) as info:
+    with pytest.raises(SecretRefusedError) as info:
         store.remember("facts", "CI token", "GH_TOKEN=ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", author="user")
     assert "github-token" in str(info.value)
     assert "a1B2c3D4" not in str(info.value)
@@ -317,7 +317,7 @@ def test_secret_is_refused_and_nothing_written(store: CuratedMemory) -> None:
 
 
 def test_oversized_memory_is_refused(store: CuratedMemory) -> None:
-    with pytest.raises(InvalidMemory, match="byte limit"):
+    with pytest.raises(InvalidMemoryError, match="byte limit"):
         store.remember("facts", "a huge memory", "x " * 600_000, author="user")
     assert [] == store.memories()
 
@@ -339,11 +339,11 @@ def test_model_rules_become_proposals(store: CuratedMemory) -> None:
     q = store.remember("rules", "Prefer tabs", "", author="model")
     store.reject_rule(q.id)
     assert not q.path.exists()
-    with pytest.raises(InvalidMemory, match="not a rule-proposal"):
+    with pytest.raises(InvalidMemoryError, match="not a rule-proposal"):
         store.accept_rule(p.id)
     facts_by_model = store.remember("facts", "model noticed the CI is slow", "", author="model")
     assert "fact" == facts_by_model.kind
-    with pytest.raises(InvalidMemory, match="author"):
+    with pytest.raises(InvalidMemoryError, match="author"):
         store.remember("facts", "who wrote this", "", author="robot")
 
 
@@ -351,15 +351,15 @@ def test_model_rules_become_proposals(store: CuratedMemory) -> None:
     "bad", ["../etc/passwd", "facts/../../x", "facts/..", "/etc/passwd", "facts/a/b", "facts/", "nope/x", "facts/index", "facts/.hidden"]
 )
 def test_bad_ids_are_refused(store: CuratedMemory, bad: str) -> None:
-    with pytest.raises(InvalidCuratedId):
+    with pytest.raises(InvalidCuratedIdError):
         store.forget(bad)
-    with pytest.raises(InvalidCuratedId):
+    with pytest.raises(InvalidCuratedIdError):
         store.get(bad)
 
 
 @pytest.mark.parametrize("slug", ["..", "../x", "a/b", "", ".hidden", "index", "x\x00y", "-lead"])
 def test_bad_slugs_are_refused(store: CuratedMemory, tmp_path: Path, slug: str) -> None:
-    with pytest.raises(InvalidCuratedId):
+    with pytest.raises(InvalidCuratedIdError):
         store.remember("facts", f"summary for {slug!r}", "", author="user", slug=slug)
     assert not list(tmp_path.rglob("*summary*"))
 
@@ -369,7 +369,7 @@ def test_symlinks_out_of_the_root_are_refused(store: CuratedMemory, tmp_path: Pa
     outside = tmp_path / "outside"
     outside.mkdir()
     (store.roots["project"] / "pitfalls").symlink_to(outside, target_is_directory=True)
-    with pytest.raises(OutsideRoot):
+    with pytest.raises(OutsideRootError):
         store.remember("pitfalls", "should not escape", "", author="user")
     assert [] == list(outside.iterdir())
     (outside / "x.md").write_text(serialize({"summary": "planted"}, ""))
@@ -386,7 +386,7 @@ def test_forget_removes_and_recompiles(store: CuratedMemory) -> None:
     assert not b.path.exists() and [a.id] == result.dangling
     assert f"- [{b.slug}]" not in (store.roots["project"] / "facts" / "index.md").read_text()
     assert any(p.kind == "orphaned-supersedes" for p in store.inspect().problems)
-    with pytest.raises(MemoryNotFound):
+    with pytest.raises(MemoryNotFoundError):
         store.forget(b.id)
 
 
@@ -703,7 +703,7 @@ def test_lock_file_link_creates_nothing_outside(store: CuratedMemory, tmp_path: 
     outside = tmp_path / "outside"
     outside.mkdir()
     (root / ".lock").symlink_to(outside / "created")
-    with pytest.raises(OutsideRoot, match="symlink"):
+    with pytest.raises(OutsideRootError, match="symlink"):
         store.remember("facts", "lock test", "", author="user")
     assert list(outside.iterdir()) == []
 
@@ -713,6 +713,6 @@ def test_symlinked_root_is_refused_before_anything_is_written(store: CuratedMemo
     outside.mkdir()
     store.roots["project"].parent.mkdir()
     store.roots["project"].symlink_to(outside, target_is_directory=True)
-    with pytest.raises(OutsideRoot, match="symlink"):
+    with pytest.raises(OutsideRootError, match="symlink"):
         store.remember("facts", "root link test", "", author="user")
     assert list(outside.iterdir()) == []

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from mimomem.errors import InvalidMemoryId
+from mimomem.errors import InvalidMemoryIdError
 from mimomem.tree.layout import (
     PathClass,
     cc_frontmatter_type,
@@ -156,7 +156,7 @@ def test_check_id_accepts(value):
 
 @pytest.mark.parametrize("value", ["", ".", "..", ".hidden", "a/b", "a\\b", "a..b", "a" * 129, "é", "a b", "a\x00"])
 def test_check_id_rejects(value):
-    with pytest.raises(InvalidMemoryId, match="invalid session id"):
+    with pytest.raises(InvalidMemoryIdError, match="invalid session id"):
         check_id(value, kind="session")
 
 
@@ -167,6 +167,6 @@ def test_task_ids(good):
 
 @pytest.mark.parametrize("bad", ["t1", "T", "T1.", "T1..2", "weird-name", "T1/..", "T１"])
 def test_bad_task_ids(bad):
-    with pytest.raises(InvalidMemoryId, match="T3.1.2"):
+    with pytest.raises(InvalidMemoryIdError, match="T3.1.2"):
         check_task_id(bad)
 

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from mimomem.errors import InvalidMemoryId
+from mimomem.errors import InvalidMemoryIdError
 from mimomem.tree.templates import (
     CHECKPOINT_BUDGET,
     CHECKPOINT_SECTIONS,
@@ -89,7 +89,7 @@ def test_progress_template_passes_its_checker():
 
 
 def test_progress_template_rejects_bad_task_id():
-    with pytest.raises(InvalidMemoryId):
+    with pytest.raises(InvalidMemoryIdError):
         progress_template("../x")
 
 

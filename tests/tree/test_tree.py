@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 
 from mimomem.errors import (
-    BadMemoryPath,
-    InvalidMemoryId,
+    BadMemoryPathError,
+    InvalidMemoryIdError,
     MimomemError,
-    NotInWriterAllowlist,
-    NotOwner,
-    OutsideAllowedArea,
-    ReservedTaskPath,
-    SecretRefused,
-    WriteDenied,
-    WritingDisabled,
+    NotInWriterAllowlistError,
+    NotOwnerError,
+    OutsideAllowedAreaError,
+    ReservedTaskPathError,
+    SecretRefusedError,
+    WriteDeniedError,
+    WritingDisabledError,
 )
 from mimomem.tree.templates import parse_notes
 from mimomem.tree.store import MemoryTree
@@ -71,14 +71,14 @@ def test_layer_paths(env):
 
 @pytest.mark.parametrize("call", [lambda t: t.notes("../x"), lambda t: t.project_memory(""), lambda t: t.progress("S", "x")])
 def test_layer_paths_validate_ids(env, call):
-    with pytest.raises(InvalidMemoryId):
+    with pytest.raises(InvalidMemoryIdError):
         call(env.tree)
 
 
 def test_error_classes():
-    for cls in (WritingDisabled, BadMemoryPath, OutsideAllowedArea, NotInWriterAllowlist, ReservedTaskPath, NotOwner):
-        assert issubclass(cls, WriteDenied)
-    assert issubclass(WriteDenied, PermissionError) and issubclass(WriteDenied, MimomemError)
+    for cls in (WritingDisabledError, BadMemoryPathError, OutsideAllowedAreaError, NotInWriterAllowlistError, ReservedTaskPathError, NotOwnerError):
+        assert issubclass(cls, WriteDeniedError)
+    assert issubclass(WriteDeniedError, PermissionError) and issubclass(WriteDeniedError, MimomemError)
 
 
 # --- basic writes ---
@@ -142,7 +142,7 @@ def test_delete(env):
     assert not target.exists()
     assert env.tree.delete(target, **env.main) is False
     env.tree.write(env.m("sessions/S2/notes.md"), "x", **dict(env.main, session_id="S2"))
-    with pytest.raises(NotOwner):
+    with pytest.raises(NotOwnerError):
         env.tree.delete(env.m("sessions/S2/notes.md"), **env.main)
     assert env.m("sessions/S2/notes.md").exists()
 
@@ -150,11 +150,11 @@ def test_delete(env):
 def test_secrets_are_refused_before_writing(env):
     target = env.tree.notes("S1")
     token = "ghp_" + "a1B2c3D4e5" * 4
-    with pytest.raises(SecretRefused, match="github-token"):
+    with pytest.raises(SecretRefusedError, match="github-token"):
         env.tree.write(target, f"token {token}", **env.main)
-    with pytest.raises(SecretRefused):
+    with pytest.raises(SecretRefusedError):
         env.tree.append(target, f"token {token}", **env.main)
-    with pytest.raises(SecretRefused):
+    with pytest.raises(SecretRefusedError):
         env.tree.write(env.wt / "config.md", f"token {token}", **env.main)
     assert not target.exists() and not (env.wt / "config.md").exists()
 
@@ -162,9 +162,9 @@ def test_secrets_are_refused_before_writing(env):
 def test_bad_arguments(env):
     with pytest.raises(ValueError, match="agent"):
         env.tree.write(env.tree.notes("S1"), "x", **dict(env.main, agent=""))
-    with pytest.raises(InvalidMemoryId):
+    with pytest.raises(InvalidMemoryIdError):
         env.tree.write(env.tree.notes("S1"), "x", **dict(env.main, session_id="../S1"))
-    with pytest.raises(InvalidMemoryId):
+    with pytest.raises(InvalidMemoryIdError):
         env.tree.write(env.tree.notes("S1"), "x", **dict(env.main, task_id="7"))
     with pytest.raises(TypeError):
         env.tree.write(env.tree.notes("S1"), b"bytes", **env.main)  # type: ignore[arg-type]
@@ -189,7 +189,7 @@ def test_bad_arguments(env):
 def test_disabled_refuses_every_memory_write(env, who, target):
     tree = MemoryTree(env.root, write_enabled=False)
     kw = {"writer": env.writer, "main": env.main, "task": dict(env.main, task_id="T1")}[who]
-    with pytest.raises(WritingDisabled) as info:
+    with pytest.raises(WritingDisabledError) as info:
         tree.write(env.m(target), "x", **kw)
     msg = str(info.value)
     assert "WRITING is disabled" in msg and "Do NOT retry with another memory path" in msg
@@ -199,9 +199,9 @@ def test_disabled_refuses_every_memory_write(env, who, target):
 
 def test_disabled_also_covers_dotdir_but_not_other_worktree_files(env):
     tree = MemoryTree(env.root, write_enabled=False)
-    with pytest.raises(WritingDisabled):
+    with pytest.raises(WritingDisabledError):
         tree.write(env.wt / ".mimomem" / "skill.md", "x", **env.dream)
-    with pytest.raises(WritingDisabled):
+    with pytest.raises(WritingDisabledError):
         tree.write(env.wt / ".mimomem" / "skill.md", "x", **env.main)
     assert tree.write(env.wt / "src.py", "x", **env.main).read_text() == "x"
     assert tree.ensure_templates(agent="checkpoint-writer", session_id="S1", project_id="P1") == []
@@ -231,14 +231,14 @@ def test_only_literal_false_disables(env, value):
     ],
 )
 def test_bad_shapes(env, rel):
-    with pytest.raises(BadMemoryPath) as info:
+    with pytest.raises(BadMemoryPathError) as info:
         env.tree.write(env.m(rel), "x", **env.main)
     msg = str(info.value)
     assert str(env.tree.project_memory("P1")) in msg and str(env.tree.notes("S1")) in msg
 
 
 def test_root_itself_is_refused(env):
-    with pytest.raises(OutsideAllowedArea, match="memory root"):
+    with pytest.raises(OutsideAllowedAreaError, match="memory root"):
         env.tree.write(env.root, "x", **dict(env.main, worktree=env.tmp))
 
 
@@ -247,7 +247,7 @@ def test_root_itself_is_refused(env):
 
 def test_main_agent_cannot_write_tasks(env):
     for rel in ("sessions/S1/tasks/T1/progress.md", "sessions/S1/tasks/loose.md", "sessions/S1/tasks/T1/a/b.md"):
-        with pytest.raises(ReservedTaskPath, match="pass task_id"):
+        with pytest.raises(ReservedTaskPathError, match="pass task_id"):
             env.tree.write(env.m(rel), "x", **env.main)
 
 
@@ -255,20 +255,20 @@ def test_task_subagent_writes_only_its_task(env):
     sub = dict(env.main, agent="general", task_id="T4")
     for rel in ("sessions/S1/tasks/T4/progress.md", "sessions/S1/tasks/T4/spec.md", "sessions/S1/tasks/T4/n/x.md"):
         env.tree.write(env.m(rel), "x", **sub)
-    with pytest.raises(ReservedTaskPath):
+    with pytest.raises(ReservedTaskPathError):
         env.tree.write(env.m("sessions/S1/tasks/T5/progress.md"), "x", **sub)
-    with pytest.raises(ReservedTaskPath, match="bound to task T4"):
+    with pytest.raises(ReservedTaskPathError, match="bound to task T4"):
         env.tree.write(env.tree.notes("S1"), "x", **sub)
-    with pytest.raises(BadMemoryPath):
+    with pytest.raises(BadMemoryPathError):
         env.tree.write(env.m("sessions/S1/tasks/T4/raw"), "x", **sub)
-    with pytest.raises(NotOwner):
+    with pytest.raises(NotOwnerError):
         env.tree.write(env.m("sessions/S2/tasks/T4/progress.md"), "x", **sub)
     assert env.tree.write(env.wt / "code.py", "x", **sub)  # outside the tree it is an ordinary agent
 
 
 def test_task_message_names_own_task_dir(env):
     sub = dict(env.main, task_id="T4")
-    with pytest.raises(ReservedTaskPath) as info:
+    with pytest.raises(ReservedTaskPathError) as info:
         env.tree.write(env.m("sessions/S1/tasks/T5/progress.md"), "x", **sub)
     assert str(env.tree.task_dir("S1", "T4")) in str(info.value)
 
@@ -297,16 +297,16 @@ def test_writer_allowlist(env, rel):
 @pytest.mark.parametrize(
     ("rel", "error"),
     [
-        ("sessions/S1/checkpoint/snapshot.md", NotInWriterAllowlist),
-        ("projects/P1/pinned.md", NotInWriterAllowlist),
-        ("sessions/S1/scratch.md", NotInWriterAllowlist),
-        ("global/MEMORY.md", NotInWriterAllowlist),
-        ("sessions/S1/tasks/weird-name/x.md", ReservedTaskPath),
-        ("sessions/S1/tasks/T1/deeper/x.md", ReservedTaskPath),
-        ("projects/P1/memory.md", BadMemoryPath),  # legacy spelling: write MEMORY.md
-        ("projects/P1/MEMORY-rules.md", BadMemoryPath),
-        ("projects/P2/MEMORY.md", NotOwner),
-        ("sessions/S2/checkpoint.md", NotOwner),
+        ("sessions/S1/checkpoint/snapshot.md", NotInWriterAllowlistError),
+        ("projects/P1/pinned.md", NotInWriterAllowlistError),
+        ("sessions/S1/scratch.md", NotInWriterAllowlistError),
+        ("global/MEMORY.md", NotInWriterAllowlistError),
+        ("sessions/S1/tasks/weird-name/x.md", ReservedTaskPathError),
+        ("sessions/S1/tasks/T1/deeper/x.md", ReservedTaskPathError),
+        ("projects/P1/memory.md", BadMemoryPathError),  # legacy spelling: write MEMORY.md
+        ("projects/P1/MEMORY-rules.md", BadMemoryPathError),
+        ("projects/P2/MEMORY.md", NotOwnerError),
+        ("sessions/S2/checkpoint.md", NotOwnerError),
     ],
 )
 def test_writer_refusals(env, rel, error):
@@ -316,7 +316,7 @@ def test_writer_refusals(env, rel, error):
 
 
 def test_writer_message_lists_its_allowlist(env):
-    with pytest.raises(NotInWriterAllowlist) as info:
+    with pytest.raises(NotInWriterAllowlistError) as info:
         env.tree.write(env.m("projects/P1/pinned.md"), "x", **env.writer)
     msg = str(info.value)
     assert "not in the checkpoint-writer allowlist" in msg
@@ -325,7 +325,7 @@ def test_writer_message_lists_its_allowlist(env):
 
 def test_writer_never_writes_outside_the_tree(env):
     for target in (env.wt / "src.py", env.wt / ".mimomem" / "x.md", env.outside / "x.md"):
-        with pytest.raises(OutsideAllowedArea, match="only write under the memory tree"):
+        with pytest.raises(OutsideAllowedAreaError, match="only write under the memory tree"):
             env.tree.write(target, "x", **env.writer)
 
 
@@ -333,15 +333,15 @@ def test_writer_never_writes_outside_the_tree(env):
 
 
 def test_ownership(env):
-    with pytest.raises(NotOwner, match="another session"):
+    with pytest.raises(NotOwnerError, match="another session"):
         env.tree.write(env.m("sessions/S2/notes.md"), "x", **env.main)
-    with pytest.raises(NotOwner, match="another project"):
+    with pytest.raises(NotOwnerError, match="another project"):
         env.tree.write(env.m("projects/P2/MEMORY.md"), "x", **env.main)
-    with pytest.raises(NotOwner, match="pass session_id"):
+    with pytest.raises(NotOwnerError, match="pass session_id"):
         env.tree.write(env.m("sessions/S1/notes.md"), "x", agent="main", project_id="P1")
-    with pytest.raises(NotOwner, match="pass project_id"):
+    with pytest.raises(NotOwnerError, match="pass project_id"):
         env.tree.write(env.m("projects/P1/MEMORY.md"), "x", agent="main", session_id="S1")
-    with pytest.raises(NotOwner):  # only a literal True overrides
+    with pytest.raises(NotOwnerError):  # only a literal True overrides
         env.tree.write(env.m("sessions/S2/notes.md"), "x", **env.main, allow_foreign="yes")  # type: ignore[arg-type]
     env.tree.write(env.m("sessions/S2/notes.md"), "x", **env.main, allow_foreign=True)
     env.tree.write(env.m("projects/P2/MEMORY.md"), "x", agent="main", allow_foreign=True)
@@ -349,7 +349,7 @@ def test_ownership(env):
 
 
 def test_allow_foreign_does_not_open_tasks(env):
-    with pytest.raises(ReservedTaskPath):
+    with pytest.raises(ReservedTaskPathError):
         env.tree.write(env.m("sessions/S2/tasks/T1/progress.md"), "x", **env.main, allow_foreign=True)
 
 
@@ -365,18 +365,18 @@ def test_consolidation_sandbox(env, agent):
     env.tree.write(env.wt / "src" / ".." / ".mimomem" / "b.md", "x", **who)  # in-bounds ..
     for target in (env.wt / "src.py", env.outside / "x", Path(str(env.root) + "-evil") / "x.md",
                    env.wt / ".mimomem" / ".." / "escape.md", env.wt / ".mimomem"):
-        with pytest.raises(OutsideAllowedArea, match=r"\.mimomem"):
+        with pytest.raises(OutsideAllowedAreaError, match=r"\.mimomem"):
             env.tree.write(target, "x", **who)
 
 
 def test_main_agent_worktree_rules(env):
     env.tree.write(env.wt / "pkg" / "mod.py", "x", **env.main)
     for target in (env.outside / "x.md", env.wt / ".git" / "config", env.wt / "sub" / ".git" / "hooks" / "pre-commit"):
-        with pytest.raises(OutsideAllowedArea):
+        with pytest.raises(OutsideAllowedAreaError):
             env.tree.write(target, "x", **env.main)
-    with pytest.raises(OutsideAllowedArea, match="outside the memory tree and outside the worktree"):
+    with pytest.raises(OutsideAllowedAreaError, match="outside the memory tree and outside the worktree"):
         env.tree.write(env.wt / "a.py", "x", agent="main")  # no worktree given
-    with pytest.raises(OutsideAllowedArea):
+    with pytest.raises(OutsideAllowedAreaError):
         env.tree.write(env.wt / "a.py", "x", agent="main", worktree="/")  # "/" means no worktree
 
 
@@ -386,9 +386,9 @@ def test_main_agent_worktree_rules(env):
 def test_dotdot_into_the_tree_gets_memory_rules(env):
     # MiMo's bypass: an absolute path that reaches the tree through ".." from the worktree.
     sneaky = env.wt / ".." / "data" / "memory" / "sessions" / "S1" / "tasks" / "T9" / "progress.md"
-    with pytest.raises(ReservedTaskPath):
+    with pytest.raises(ReservedTaskPathError):
         env.tree.write(sneaky, "x", **dict(env.main, worktree=env.tmp))
-    with pytest.raises(WritingDisabled):
+    with pytest.raises(WritingDisabledError):
         MemoryTree(env.root, write_enabled=False).write(env.wt / ".." / "data" / "memory" / "global" / "x.md", "x",
                                                          **dict(env.main, worktree=env.tmp))
 
@@ -396,13 +396,13 @@ def test_dotdot_into_the_tree_gets_memory_rules(env):
 def test_symlink_from_worktree_into_tree(env):
     (env.root / "sessions" / "S1").mkdir(parents=True)
     (env.wt / "link").symlink_to(env.root / "sessions" / "S1")
-    with pytest.raises(ReservedTaskPath):
+    with pytest.raises(ReservedTaskPathError):
         env.tree.write(env.wt / "link" / "tasks" / "T1" / "progress.md", "x", **env.main)
     (env.wt / "other").symlink_to(env.root / "sessions")
-    with pytest.raises(NotOwner):
+    with pytest.raises(NotOwnerError):
         env.tree.write(env.wt / "other" / "S2" / "notes.md", "x", **env.main)
     assert env.tree.write(env.wt / "link" / "notes.md", "x", **env.main) == env.tree.notes("S1")
-    with pytest.raises(WritingDisabled):
+    with pytest.raises(WritingDisabledError):
         MemoryTree(env.root, write_enabled=False).write(env.wt / "link" / "notes.md", "y", **env.main)
 
 
@@ -417,7 +417,7 @@ def test_symlinks_out_of_the_tree(env):
     for target in (s1 / "out" / "x.md", s1 / "evil.md", s1 / "dangling.md"):
         for op in ("write", "append", "delete"):
             args = (target,) if op == "delete" else (target, "x")
-            with pytest.raises(OutsideAllowedArea):
+            with pytest.raises(OutsideAllowedAreaError):
                 getattr(env.tree, op)(*args, **dict(env.main, worktree=None))
     assert victim.read_text() == "precious"
     assert sorted(os.listdir(env.outside)) == ["victim.txt"]
@@ -428,7 +428,7 @@ def test_symlink_loop(env):
     s1.mkdir(parents=True)
     (s1 / "a").symlink_to(s1 / "b")
     (s1 / "b").symlink_to(s1 / "a")
-    with pytest.raises(BadMemoryPath, match="loop"):
+    with pytest.raises(BadMemoryPathError, match="loop"):
         env.tree.write(s1 / "a" / "x.md", "x", **env.main)
 
 
@@ -446,18 +446,18 @@ def test_symlink_loop(env):
     ],
 )
 def test_case_and_compat_variants_of_reserved_names(env, rel):
-    with pytest.raises(BadMemoryPath, match="variant|lower-case"):
+    with pytest.raises(BadMemoryPathError, match="variant|lower-case"):
         env.tree.write(env.m(rel), "x", **env.main)
     assert _files(env.root) == set()
 
 
 def test_case_variant_of_root_or_dotdir(env):
     upper_root = env.tmp / "data" / "MEMORY" / "sessions" / "S1" / "tasks" / "T1" / "progress.md"
-    with pytest.raises(BadMemoryPath, match="letter case"):
+    with pytest.raises(BadMemoryPathError, match="letter case"):
         env.tree.write(upper_root, "x", **dict(env.main, worktree=env.tmp))
-    with pytest.raises(BadMemoryPath):
+    with pytest.raises(BadMemoryPathError):
         env.tree.write(env.wt / ".MIMOMEM" / "x.md", "x", **env.dream)
-    with pytest.raises(BadMemoryPath):
+    with pytest.raises(BadMemoryPathError):
         env.tree.write(env.wt / ".Git" / "config", "x", **env.main)
     assert not (env.tmp / "data" / "MEMORY").exists()
 
@@ -479,14 +479,14 @@ def test_unicode_form_variant_of_root(tmp_path):
     root.mkdir()
     tree = MemoryTree(root)
     variant = tmp_path / unicodedata.normalize("NFD", "mémoire") / "sessions" / "S1" / "tasks" / "T1" / "progress.md"
-    with pytest.raises(BadMemoryPath, match="Unicode form"):
+    with pytest.raises(BadMemoryPathError, match="Unicode form"):
         tree.write(variant, "x", agent="main", session_id="S1", worktree=tmp_path)
     assert tree.write(root / "sessions" / "S1" / "notes.md", "x", agent="main", session_id="S1")
 
 
 @pytest.mark.parametrize("target", ["", "a\x00b", b"/tmp/x"])
 def test_nul_empty_and_bytes_targets(env, target):
-    with pytest.raises(BadMemoryPath):
+    with pytest.raises(BadMemoryPathError):
         env.tree.write(target, "x", **env.main)  # type: ignore[arg-type]
 
 
@@ -602,7 +602,7 @@ def test_cli_paths_text_and_errors(tmp_path, capsys):
     ],
 )
 def test_ignorable_code_points_and_trailing_dots_are_variants(env, rel):
-    with pytest.raises(BadMemoryPath, match="variant"):
+    with pytest.raises(BadMemoryPathError, match="variant"):
         env.tree.write(env.tmp / rel, "x", **dict(env.main, worktree=env.wt))
     assert _files(env.root) == set() and _files(env.wt) == set()
 
@@ -643,7 +643,7 @@ def test_append_to_a_fifo_fails_instead_of_hanging(env):
         os.close(os.open(fifo, os.O_WRONLY))
         worker.join(10)
         pytest.fail("append blocked on a FIFO")
-    assert len(outcome) == 1 and isinstance(outcome[0], BadMemoryPath)
+    assert len(outcome) == 1 and isinstance(outcome[0], BadMemoryPathError)
     assert "regular file" in str(outcome[0])
 
 
@@ -668,6 +668,6 @@ def test_parent_swapped_for_a_symlink_after_the_verdict_changes_nothing_outside(
     args = (s1 / "notes.md",) if op == "delete" else (s1 / "notes.md", "x")
     try:
         getattr(env.tree, op)(*args, **env.main)
-    except WriteDenied:
+    except WriteDeniedError:
         pass
     assert os.listdir(env.outside) == ["notes.md"] and victim.read_text() == "precious"

@@ -21,7 +21,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from mimomem.errors import InvalidMemoryId, WriteDenied
+from mimomem.errors import InvalidMemoryIdError, WriteDeniedError
 from mimomem.tree.store import MemoryTree
 
 ROOT = "l1/l2/l3/home/data/memory"
@@ -221,7 +221,7 @@ def _check_one(box: Path, trees: dict[bool, MemoryTree], target: str, ctx: dict,
             tree.delete(target, **who)
         else:
             getattr(tree, op)(target, "fuzz\n", **who)
-    except (WriteDenied, InvalidMemoryId, OSError):
+    except (WriteDeniedError, InvalidMemoryIdError, OSError):
         pass
     after = snapshot(box)
     changed = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
