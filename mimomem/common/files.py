@@ -1,12 +1,25 @@
-"""Atomic file writes: a reader sees the old file or the new one, never a partial one."""
+"""Atomic file writes and lock files.
+
+``atomic_write``: a reader sees the old file or the new one, never a partial one.
+``file_lock``: an exclusive ``flock`` on a lock file that is never reached through a symlink.
+"""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import secrets
 import stat
-import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from mimomem.errors import MimomemError
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
+_LOCK_FLAGS = os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0)
 
 
 def _umask() -> int:
@@ -26,73 +39,49 @@ def _mode_for(st: os.stat_result | None) -> int:
 
 
 def atomic_write(
-    path: str | os.PathLike[str], data: str | bytes, *, encoding: str = "utf-8", dir_fd: int | None = None
+    path: str | os.PathLike[str],
+    data: str | bytes,
+    *,
+    encoding: str = "utf-8",
+    dir_fd: int | None = None,
+    durable: bool = True,
 ) -> None:
-    """Write ``data`` to ``path`` via a temp file in the same directory, fsync, rename.
+    """Write ``data`` to ``path`` via a temp file in the same directory, then rename it over ``path``.
 
     The directory must exist.  On any failure the temp file is removed and the old
-    content of ``path`` (if any) is untouched.  With ``dir_fd`` (an open directory),
-    only ``path``'s last component is used, relative to that directory: a parent
-    directory swapped for a symlink meanwhile cannot redirect the write.
+    content of ``path`` (if any) is untouched.  The new file keeps the old regular file's
+    permission bits (not a symlink's target's, never setuid/setgid/sticky).  The temp file
+    is created ``O_EXCL | O_NOFOLLOW`` under an unguessable name, so a planted link is
+    never written through.
+
+    ``durable=True`` fsyncs the file and then its directory, so the rename survives a
+    crash.  ``durable=False`` skips both (bulk writes: the caller syncs once at the end).
+    With ``dir_fd`` (an open directory), only ``path``'s last component is used, relative
+    to that directory: a parent directory swapped for a symlink meanwhile cannot redirect
+    the write.
     """
     target = Path(path)
     payload = data.encode(encoding) if isinstance(data, str) else data
-    if dir_fd is not None:
-        _write_at(dir_fd, target.name, payload)
-        return
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        # mkstemp makes 0600 files: keep the old file's mode, else what open() would give
-        try:
-            mode = _mode_for(os.lstat(target))
-        except FileNotFoundError:
-            mode = _mode_for(None)
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    try:  # make the rename itself durable
-        dir_fd = os.open(target.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+    name = target.name if dir_fd is not None else os.fspath(target)
+    _replace(name, payload, dir_fd=dir_fd, durable=durable)
+    if durable:
+        _sync_directory(target.parent, dir_fd)
 
 
-def _write_at(dir_fd: int, name: str, payload: bytes) -> None:
-    """``atomic_write`` of ``name`` inside the open directory ``dir_fd``."""
+def _replace(name: str, payload: bytes, *, dir_fd: int | None, durable: bool) -> None:
+    """Write ``payload`` to a fresh temp file beside ``name`` and rename it to ``name``."""
     try:
         mode = _mode_for(os.stat(name, dir_fd=dir_fd, follow_symlinks=False))
     except FileNotFoundError:
         mode = _mode_for(None)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    for _ in range(100):
-        tmp = f".{name}.{secrets.token_hex(4)}.tmp"
-        try:
-            fd = os.open(tmp, flags, 0o600, dir_fd=dir_fd)
-            break
-        except FileExistsError:
-            continue
-    else:
-        raise FileExistsError(f"could not create a temporary file next to {name}")
+    fd, tmp = _open_temp(name, dir_fd)
     try:
         with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), mode)
+            os.fchmod(handle.fileno(), mode)  # created 0600: give it the old file's mode
             handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:
         try:
@@ -100,7 +89,57 @@ def _write_at(dir_fd: int, name: str, payload: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
-    try:  # make the rename itself durable
-        os.fsync(dir_fd)
+
+
+def _open_temp(name: str, dir_fd: int | None) -> tuple[int, str]:
+    """Create ``.<name>.<random>.tmp`` next to ``name`` exclusively; its fd and path."""
+    head, tail = os.path.split(name)
+    for _ in range(100):
+        tmp = os.path.join(head, f".{tail}.{secrets.token_hex(8)}.tmp")
+        try:
+            return os.open(tmp, _TEMP_FLAGS, 0o600, dir_fd=dir_fd), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"could not create a temporary file next to {name}; remove stale .{tail}.*.tmp files")
+
+
+def _sync_directory(directory: Path, dir_fd: int | None) -> None:
+    """fsync a directory so a rename in it is durable (best effort: some filesystems refuse)."""
+    if dir_fd is not None:
+        try:
+            os.fsync(dir_fd)
+        except OSError:
+            pass
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
     except OSError:
         pass
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def file_lock(path: str | os.PathLike[str], *, symlink_error: type[MimomemError]) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on the lock file ``path`` (created if missing) for the block.
+
+    The file is opened ``O_NOFOLLOW``: a lock file planted as a symlink must not create or
+    open a file elsewhere.  Then ``symlink_error`` (the caller's error class, so the message
+    reads in the caller's terms) is raised, naming the path and what to do.
+    """
+    try:
+        fd = os.open(path, _LOCK_FLAGS, 0o644)  # O_NONBLOCK: a FIFO planted there cannot hang the open
+    except OSError:
+        if os.path.islink(path):
+            raise symlink_error(f"{os.fspath(path)} is a symlink; remove it (mimomem recreates its lock file)") from None
+        raise
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
