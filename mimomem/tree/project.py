@@ -15,7 +15,6 @@ directory name in the memory tree.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import tempfile
 import time
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mimomem.errors import InvalidMemoryIdError, ProjectIdError
-from mimomem.common.files import atomic_write
+from mimomem.common.files import atomic_write, file_lock
 from mimomem.tree.layout import GLOBAL_ID, check_id
 
 ID_FILE = "mimomem-project-id"
@@ -167,8 +166,7 @@ def _ensure_id(git_dir: Path, id_files: tuple[str, ...]) -> str:
         if value:
             return _valid(value, target)
         time.sleep(0.025)
-    with open(git_dir / f".{id_files[0]}.lock", "a+b") as lock:
-        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+    with file_lock(git_dir / f".{id_files[0]}.lock", symlink_error=ProjectIdError):
         value = _read_id(target)
         if value:
             return _valid(value, target)
