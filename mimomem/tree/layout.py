@@ -29,8 +29,7 @@ import os
 import re
 from typing import NamedTuple
 
-import yaml
-
+from mimomem.common import frontmatter
 from mimomem.errors import InvalidMemoryIdError
 
 SCOPES: tuple[str, ...] = ("global", "projects", "sessions")
@@ -151,21 +150,13 @@ def cc_frontmatter_type(text: str) -> str | None:
     (top level wins), LF or CRLF line ends, a leading BOM, and a closing ``---`` at
     the very end of the file.  Malformed YAML or an unknown value gives ``None``.
     """
-    text = text[:_FRONTMATTER_LIMIT].lstrip("\ufeff")
-    lines = text.split("\n")
-    if not lines or lines[0].rstrip("\r") != "---":
+    head = text[:_FRONTMATTER_LIMIT].lstrip("\ufeff")
+    if head.split("\n", 1)[0].rstrip("\r") != frontmatter.FENCE:  # the opening fence exactly, no trailing blanks
         return None
-    for end in range(1, len(lines)):
-        if lines[end].rstrip("\r").rstrip() == "---":
-            break
-    else:
+    doc = frontmatter.parse(head)
+    if doc.problem is not None:  # unclosed, invalid YAML or not a mapping
         return None
-    try:
-        data = yaml.safe_load("\n".join(line.rstrip("\r") for line in lines[1:end]))
-    except yaml.YAMLError:
-        return None
-    if not isinstance(data, dict):
-        return None
+    data = doc.meta
     candidates = [data.get("type")]
     meta = data.get("metadata")
     if isinstance(meta, dict):
@@ -208,18 +199,6 @@ def _read_head(path: str | os.PathLike[str]) -> str:
             return handle.read(_FRONTMATTER_LIMIT).decode("utf-8", errors="replace")
     except OSError:
         return ""
-
-
-def is_under(base: str | os.PathLike[str], target: str | os.PathLike[str]) -> bool:
-    """True if ``target`` equals ``base`` or lies inside it (both taken as given, no resolving)."""
-    b, t = os.fspath(base), os.fspath(target)
-    return t == b or t.startswith(b.rstrip(os.sep) + os.sep)
-
-
-def relative_parts(base: str | os.PathLike[str], target: str | os.PathLike[str]) -> list[str]:
-    """The components of ``target`` below ``base`` (``[]`` when equal); caller checks ``is_under``."""
-    b, t = os.fspath(base).rstrip(os.sep), os.fspath(target)
-    return [] if t == b else t[len(b) + 1 :].split(os.sep)
 
 
 __all__ = [
