@@ -170,6 +170,13 @@ class ScaleError(MimomemError, ValueError):
     """A requested corpus size is out of range."""
 
 
+# --- command line ---
+
+
+class UsageError(MimomemError, ValueError):
+    """A command-line argument is invalid; the message says which and what to pass."""
+
+
 # --- names before 0.2 (one release of grace, then removed) ---
 
 _OLD_NAMES = {
