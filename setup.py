@@ -3,11 +3,16 @@
 The extension ``mimomem._native`` is cythonized from ``_native/*.pyx`` at build time
 (Cython is a build requirement in pyproject.toml).  If cythonizing or compiling fails
 (no compiler, no headers), the build prints why and installs the pure-Python package,
-which is complete on its own.  Set MIMOMEM_PURE_BUILD=1 to skip the extension on purpose.
+which is complete on its own.  Set MIMOMEM_PURE_BUILD=1 to skip the extension on purpose,
+MIMOMEM_REQUIRE_NATIVE=1 to fail instead of falling back.  MANIFEST.in ships the ``.pyx`` and
+``.pxi`` sources in the sdist and keeps the generated ``.cpp`` out of it.
 """
+
+from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -22,7 +27,7 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # compiler missing, headers missing, ...
             self._skip(exc)
 
-    def build_extension(self, ext) -> None:
+    def build_extension(self, ext: object) -> None:
         try:
             super().build_extension(ext)
         except Exception as exc:
@@ -34,8 +39,15 @@ class OptionalBuildExt(build_ext):
         print(f"mimomem: native extension NOT built ({exc}); installing pure Python", file=sys.stderr)
 
 
-def extensions():
+def extensions() -> list[object]:
     if os.environ.get("MIMOMEM_PURE_BUILD") == "1":
+        return []
+    source = Path("_native", "_native.pyx")  # setuptools runs setup.py from the source tree
+    if not source.is_file():  # e.g. an sdist made without MANIFEST.in
+        message = f"{source} is missing from this source tree (a broken sdist?)"
+        if os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1":
+            raise SystemExit(f"mimomem: {message}; cannot build the native extension")
+        print(f"mimomem: {message}; installing pure Python", file=sys.stderr)
         return []
     try:
         from Cython.Build import cythonize
