@@ -143,6 +143,13 @@ class InvalidMemoryError(CuratedError, ValueError):
     """A field of a memory to be written is invalid (empty summary, bad load_when...)."""
 
 
+# --- context assembly ---
+
+
+class TokenizerUnavailableError(MimomemError, RuntimeError):
+    """An exact token count was asked for, but no offline cl100k_base tokenizer is installed."""
+
+
 # --- benchmark ---
 
 
