@@ -1,21 +1,124 @@
-"""The ``implementation`` fixture: every twin-sensitive test runs against py and native.
+"""Suite-wide switches and the ``implementation`` fixture (twin-sensitive tests run against py and native).
 
-The native param is skipped (not failed) when ``mimomem._native`` cannot be imported or
-``MIMOMEM_PURE=1`` forces pure Python; ``tests/test_native_loaded.py`` is the test that
-fails when a built extension silently does not load.
+Native is the default.  A test that needs ``mimomem._native`` (the ``native`` param of
+``implementation``, ``native_implementation``, anything marked ``native``) FAILS when the extension
+cannot be imported, so a green run always covered the compiled twin.  Opt out explicitly:
+``pytest --no-native`` or ``MIMOMEM_PURE=1`` force the pure-Python twins for the whole run and
+skip the native tests.  ``MIMOMEM_REQUIRE_NATIVE=1`` keeps meaning "must be native": the extension
+must then be built and loadable even in a pure run (``tests/text/test_native_loaded.py``), and
+``--no-native`` is a usage error.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.metadata
+import importlib.util
 import os
+import sys
 from dataclasses import dataclass
-from types import ModuleType
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
-FORCED_PURE = os.environ.get("MIMOMEM_PURE", "") not in ("", "0")
+NO_NATIVE_OPTION = "--no-native"
+PURE_RUN = f"pure-Python run (MIMOMEM_PURE=1 or {NO_NATIVE_OPTION}): the native twin is not tested"
+
+
+def forced_pure() -> bool:
+    """True when this run tests pure Python only (``MIMOMEM_PURE=1`` or ``--no-native``)."""
+    return os.environ.get("MIMOMEM_PURE", "") not in ("", "0")
+
+
+def native_required() -> bool:
+    """True when ``MIMOMEM_REQUIRE_NATIVE=1``: the extension must exist, even in a pure run."""
+    return os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        NO_NATIVE_OPTION,
+        action="store_true",
+        help="test pure Python only (like MIMOMEM_PURE=1): skip, instead of failing, the tests that need "
+        "the compiled extension mimomem._native",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not config.getoption("no_native", default=False):
+        return
+    if native_required():
+        raise pytest.UsageError(f"{NO_NATIVE_OPTION} contradicts MIMOMEM_REQUIRE_NATIVE=1: drop one of them")
+    if "mimomem" in sys.modules and not forced_pure():
+        raise pytest.UsageError(
+            f"mimomem was imported before {NO_NATIVE_OPTION} could take effect (by a plugin?): "
+            "set MIMOMEM_PURE=1 in the environment instead"
+        )
+    os.environ["MIMOMEM_PURE"] = "1"  # read by mimomem.text._accel at import, and by subprocesses
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    spec = importlib.util.find_spec("mimomem")
+    where = list(spec.submodule_search_locations or []) if spec else []
+    if forced_pure():
+        twin = "pure Python (MIMOMEM_PURE=1 or --no-native)"
+    else:
+        module, error = native_module()
+        twin = "native" if module is not None else f"NO native extension ({error})"
+    return f"mimomem: {twin}; package {where[0] if where else 'not found'}"
+
+
+@functools.lru_cache(maxsize=None)
+def native_module() -> tuple[Any | None, str]:
+    """(``mimomem._native``, "") if it imports, else (None, why), whatever ``MIMOMEM_PURE`` says."""
+    try:
+        return importlib.import_module("mimomem._native"), ""
+    except ImportError as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def _installed_extension() -> Path | None:
+    """The extension file of an installed (non-editable) mimomem distribution, if there is one."""
+    for dist in importlib.metadata.distributions(name="mimomem"):  # a checkout's egg-info comes first
+        for file in dist.files or []:
+            if file.parts[:1] == ("mimomem",) and file.name.startswith("_native."):
+                return Path(str(file.locate())).resolve()
+    return None
+
+
+def missing_native_message(error: str) -> str:
+    """Why a native test fails, and the three ways out."""
+    spec = importlib.util.find_spec("mimomem")
+    package = Path(next(iter(spec.submodule_search_locations or [""]))).resolve() if spec else None
+    lines = [f"mimomem._native cannot be imported ({error}); mimomem is imported from {package}."]
+    installed = _installed_extension()
+    if installed is not None and package is not None and installed.parent != package:
+        lines.append(f"An installed mimomem with the extension is at {installed.parent}, but {package} shadows it.")
+    lines += [
+        "Native tests fail instead of skipping, so that a green run always tested the compiled twin. Either:",
+        "  - build the extension in place: pip install -e '.[test]' (needs a C++ compiler);",
+        "  - or test the installed package: run the venv's pytest (.venv/bin/pytest), not `python -m pytest`,"
+        " which puts the current directory (the source tree) first on sys.path (`python -P -m pytest` on 3.11+);",
+        f"  - or test pure Python only: pytest {NO_NATIVE_OPTION} (or MIMOMEM_PURE=1).",
+    ]
+    return "\n".join(lines)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("native") is not None and forced_pure():
+        pytest.skip(PURE_RUN)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> None:
+    """A ``native`` test FAILS (in its call phase, before its body runs) when the extension is missing."""
+    if item.get_closest_marker("native") is not None:
+        _, error = native_module()
+        if error:
+            pytest.fail(missing_native_message(error), pytrace=False)
 
 
 @dataclass(frozen=True)
@@ -27,29 +130,25 @@ class Implementation:
     BM25Core: type
 
 
-def load_native() -> ModuleType | None:
-    """``mimomem._native`` if it imports and pure Python is not forced, else None."""
-    if FORCED_PURE:
-        return None
-    try:
-        return importlib.import_module("mimomem._native")
-    except ImportError:
-        return None
-
-
 def _pure() -> Implementation:
-    from mimomem.text import _bm25_py
-    from mimomem.text import _tokenizer_py
+    from mimomem.text import _bm25_py, _tokenizer_py
 
     return Implementation("py", _tokenizer_py.tokenize_bigram, _bm25_py.BM25Core)
 
 
 def _native() -> Implementation:
-    native = load_native()
-    if native is None:
-        reason = "MIMOMEM_PURE=1" if FORCED_PURE else "mimomem._native is not built"
-        pytest.skip(f"native twin unavailable ({reason})")
-    return Implementation("native", native.tokenize_bigram, native.BM25Core)
+    """The native twin; a stand-in that fails every use with the reason when it cannot be imported."""
+    if forced_pure():
+        pytest.skip(PURE_RUN)
+    native, error = native_module()
+    if native is not None:
+        return Implementation("native", native.tokenize_bigram, native.BM25Core)
+
+    def missing(*args: object, **kwargs: object) -> Any:
+        pytest.fail(missing_native_message(error), pytrace=False)
+
+    # ``native`` tests fail in pytest_runtest_call before using it; any other user fails on first use
+    return Implementation("native (missing)", missing, type("MissingBM25Core", (), {"__init__": missing}))
 
 
 @pytest.fixture(
@@ -57,7 +156,7 @@ def _native() -> Implementation:
     params=[pytest.param("py", id="py"), pytest.param("native", id="native", marks=pytest.mark.native)],
 )
 def implementation(request: pytest.FixtureRequest) -> Implementation:
-    """The pure twin, then the native one (skipped when it is not available)."""
+    """The pure twin, then the native one (skipped in a pure run, failed when it is missing)."""
     return _pure() if request.param == "py" else _native()
 
 
@@ -69,5 +168,5 @@ def pure_implementation() -> Implementation:
 
 @pytest.fixture(scope="session")
 def native_implementation() -> Implementation:
-    """The native twin; skips the test when it is not available."""
+    """The native twin; skipped in a pure run, failed when it is missing."""
     return _native()

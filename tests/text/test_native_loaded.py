@@ -1,6 +1,9 @@
-"""The compiled extension, when it was built, is the one in use (never silently skipped).
+"""The compiled extension is built and is the one in use (never silently skipped).
 
-Runs in fresh interpreters so the answer does not depend on this process's environment.
+Runs in fresh interpreters so the answer does not depend on this process's environment.  An
+extension that was never built fails the run too, unless the run is pure on purpose
+(``MIMOMEM_PURE=1`` or ``--no-native``, see conftest.py); with ``MIMOMEM_REQUIRE_NATIVE=1`` it must
+exist even then.
 """
 
 from __future__ import annotations
@@ -47,7 +50,12 @@ def test_built_extension_is_loaded():
     built = [package_dir() / f"_native{suffix}" for suffix in EXTENSION_SUFFIXES]
     built = [path for path in built if path.exists()]
     if not built:
-        pytest.skip("mimomem._native was never built in this checkout (pure-Python install)")
+        missing = f"no mimomem._native built for this interpreter in {package_dir()}"
+        if os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1":
+            pytest.fail(f"MIMOMEM_REQUIRE_NATIVE=1 but {missing}: the install fell back to pure Python")
+        if os.environ.get("MIMOMEM_PURE", "") not in ("", "0"):
+            pytest.skip(f"{missing} (pure-Python run)")
+        pytest.fail(f"{missing}: pip install -e . builds it in place; pytest --no-native tests pure Python only")
     result = probe()
     assert result.returncode == 0, result.stderr
     if result.stdout.split()[0] != "True":
