@@ -1,0 +1,48 @@
+"""The ``mimomem`` command: thin adapters over the library, one subcommand per operation.
+
+``parser`` defines the arguments; ``text``, ``tree``, ``search``, ``curated`` and ``bench``
+hold the commands, each a ``cmd_*`` function that checks its arguments (``checks``), calls the
+library and prints.  ``main`` turns errors into one line on stderr and an exit status
+(``exits``); anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Sequence
+
+from mimomem.cli import exits
+from mimomem.cli.parser import build_parser
+from mimomem.errors import MimomemError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``mimomem`` with ``argv`` (default: ``sys.argv[1:]``) and return the exit status."""
+    args = build_parser().parse_args(argv)
+    command = f"mimomem {args.command}"
+    try:
+        status = int(args.func(args) or exits.OK)
+        sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
+        return status
+    except KeyboardInterrupt:  # Ctrl-C: writes are atomic, so stopping mid-way loses nothing
+        print(f"{command}: interrupted", file=sys.stderr)
+        return exits.INTERRUPTED
+    except BrokenPipeError:  # `mimomem ... | head`: the reader has all it wanted
+        exits.silence_stdout()
+        return exits.OK
+    except sqlite3.DatabaseError as exc:
+        print(f"{command}: error: {exits.database_advice(args, exc)}", file=sys.stderr)
+        return exits.USAGE
+    except MimomemError as exc:  # library and usage errors: the message says what to do
+        print(f"{command}: error: {exc}", file=sys.stderr)
+        return exits.status_of(exc)
+    except UnicodeError as exc:  # input that is not UTF-8, or output the terminal cannot encode
+        print(f"{command}: error: {exits.unicode_error(exc)}", file=sys.stderr)
+        return exits.USAGE
+    except OSError as exc:
+        print(f"{command}: error: {exits.os_error(exc)}", file=sys.stderr)
+        return exits.USAGE
+
+
+__all__ = ["build_parser", "main"]

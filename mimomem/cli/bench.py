@@ -1,0 +1,53 @@
+"""``mimomem bench``: every retrieval backend on BEIR-layout datasets, and the regression gate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from mimomem.cli import checks
+from mimomem.cli.exits import NO, OK
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse unusable output options before the (long) run starts."""
+    checks.in_range(args.tolerance, "--tolerance", 0)
+    checks.output_dir(args.report, "--report")
+    checks.output_dir(args.run_file, "--run-file")
+    if args.save:
+        checks.file_path(args.save, "--save", "base.json")
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Print one table per dataset (or JSON); exit 1 when ``--compare`` finds a regression."""
+    from mimomem import bench
+    from mimomem.bench.runner import stderr_progress
+    from mimomem.bench.scale import parse_sizes
+
+    check_outputs(args)
+    saved = bench.load_result(args.compare) if args.compare else None
+    paths = [Path(p) for p in args.dataset] if args.dataset else bench.discover_datasets(bench.find_corpora())
+    result = bench.run_bench(
+        paths,
+        args.backend,
+        run_dir=Path(args.run_file) if args.run_file else None,
+        failures_only=args.failures,
+        scale=parse_sizes(args.scale) if args.scale else (),
+        progress=stderr_progress,
+    )
+    if args.save:
+        bench.save_result(result, args.save)
+    if args.report:
+        for path in bench.write_report(result, args.report):
+            print(f"wrote {path}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
+    else:
+        print(bench.format_result(result), end="")
+    if saved is None:
+        return OK
+    comparison = bench.compare_results(saved, result, args.tolerance)
+    print(bench.format_comparison(comparison), file=sys.stderr if args.json else sys.stdout)
+    return OK if comparison.ok else NO

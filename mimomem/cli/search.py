@@ -1,0 +1,107 @@
+"""``mimomem search``, ``reconcile`` and ``index stats``: the SQLite cache over the memory tree."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from mimomem.cli import checks
+from mimomem.errors import UsageError
+from mimomem.search.index import MemoryIndex, SearchResults
+from mimomem.tree.store import MemoryTree
+
+
+def open_index(args: argparse.Namespace) -> MemoryIndex:
+    """The index named by ``--root`` / ``--db`` (checked first) and the other index options."""
+    tree = MemoryTree(checks.existing_dir(args.root, "--root"))
+    db = os.path.expanduser(args.db) if args.db else str(tree.data_dir / "mimomem.db")
+    checks.file_path(db, "--db", "mimomem.db")
+    if args.db and not os.path.isdir(os.path.dirname(os.path.abspath(db))):
+        raise UsageError(f"--db {args.db}: its directory does not exist; create it first or fix the path")
+    args.db_used = db  # named in the message if SQLite fails (see exits.database_advice)
+    return MemoryIndex(
+        tree,
+        db,
+        claude_code=args.claude_code,
+        reconcile_on_search=not getattr(args, "no_reconcile", False),
+        expand_synonyms=getattr(args, "expand", False),
+    )
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """BM25-ranked hits as Markdown blocks (or JSON); zero hits print what to try next."""
+    with open_index(args) as index:
+        result = index.search(
+            args.query, backend=args.backend, scope=args.scope, scope_id=args.scope_id, type=args.type, limit=args.limit
+        )
+    if args.json:
+        print(json.dumps(_search_json(result), ensure_ascii=False, indent=2))
+        return 0
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if not result:
+        print(f'No matches for "{args.query}".')
+        print("\n".join(result.hints))
+        return 0
+    print(f"Found {len(result)} match(es) (BM25-ranked, best first, backend {result.backend}):\n")
+    for hit in result:
+        where = hit.scope + (f"/{hit.scope_id}" if hit.scope_id else "")
+        print(f"### {hit.path}\nScope: {where}, Type: {hit.type}, Score: {hit.score:.4g}\n{hit.snippet}\n")
+    return 0
+
+
+def _search_json(result: SearchResults) -> dict[str, Any]:
+    return {
+        "query": result.query,
+        "backend": result.backend,
+        "count": len(result),
+        "hits": [h._asdict() for h in result],
+        "hints": list(result.hints),
+        "warnings": list(result.warnings),
+    }
+
+
+def cmd_reconcile(args: argparse.Namespace) -> int:
+    """Sync the index with the files now; one summary line, then warnings (all issues with -v)."""
+    with open_index(args) as index:
+        report = index.reconcile()
+    if args.json:
+        out = {k: v for k, v in vars(report).items() if k != "issues"}
+        out["issues"] = [i._asdict() for i in report.issues]
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+    print(
+        f"indexed {report.indexed}, pruned {report.pruned}, touched {report.touched}, "
+        f"unchanged {report.unchanged}, skipped {len(report.skipped)}, warnings {len(report.warnings)} "
+        f"in {report.seconds * 1000:.0f} ms"
+    )
+    for issue in report.issues if args.verbose else report.warnings:
+        print(f"{issue.kind}: {issue.path}: {issue.reason}")
+    return 0
+
+
+def cmd_index_stats(args: argparse.Namespace) -> int:
+    """Rows, per-type and per-scope counts, tokenizers, sizes and skipped files of the index."""
+    with open_index(args) as index:
+        if not args.no_reconcile:
+            index.reconcile(force=False)
+        stats = index.stats()
+    if args.json:
+        info = {k: v for k, v in vars(stats).items() if k != "skipped"}
+        info["skipped"] = [i._asdict() for i in stats.skipped]
+        print(json.dumps(info, ensure_ascii=False, indent=2))
+        return 0
+    print(f"database        {stats.db_path} ({stats.db_bytes} bytes, schema v{stats.schema_version})")
+    print(f"rows            {stats.rows}")
+    print("per type        " + (", ".join(f"{k} {v}" for k, v in stats.per_type.items()) or "-"))
+    print("per scope       " + (", ".join(f"{k} {v}" for k, v in stats.per_scope.items()) or "-"))
+    for name, ident in stats.tokenizers.items():
+        print(f"{name:<15} {ident} ({stats.index_bytes.get(name, 0)} bytes)")
+    print(f"native engine   {'yes' if stats.native else 'no (pure Python)'}")
+    print(f"skipped/warned  {len(stats.skipped)}")
+    for issue in stats.skipped:
+        print(f"  {issue.kind}: {issue.path}: {issue.reason}")
+    return 0

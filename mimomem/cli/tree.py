@@ -1,0 +1,35 @@
+"""``mimomem paths``: where each layer of the memory tree lives for a project (and session, task)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from mimomem.cli import checks
+from mimomem.errors import UsageError
+from mimomem.tree.store import MemoryTree
+
+
+def cmd_paths(args: argparse.Namespace) -> int:
+    """The project id, repository root, data directory and every layer file, as a table or JSON."""
+    if args.task and not args.session:
+        raise UsageError("--task needs --session SID (a task journal lives in its session)")
+    project = checks.existing_dir(args.project, "--project") or "."
+    checks.not_a_file(args.root, "--root")
+    tree = MemoryTree.from_mimocode(args.mimocode or None) if args.mimocode is not None else MemoryTree(args.root)
+    ident = tree.project_id(project)
+    layers = tree.layers(project_id=ident.id, session_id=args.session, task_id=args.task)
+    info = {
+        "project_id": ident.id,
+        "repo_root": None if ident.root is None else str(ident.root),
+        "git_dir": None if ident.git_dir is None else str(ident.git_dir),
+        "data_dir": str(tree.data_dir),
+        **{name: str(path) for name, path in layers.items()},
+    }
+    if args.json:
+        print(json.dumps(info, ensure_ascii=False, indent=2))
+    else:
+        width = max(map(len, info))
+        for name, value in info.items():
+            print(f"{name:<{width}}  {value if value is not None else '-'}")
+    return 0
