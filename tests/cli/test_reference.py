@@ -1,0 +1,88 @@
+"""The README's CLI reference is generated from the parser, and every command documents itself."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from mimomem.cli import reference
+from mimomem.cli.parser import build_parser
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_readme_cli_reference_is_up_to_date():
+    text = README.read_text(encoding="utf-8")
+    assert reference.START in text and reference.END in text, "README.md lost the cli-reference markers"
+    assert reference.replace_section(text, reference.render()) == text, (
+        f"the CLI reference in README.md is out of date; run `{reference.UPDATE_COMMAND}` and commit README.md"
+    )
+
+
+def test_reference_does_not_depend_on_the_terminal(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
+    narrow = reference.render()
+    monkeypatch.setenv("COLUMNS", "300")
+    assert reference.render() == narrow
+    assert max(len(line) for line in narrow.splitlines()) <= reference.WIDTH
+
+
+def _subcommands(parser: argparse.ArgumentParser):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {choice.dest: choice.help for choice in action._choices_actions}
+            for name, sub in action.choices.items():
+                yield name, helps.get(name), sub
+                yield from _subcommands(sub)
+
+
+def test_every_subcommand_and_argument_has_help_text():
+    subs = list(_subcommands(build_parser()))
+    assert len(subs) >= 15
+    for name, help_text, sub in subs:
+        assert help_text and help_text.strip(), f"`{sub.prog}` has no help= in its add_parser call"
+        assert f"### `{sub.prog}`" in reference.render(), f"`{sub.prog}` is missing from the reference"
+        for action in sub._actions:
+            if not isinstance(action, argparse._SubParsersAction):
+                assert action.help, f"`{sub.prog}`: argument {action.dest!r} has no help text"
+
+
+def test_reference_lists_every_command_once():
+    rendered = reference.render()
+    progs = [p.prog for p in reference.commands()]
+    assert len(progs) == len(set(progs))
+    assert [line[5:-1] for line in rendered.splitlines() if line.startswith("### `")] == progs
+
+
+def test_replace_section_keeps_the_rest_and_needs_both_markers():
+    doc = f"intro\n{reference.START}\nold\n{reference.END}\noutro\n"
+    assert reference.replace_section(doc, "new\n") == f"intro\n{reference.START}\nnew\n{reference.END}\noutro\n"
+    assert reference.replace_section("no markers", "x") is None
+    assert reference.replace_section(f"{reference.START} only", "x") is None
+
+
+def test_update_and_check_commands(tmp_path, capsys):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\n{reference.START}\nstale\n{reference.END}\nend\n", encoding="utf-8")
+    assert reference.main(["--readme", str(readme), "--check"]) == 1
+    assert reference.UPDATE_COMMAND in capsys.readouterr().err
+    assert reference.main(["--readme", str(readme)]) == 0
+    updated = readme.read_text(encoding="utf-8")
+    assert "### `mimomem search`" in updated and updated.endswith(f"{reference.END}\nend\n")
+    assert reference.main(["--readme", str(readme), "--check"]) == 0
+    readme.write_text("no markers\n", encoding="utf-8")
+    assert reference.main(["--readme", str(readme)]) == 2
+    assert "markers" in capsys.readouterr().err
+    assert reference.main(["--readme", str(tmp_path / "missing.md")]) == 2
+
+
+@pytest.mark.parametrize("command", [["--help"], ["search", "--help"], ["rules", "accept", "--help"]])
+def test_help_exits_0(command, capsys):
+    from mimomem.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(command)
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: mimomem")
