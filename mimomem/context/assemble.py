@@ -1,0 +1,156 @@
+"""Context assembly: the text mimomem puts in front of the model, within one token budget.
+
+Two moments, as in the design's pyramid:
+
+- **session start** (``session_context``): the memory instructions, the rebuild context
+  (tasks, checkpoint, recent input, project / global memory, notes, keys index) and the
+  curated hard rules and outline - the L1 layer, injected every session;
+- **each prompt** (``prompt_context``): curated memories that match the prompt (by recall
+  and by their ``load_when`` scenarios), the best search hits from the memory tree, and
+  the recall reminder - or nothing at all when nothing is relevant.
+
+Every block carries its estimated token count; the total never exceeds the budget, and
+anything cut or left out is named with the path or command that shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mimomem.context.budgeted import read_budgeted
+from mimomem.context.estimate import estimate_tokens
+from mimomem.context.instructions import memory_instructions, recall_reminder
+from mimomem.context.rebuild import Block, rebuild_blocks
+from mimomem.context.where import Where
+
+SESSION_BUDGET = 4000
+"""Default tokens for the session-start context (Claude Code shows ~10,000 characters whole)."""
+
+PROMPT_BUDGET = 1200
+"""Default tokens for the per-prompt context: it is paid on every turn, so keep it small."""
+
+PREAMBLE = (
+    "The blocks below are this project's memory, loaded by mimomem. They are already in your "
+    "context: do not read these files whole again; search for specifics."
+)
+
+
+@dataclass
+class Context:
+    """Assembled context: ordered blocks, the budget, and what was left out."""
+
+    budget: int
+    blocks: list[Block] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
+
+    @property
+    def tokens(self) -> int:
+        """Estimated tokens of :attr:`text`."""
+        return estimate_tokens(self.text)
+
+    @property
+    def text(self) -> str:
+        """The blocks joined, then a line naming what was left out; ``""`` when empty."""
+        parts = [b.text.rstrip("\n") for b in self.blocks if b.text]
+        if not parts:
+            return ""
+        if self.left_out:
+            parts.append("Left out for the token budget: " + "; ".join(self.left_out) + ".")
+        return "\n\n".join(parts) + "\n"
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form: each block with its tokens, the total and the budget."""
+        return {
+            "budget": self.budget,
+            "tokens": self.tokens,
+            "blocks": [
+                {"name": b.name, "tokens": b.tokens, "full_tokens": b.full_tokens, "truncated": b.truncated,
+                 "source": b.source, "text": b.text}
+                for b in self.blocks
+            ],
+            "left_out": list(self.left_out),
+            "text": self.text,
+        }
+
+
+def session_context(
+    where: Where, *, budget: int = SESSION_BUDGET, recent_user: Sequence[str] = (), curated: bool = True
+) -> Context:
+    """Instructions + rebuild context + curated rules and outline, within ``budget`` tokens."""
+    ctx = Context(budget)
+    instructions = _block("instructions", memory_instructions(where), "mimomem context")
+    extra = _curated_session_blocks(where) if curated else []
+    reserve = instructions.tokens + sum(b.tokens for b in extra) + estimate_tokens(PREAMBLE) + _LEFT_OUT_RESERVE
+    rebuilt = rebuild_blocks(where, max(0, budget - reserve), recent_user=recent_user)
+    if any(b.text for b in rebuilt) or extra:
+        ctx.blocks = [_block("preamble", PREAMBLE, ""), instructions, *rebuilt, *extra]
+    else:
+        ctx.blocks = [instructions]
+    _note_left_out(ctx)
+    return _enforce(ctx)
+
+
+def prompt_context(where: Where, prompt: str, *, budget: int = PROMPT_BUDGET, search_limit: int = 3) -> Context:
+    """What is relevant to ``prompt`` right now; an empty context when nothing is."""
+    ctx = Context(budget)
+    blocks = _curated_prompt_blocks(where, prompt) + _search_blocks(where, prompt, search_limit)
+    if blocks:
+        reminder = recall_reminder(where)
+        if reminder:
+            blocks.append(_block("reminder", reminder, ""))
+    ctx.blocks = blocks
+    return _enforce(ctx)
+
+
+_LEFT_OUT_RESERVE = 60
+"""Tokens kept free for the closing "Left out for the token budget" line."""
+
+
+def _block(name: str, text: str, source: str) -> Block:
+    tokens = estimate_tokens(text)
+    return Block(name, text, tokens, tokens, False, source)
+
+
+def _note_left_out(ctx: Context) -> None:
+    for b in ctx.blocks:
+        if not b.text and b.full_tokens:
+            ctx.left_out.append(f"{b.name} (~{b.full_tokens} tokens, {b.source})")
+
+
+def _enforce(ctx: Context) -> Context:
+    """Drop or cut trailing blocks until the whole text fits the budget (a hard guarantee)."""
+    while ctx.blocks and ctx.tokens > ctx.budget:
+        last = ctx.blocks[-1]
+        over = ctx.tokens - ctx.budget
+        room = last.tokens - over - 8
+        if room > 20 and last.text:
+            cut = read_budgeted(last.text, room, source=last.source or "mimomem context")
+            ctx.blocks[-1] = Block(last.name, cut.text, cut.tokens, last.full_tokens, True, last.source)
+            if ctx.tokens <= ctx.budget:
+                break
+        ctx.blocks.pop()
+        ctx.left_out.append(f"{last.name} (~{last.full_tokens} tokens, {last.source or 'mimomem context'})")
+    return ctx
+
+
+def _curated_session_blocks(where: Where) -> list[Block]:
+    from mimomem.context.relevant import curated_session_text
+
+    text = curated_session_text(where)
+    return [_block("curated", text, "mimomem inspect")] if text else []
+
+
+def _curated_prompt_blocks(where: Where, prompt: str) -> list[Block]:
+    from mimomem.context.relevant import curated_prompt_text
+
+    text = curated_prompt_text(where, prompt)
+    return [_block("curated", text, "mimomem recall")] if text else []
+
+
+def _search_blocks(where: Where, prompt: str, limit: int) -> list[Block]:
+    from mimomem.context.relevant import search_text
+
+    text = search_text(where, prompt, limit)
+    return [_block("search", text, "mimomem search")] if text else []

@@ -1,0 +1,129 @@
+"""What is relevant right now: curated rules and memories, ``load_when`` routing, search hits.
+
+The curated store is opened on the project's ``.memory/`` (and the global curated root);
+its scenarios (``load_when``) are matched against the prompt with the same bigram
+tokenizer as search, so "部署到生产环境" routes to a memory whose scenario is "部署 生产".
+Search hits come from the memory tree, limited to this project, its sessions and global
+memory.  Nothing here loads jieba: the per-prompt path must stay fast.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from mimomem.context.where import Where
+
+if TYPE_CHECKING:
+    from mimomem.curated.store import CuratedMemory
+
+MIN_SCENARIO_OVERLAP = 0.5
+"""A ``load_when`` scenario applies when at least this share of its terms is in the prompt."""
+
+MAX_BODY_CHARS = 600
+"""Longer curated bodies are cut (with a pointer to the file) in per-prompt context."""
+
+
+def _store(where: Where) -> CuratedMemory | None:
+    from mimomem.curated.store import CuratedMemory
+
+    if where.worktree is None and not os.path.isdir(_global_root()):
+        return None
+    return CuratedMemory(project_root=where.worktree)
+
+
+def _global_root() -> str:
+    from mimomem.curated.roots import default_global_root
+
+    return str(default_global_root())
+
+
+def curated_session_text(where: Where) -> str:
+    """Hard rules (always) and the outline of curated memory; ``""`` when there is none."""
+    store = _store(where)
+    if store is None:
+        return ""
+    rules = store.hard_rules()
+    outline = store.outline()
+    if not rules and not outline:
+        return ""
+    out = ["## Curated memory"]
+    if rules:
+        out.append("Hard rules (always apply):")
+        out += [f"- {r.summary}" + (f" — {_one_line(r.body)}" if r.body.strip() else "") for r in rules]
+    if outline:
+        out += ["", "Outline (read any with `mimomem recall QUERY`):", *outline]
+    return "\n".join(out) + "\n"
+
+
+def curated_prompt_text(where: Where, prompt: str, *, limit: int = 4) -> str:
+    """Curated memories for ``prompt``: scenario matches first, then recall; ``""`` if none."""
+    store = _store(where)
+    if store is None or not prompt.strip():
+        return ""
+    chosen = {}
+    for memory in routed(store, prompt):
+        chosen[(memory.scope, memory.id)] = (memory, "scenario")
+    for item in store.recall(prompt, limit=limit, count_hits=False):
+        chosen.setdefault((item.memory.scope, item.memory.id), (item.memory, "recall"))
+    if not chosen:
+        return ""
+    out = ["## Relevant curated memory"]
+    for memory, reason in list(chosen.values())[:limit]:
+        body = memory.body.strip()
+        if len(body) > MAX_BODY_CHARS:
+            body = body[:MAX_BODY_CHARS] + f"… (full text: mimomem recall {memory.id})"
+        out.append(f"### {memory.summary} ({memory.scope}:{memory.id}, by {reason})")
+        if body:
+            out.append(body)
+    return "\n".join(out) + "\n"
+
+
+def routed(store: CuratedMemory, prompt: str) -> list[object]:
+    """Live memories whose ``load_when`` scenario matches ``prompt`` (bigram term overlap)."""
+    from mimomem.text.tokens import tokenize
+
+    have = {t.text for t in tokenize(prompt)}
+    out = []
+    for memory in store.memories():
+        if getattr(memory, "superseded_by", None):
+            continue
+        for scenario in memory.load_when:
+            terms = {t.text for t in tokenize(scenario)}
+            if terms and len(terms & have) / len(terms) >= MIN_SCENARIO_OVERLAP:
+                out.append(memory)
+                break
+    return out
+
+
+def search_text(where: Where, prompt: str, limit: int) -> str:
+    """The best tree search hits for ``prompt`` in this project; ``""`` when none."""
+    from mimomem.search.index import MemoryIndex
+
+    if not where.tree.root.is_dir():
+        return ""
+    with MemoryIndex(where.tree, progress=False) as index:
+        hits = index.search(prompt[:2000], limit=max(limit * 4, 10))
+    mine = [h for h in hits if in_scope(where, h.scope, h.scope_id)][:limit]
+    if not mine:
+        return ""
+    out = ["## Memory search hits for this prompt"]
+    for h in mine:
+        out.append(f"- {h.path} ({h.type}, score {h.score:.2f}): {_one_line(h.snippet)}")
+    return "\n".join(out) + "\n"
+
+
+def in_scope(where: Where, scope: str, scope_id: str) -> bool:
+    """True for global memory, this project's memory and this session's files."""
+    if scope == "global":
+        return True
+    if scope in ("project", "projects"):
+        return scope_id == where.project_id
+    if scope in ("session", "sessions"):
+        return scope_id == where.session_id
+    return False
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

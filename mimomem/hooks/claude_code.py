@@ -1,0 +1,187 @@
+"""``mimomem hook claude-code``: Claude Code hook events in, documented hook JSON out.
+
+- ``SessionStart`` (startup, resume, clear, compact): memory instructions + rebuild context;
+- ``UserPromptSubmit``: curated memories and search hits relevant to the prompt, plus the
+  recall reminder - nothing at all when nothing is relevant;
+- ``PreCompact`` and ``SessionEnd``: a deterministic digest of the transcript since the
+  last digest, appended to the session's notes through the write gate, so what
+  compaction drops comes back at the next ``SessionStart``.
+
+Claude Code's ``session_id`` is the session, ``cwd`` gives the project.  The hook never
+blocks the agent: on any problem it prints nothing on stdout, one line on stderr, and
+exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
+"""A hook payload larger than this is refused (Claude Code's are a few kilobytes)."""
+
+CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit")
+DIGEST_EVENTS = ("PreCompact", "SessionEnd")
+
+
+class HookInputError(Exception):
+    """The payload cannot be used; the message is the one line printed on stderr."""
+
+
+def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, env: Mapping[str, str] | None = None) -> int:
+    """Handle one hook invocation; always returns 0 (a hook must never block the agent)."""
+    try:
+        payload = parse_payload(stdin.read(MAX_PAYLOAD_BYTES + 1))
+        out = handle(payload, env=os.environ if env is None else env)
+    except Exception as exc:  # fail open: the agent goes on without memory, the user sees why
+        print(f"mimomem hook: {_reason(exc)}", file=stderr)
+        return 0
+    if out:
+        stdout.write(out)
+        stdout.flush()
+    return 0
+
+
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def parse_payload(raw: str) -> dict[str, Any]:
+    """The hook's JSON object, or ``HookInputError`` saying what is wrong with it."""
+    if len(raw) > MAX_PAYLOAD_BYTES:
+        raise HookInputError(f"payload larger than {MAX_PAYLOAD_BYTES} bytes; ignored")
+    if not raw.strip():
+        raise HookInputError("no JSON on stdin; Claude Code sends one object per hook call")
+    try:
+        payload = json.loads(raw)
+    except ValueError as exc:
+        raise HookInputError(f"stdin is not valid JSON ({exc.msg} at character {exc.pos}); ignored") from None
+    if not isinstance(payload, dict):
+        raise HookInputError("stdin JSON is not an object; ignored")
+    return payload
+
+
+def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
+    """The stdout text for one event (``""`` for none)."""
+    event = payload.get("hook_event_name")
+    if event not in CONTEXT_EVENTS + DIGEST_EVENTS:
+        return ""
+    where = _where(payload, env)
+    if event == "SessionStart":
+        text = _session_start(where, payload)
+    elif event == "UserPromptSubmit":
+        prompt = payload.get("prompt")
+        if not isinstance(prompt, str):
+            raise HookInputError("UserPromptSubmit without a string 'prompt'; nothing injected")
+        text = _prompt(where, prompt)
+    else:
+        append_digest(where, payload, trigger=str(payload.get("trigger") or payload.get("reason") or event))
+        return ""
+    if not text:
+        return ""
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
+                      ensure_ascii=False) + "\n"
+
+
+def _where(payload: Mapping[str, Any], env: Mapping[str, str]) -> Any:
+    from mimomem.context.where import locate
+    from mimomem.tree.store import MemoryTree
+
+    sid = payload.get("session_id")
+    if not isinstance(sid, str) or not sid:
+        raise HookInputError("payload has no 'session_id'; nothing to do")
+    cwd = payload.get("cwd")
+    if not isinstance(cwd, str) or not os.path.isabs(cwd) or not os.path.isdir(cwd):
+        raise HookInputError(f"payload 'cwd' {cwd!r} is not an existing absolute directory; nothing to do")
+    return locate(cwd, session_id=sid, tree=MemoryTree(), env=env)
+
+
+def _session_start(where: Any, payload: Mapping[str, Any]) -> str:
+    from mimomem.context.assemble import session_context
+
+    budget = _budget_from(payload, "MIMOMEM_SESSION_BUDGET", 4000)
+    recent = _recent_prompts(payload) if payload.get("source") in ("compact", "resume") else []
+    return str(session_context(where, budget=budget, recent_user=recent).text)
+
+
+def _prompt(where: Any, prompt: str) -> str:
+    from mimomem.context.assemble import prompt_context
+
+    return str(prompt_context(where, prompt[:4000]).text)
+
+
+def _budget_from(payload: Mapping[str, Any], variable: str, default: int) -> int:
+    raw = os.environ.get(variable)
+    try:
+        value = int(raw) if raw else default
+    except ValueError:
+        value = default
+    return max(200, min(value, 50_000))
+
+
+def _recent_prompts(payload: Mapping[str, Any], keep: int = 5) -> list[str]:
+    """The last user prompts of the transcript (for resume / compact), or [] if unreadable."""
+    from mimomem.hooks.digest import digest_transcript
+
+    path = payload.get("transcript_path")
+    if not isinstance(path, str):
+        return []
+    try:
+        return digest_transcript(path).requests[-keep:]
+    except OSError:
+        return []
+
+
+def append_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> Path | None:
+    """Digest the transcript since the last digest and append it to the session notes."""
+    from mimomem.hooks.digest import digest_transcript
+    from mimomem.tree.templates import notes_entry, notes_template
+
+    path = payload.get("transcript_path")
+    if not isinstance(path, str) or not path:
+        raise HookInputError("payload has no 'transcript_path'; no digest written")
+    state_file = _state_file(where)
+    state = _read_state(state_file)
+    try:
+        digest = digest_transcript(path, int(state.get("offset", 0)))
+    except OSError as exc:
+        raise HookInputError(f"cannot read the transcript {path}: {exc.strerror or exc}") from None
+    turns = int(state.get("turns", 0)) + len(digest.requests)
+    if not digest.empty():
+        tree = where.tree
+        notes = tree.notes(where.session_id)
+        who = where.who("main")
+        tree.create(notes, notes_template(), **who)
+        tree.append(notes, "\n" + notes_entry(turns, digest.render(trigger=trigger)), **who)
+    _write_state(state_file, {"offset": digest.end_offset, "turns": turns})
+    return None if digest.empty() else where.tree.notes(where.session_id)
+
+
+def _state_file(where: Any) -> Path:
+    """Per-session digest state, kept beside (not inside) the memory tree."""
+    return Path(where.tree.data_dir) / "state" / "claude-code" / f"{where.session_id}.json"
+
+
+def _read_state(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_state(path: Path, state: dict[str, Any]) -> None:
+    from mimomem.common.files import atomic_write
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, json.dumps(state))
+
+
+def main() -> int:
+    """Entry point for ``mimomem hook claude-code``."""
+    return run(sys.stdin, sys.stdout, sys.stderr)
