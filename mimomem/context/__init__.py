@@ -1,0 +1,1 @@
+"""Context assembly: what reaches the agent's context window, within token budgets."""
