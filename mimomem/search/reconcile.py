@@ -215,8 +215,8 @@ def reconcile(
     """
     started = time.perf_counter()
     report = ReconcileReport()
-    roots = [os.fspath(r) for r in roots]
-    walked = "\n".join(roots)  # a run over other roots (Claude Code on/off) does not count as recent
+    paths: list[str] = [os.fspath(r) for r in roots]
+    walked = "\n".join(paths)  # a run over other roots (Claude Code on/off) does not count as recent
     with db.transaction(conn, wait_ms=wait_ms):
         last = db.get_meta(conn, "last_reconcile")
         now = clock()
@@ -225,7 +225,7 @@ def reconcile(
             return ReconcileReport(ran=False)
         issues: list[Issue] = []
         on_disk: dict[str, str] = {}
-        for root in roots:
+        for root in paths:
             on_disk.update(walk(Path(root), max_bytes, issues))
         indexed: dict[str, str] = dict(conn.execute("SELECT path, fingerprint FROM memory_fts"))  # covering index
 
