@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.errors import MimomemError, ResultFileError
+from mimomem.bench.engines import canonical_name
 from mimomem.bench.metrics import METRICS
 
 EPSILON = 1e-9
@@ -86,7 +87,8 @@ def load_result(path: str | Path) -> dict[str, Any]:
 
 
 def _index(result: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
-    return {(d["name"], b["backend"]): b for d in result["datasets"] for b in d["backends"]}
+    # a result saved before mimomem 0.2 calls native-index native-scan
+    return {(d["name"], canonical_name(b["backend"])): b for d in result["datasets"] for b in d["backends"]}
 
 
 def _check(out: Comparison, dataset: str, backend: str, label: str, saved: dict[str, Any], current: dict[str, Any]) -> None:

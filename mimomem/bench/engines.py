@@ -5,8 +5,9 @@ Every engine takes ``(doc_id, text)`` pairs, answers a query string with ranked
 and in memory.  ``query_tokens`` is what the engine actually looks up for a query; the
 regression gate stores it so a tokenizer change can be traced to the queries it moved.
 
-Three backends are mimomem's own (``fts5-unicode61``, ``fts5-bigram``, ``native-scan``),
-served by ``mimomem.search.index.DocumentIndex``.  The others exist only to be compared with:
+Three backends are mimomem's own (``fts5-unicode61``, ``fts5-bigram``, ``native-index``;
+``native-scan`` is the deprecated 0.1 name of ``native-index``), served by
+``mimomem.search.document_index.DocumentIndex``.  The others exist only to be compared with:
 
 * ``fts5-trigram`` - stdlib FTS5 ``trigram`` over the raw text, queried like MiMo-Code
   (runs of letters, digits and ``_``, each double-quoted, OR-joined);
@@ -15,6 +16,13 @@ served by ``mimomem.search.index.DocumentIndex``.  The others exist only to be c
   segmentation (``parse_query(segment=False, phrases=False)``) on the bigram index;
 * ``bm25s`` / ``tantivy`` - peer engines fed the very tokens of mimomem's bigram tokenizer
   (query: the OR of the query's distinct tokens).
+
+Every engine implements :class:`Engine`, the benchmark's protocol.  It is related to, not
+the same as, ``mimomem.search.backends.Backend``: a search ``Backend`` ranks an already
+parsed ``Query`` over rows the search cache owns, with scope / type filters and
+snippets; a benchmark ``Engine`` owns its corpus (``build``), takes the raw query text,
+returns bare ``(doc_id, score)`` pairs, says which tokens it looked up and how much disk
+and memory it holds.  ``DocumentIndexEngine`` adapts each search ``Backend`` to ``Engine``.
 """
 
 from __future__ import annotations
@@ -25,17 +33,18 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import regex
 
 from mimomem.errors import BackendUnavailableError, MimomemError, UnknownBackendError
+from mimomem.search.params import DEPRECATED_BACKENDS, check_backend
 
 BACKENDS = (
     "fts5-unicode61",
     "fts5-trigram",
     "fts5-bigram",
-    "native-scan",
+    "native-index",
     "fts5-jieba",
     "naive-bigram",
     "bm25s",
@@ -43,15 +52,51 @@ BACKENDS = (
 )
 """Every backend name, in table order."""
 
-OWN_BACKENDS = ("fts5-unicode61", "fts5-bigram", "native-scan")
-"""Backends served by ``mimomem.search.index.DocumentIndex``."""
+OWN_BACKENDS = ("fts5-unicode61", "fts5-bigram", "native-index")
+"""Backends served by ``mimomem.search.document_index.DocumentIndex``."""
 
 Docs = Sequence[tuple[str, str]]
 Ranked = list[tuple[str, float]]
 
 
-class Engine:
-    """One backend under test.  Subclasses fill in ``build`` and ``search``."""
+class Engine(Protocol):
+    """One backend under test, as the runner drives it: build once, then query."""
+
+    @property
+    def name(self) -> str:
+        """The backend name, one of ``BACKENDS``."""
+        ...
+
+    def build(self, docs: Docs) -> None:
+        """Index every ``(doc_id, text)`` pair; called once per engine."""
+        ...
+
+    def search(self, query: str, k: int) -> Ranked:
+        """The ``k`` best ``(doc_id, score)`` pairs, best first; only matching documents."""
+        ...
+
+    def query_tokens(self, query: str) -> list[str]:
+        """The terms the engine looks up for ``query`` (phrases as space-joined tokens)."""
+        ...
+
+    def size_bytes(self) -> int | None:
+        """Bytes of the index on disk, or None when it lives only in memory."""
+        ...
+
+    def memory_bytes(self) -> int | None:
+        """Bytes of index structures held in this process, or None when on disk only."""
+        ...
+
+    def close(self) -> None:
+        """Release files and connections."""
+        ...
+
+
+class BaseEngine:
+    """Shared defaults for the engines: a scratch ``workdir``, no sizes, nothing to close.
+
+    Subclasses fill in ``build``, ``search`` and ``query_tokens``.
+    """
 
     name = ""
 
@@ -114,7 +159,7 @@ def _dir_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-class _Fts5Engine(Engine):
+class _Fts5Engine(BaseEngine):
     """A stdlib-sqlite3 FTS5 table on disk; subclasses say how text and queries look."""
 
     tokenize_clause = "unicode61"
@@ -216,8 +261,8 @@ class NaiveBigramFts5Engine(_Fts5Engine):
         return [" ".join(p) for p in parse_query(query, segment=False, phrases=False).phrases()]
 
 
-class DocumentIndexEngine(Engine):
-    """One of mimomem's own backends, through ``mimomem.search.index.DocumentIndex``."""
+class DocumentIndexEngine(BaseEngine):
+    """One of mimomem's own search ``Backend``s, through ``DocumentIndex``."""
 
     def __init__(self, workdir: Path, backend: str, *, naive: bool = False) -> None:
         super().__init__(workdir)
@@ -226,12 +271,11 @@ class DocumentIndexEngine(Engine):
         self.name = "naive-bigram" if naive else backend
 
     def build(self, docs: Docs) -> None:
-        from mimomem.search.index import DocumentIndex
+        from mimomem.search.document_index import DocumentIndex
 
         self.index = DocumentIndex(self.workdir / f"{self.name}.db")
         self.index.add_documents(list(docs))
-        if self.backend == "native-scan":  # load the in-memory index now, not on the first query
-            self.index.backend("native-scan").sync()
+        self.index.backend(self.backend).load()  # native-index: load now, not on the first query
 
     def _options(self) -> dict[str, Any]:
         return {"segment": False, "phrases": False} if self.naive else {}
@@ -246,12 +290,12 @@ class DocumentIndexEngine(Engine):
         return [" ".join(p) for p in self.index.parse(query, self.backend, **self._options()).phrases()]
 
     def size_bytes(self) -> int | None:
-        if self.backend == "native-scan":
+        if self.backend == "native-index":
             return None
         return int(self.index.size_bytes(self.backend))
 
     def memory_bytes(self) -> int | None:
-        if self.backend != "native-scan":
+        if self.backend != "native-index":
             return None
         return int(self.index.size_bytes(self.backend))
 
@@ -260,7 +304,7 @@ class DocumentIndexEngine(Engine):
             self.index.close()
 
 
-class Bm25sEngine(Engine):
+class Bm25sEngine(BaseEngine):
     """bm25s (Lucene BM25, k1=1.5, b=0.75) over mimomem's bigram tokens."""
 
     name = "bm25s"
@@ -295,7 +339,7 @@ class Bm25sEngine(Engine):
         return int(arrays + sys.getsizeof(vocab) + sum(sys.getsizeof(t) for t in vocab))
 
 
-class TantivyEngine(Engine):
+class TantivyEngine(BaseEngine):
     """tantivy-py: whitespace tokenizer over space-joined bigram tokens, OR of TermQuerys."""
 
     name = "tantivy"
@@ -344,15 +388,15 @@ def _has(module: str) -> bool:
 
 def _document_index_missing() -> str | None:
     try:
-        from mimomem.search.index import DocumentIndex  # noqa: F401
+        from mimomem.search.document_index import DocumentIndex  # noqa: F401
     except ImportError as exc:
-        return f"mimomem.search.index.DocumentIndex is not importable ({exc})"
+        return f"mimomem.search.document_index.DocumentIndex is not importable ({exc})"
     return None
 
 
 def unavailable_reason(name: str) -> str | None:
     """Why backend ``name`` cannot run here, or None when it can."""
-    check_name(name)
+    name = check_name(name, stacklevel=3)
     if name in OWN_BACKENDS:
         return _document_index_missing()
     if name in ("bm25s", "tantivy") and not _has(name):
@@ -362,10 +406,21 @@ def unavailable_reason(name: str) -> str | None:
     return None
 
 
-def check_name(name: str) -> None:
-    """Raise ``UnknownBackendError`` (listing the valid names) unless ``name`` is a backend."""
+def check_name(name: str, *, stacklevel: int = 2) -> str:
+    """The backend called ``name`` (``native-scan`` gives ``native-index``, with a DeprecationWarning).
+
+    Raises ``UnknownBackendError`` (listing the valid names) unless ``name`` is a backend.
+    """
+    if name in DEPRECATED_BACKENDS:
+        return check_backend(name, stacklevel=stacklevel + 1)
     if name not in BACKENDS:
         raise UnknownBackendError(f"unknown backend {name!r}; valid backends: {', '.join(BACKENDS)}")
+    return name
+
+
+def canonical_name(name: str) -> str:
+    """``name`` with a 0.1 backend name replaced by the new one, silently (for saved results)."""
+    return DEPRECATED_BACKENDS.get(name, name)
 
 
 def available_backends() -> list[str]:
@@ -375,6 +430,7 @@ def available_backends() -> list[str]:
 
 def make_engine(name: str, workdir: Path) -> Engine:
     """A fresh, unbuilt engine for backend ``name`` keeping its files under ``workdir``."""
+    name = check_name(name, stacklevel=3)
     reason = unavailable_reason(name)
     if reason is not None:
         raise BackendUnavailableError(f"backend {name} cannot run: {reason}")
@@ -385,7 +441,7 @@ def make_engine(name: str, workdir: Path) -> Engine:
         if _document_index_missing() is None:
             return DocumentIndexEngine(workdir, "fts5-bigram", naive=True)
         return NaiveBigramFts5Engine(workdir)
-    engines: dict[str, type[Engine]] = {
+    engines: dict[str, type[BaseEngine]] = {
         "fts5-trigram": TrigramEngine,
         "fts5-jieba": JiebaEngine,
         "bm25s": Bm25sEngine,

@@ -51,9 +51,7 @@ def resolve_backends(names: Sequence[str] | None, progress: Progress = quiet) ->
     silently skips what cannot run here and says why.
     """
     if names:
-        wanted = list(dict.fromkeys(names))
-        for name in wanted:
-            check_name(name)
+        wanted = list(dict.fromkeys(check_name(name) for name in names))  # an old name gives the new one
         for name in wanted:
             reason = unavailable_reason(name)
             if reason is not None:
@@ -238,7 +236,7 @@ def run_dataset(
     }
 
 
-EXPECTED_COLUMNS = {"unicode61": ("fts5-unicode61",), "trigram": ("fts5-trigram",), "bigram": ("fts5-bigram", "native-scan")}
+EXPECTED_COLUMNS = {"unicode61": ("fts5-unicode61",), "trigram": ("fts5-trigram",), "bigram": ("fts5-bigram", "native-index")}
 """Which backends each expectation column of ``cases.json`` applies to."""
 
 

@@ -1,6 +1,6 @@
-"""The three retrieval backends over the ``memory_fts`` table, behind one interface.
+"""The three retrieval backends over the ``memory_fts`` table, behind one ``Backend`` protocol.
 
-``backend.search(query, *, scope=None, scope_id=None, type=None, limit) -> list[BackendHit]``
+``backend.rank(query, *, scope=None, scope_id=None, type=None, limit) -> list[RankedRow]``
 returns the ``limit`` best rows, best first, score = ``-bm25`` (higher is better), ties
 broken by path so every backend (and a rebuilt database) orders them the same way.
 
@@ -10,53 +10,68 @@ broken by path so every backend (and a rebuilt database) orders them the same wa
   that shows the CJK failure.
 * ``fts5-bigram``    - FTS5 over the pre-tokenized shadow column, queried only with
   ``Query.to_fts5()``; snippets cut from the original body by token offsets.
-* ``native-scan``    - ``BM25Index`` loaded lazily from the shadow column (no
-  re-tokenizing) and caught up incrementally; same documents, order and scores as
-  ``fts5-bigram``.
+* ``native-index``   - an in-memory inverted index (``BM25Index``) loaded lazily from the
+  shadow column (no re-tokenizing) and caught up incrementally; same documents, order
+  and scores as ``fts5-bigram``.  Called ``native-scan`` before mimomem 0.2 (the old
+  name still works, with a ``DeprecationWarning``).
 """
 
 from __future__ import annotations
 
-import bisect
 import sqlite3
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+import warnings
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
 
 import regex
 
+from mimomem.errors import UnknownBackendError
 from mimomem.search import db
-from mimomem.text._accel import tokenize_bigram
+from mimomem.search.hits import RankedRow
+from mimomem.search.params import BACKENDS, check_backend, check_scope, public_scope, stored_scope
+from mimomem.search.snippets import SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN, SNIPPET_TOKENS, body_snippets, cut_snippet
 from mimomem.text.bm25 import BM25Index
-from mimomem.errors import MimomemError, UnknownBackendError
 from mimomem.text.query import Query
-
-BACKENDS = ("fts5-bigram", "native-scan", "fts5-unicode61")
-"""Valid backend names."""
-
-SNIPPET_OPEN = "<<"
-SNIPPET_CLOSE = ">>"
-SNIPPET_ELLIPSIS = "..."
-SNIPPET_TOKENS = 32
 
 _MIMO_WORD = regex.compile(r"[\p{L}\p{N}_]+")
 
 
-def check_backend(name: str) -> str:
-    """Return ``name`` if it is a backend, else raise ``UnknownBackendError`` listing them."""
-    if name not in BACKENDS:
-        raise UnknownBackendError(f"unknown backend {name!r}; valid backends: {', '.join(BACKENDS)}")
-    return name
+@runtime_checkable
+class Backend(Protocol):
+    """A retrieval backend over the search cache's ``memory_fts`` rows.
 
+    Every backend ranks the same parsed ``Query`` over the same rows and agrees on ties
+    (path order), so callers (``DocumentIndex``) switch between them by name only.
+    """
 
-class BackendHit(NamedTuple):
-    """One ranked row: its id, unique path (or document id), metadata and score."""
+    @property
+    def name(self) -> str:
+        """The backend's name, one of ``BACKENDS``."""
+        ...
 
-    id: int
-    path: str
-    scope: str
-    scope_id: str
-    type: str
-    score: float
+    def rank(
+        self,
+        query: Query,
+        *,
+        scope: str | None = None,
+        scope_id: str | None = None,
+        type: str | None = None,
+        limit: int,
+    ) -> list[RankedRow]:
+        """The ``limit`` best rows for ``query``, best first; empty filters are ignored."""
+        ...
+
+    def snippets(self, query: Query, hits: Sequence[RankedRow]) -> list[str]:
+        """One snippet per hit, matches marked ``<<``/``>>``."""
+        ...
+
+    def size_bytes(self) -> int:
+        """Bytes the index takes (on disk for FTS5, in memory for ``native-index``)."""
+        ...
+
+    def load(self) -> None:
+        """Build whatever the backend keeps in memory now, not on the first query."""
+        ...
 
 
 def mimo_fts_query(text: str) -> str | None:
@@ -70,14 +85,29 @@ def mimo_fts_query(text: str) -> str | None:
 def _filters(scope: str | None, scope_id: str | None, type: str | None) -> tuple[str, list[str]]:
     """SQL for MiMo's optional equality filters (an empty string means no filter)."""
     sql, params = "", []
-    for column, value in (("scope", scope), ("scope_id", scope_id), ("type", type)):
+    stored = stored_scope(scope) if scope else None
+    for column, value in (("scope", stored), ("scope_id", scope_id), ("type", type)):
         if value:
             sql += f" AND f.{column} = ?"
             params.append(value)
     return sql, params
 
 
-class Fts5Backend:
+class _OldSearchName:
+    """``search``: the 0.1 name of ``rank`` (deprecated)."""
+
+    def search(self, query: Query, **filters: Any) -> list[RankedRow]:
+        """Deprecated: use ``rank`` (same arguments, same result)."""
+        warnings.warn(
+            "Backend.search is deprecated and will be removed in mimomem 0.3; use Backend.rank",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        result: list[RankedRow] = self.rank(query, **filters)  # type: ignore[attr-defined]
+        return result
+
+
+class Fts5Backend(_OldSearchName):
     """An FTS5 index over ``memory_fts`` (``fts5-unicode61`` or ``fts5-bigram``)."""
 
     def __init__(self, conn: sqlite3.Connection, name: str) -> None:
@@ -91,7 +121,7 @@ class Fts5Backend:
             return mimo_fts_query(query.text)
         return query.to_fts5()
 
-    def search(
+    def rank(
         self,
         query: Query,
         *,
@@ -99,8 +129,9 @@ class Fts5Backend:
         scope_id: str | None = None,
         type: str | None = None,
         limit: int,
-    ) -> list[BackendHit]:
+    ) -> list[RankedRow]:
         """The ``limit`` best rows for ``query``, best first."""
+        scope = check_scope(scope, stacklevel=3)
         match = self.match_string(query)
         if match is None or limit <= 0:
             return []
@@ -112,9 +143,9 @@ class Fts5Backend:
             f" WHERE {t} MATCH ?{where} ORDER BY rank, f.path LIMIT ?"
         )
         rows = self._conn.execute(sql, [match, *params, limit]).fetchall()
-        return [BackendHit(i, p, s, sid, ty, -rank) for i, p, s, sid, ty, rank in rows]
+        return [RankedRow(i, p, public_scope(s), sid, ty, -rank) for i, p, s, sid, ty, rank in rows]
 
-    def snippets(self, query: Query, hits: Sequence[BackendHit]) -> list[str]:
+    def snippets(self, query: Query, hits: Sequence[RankedRow]) -> list[str]:
         """A snippet per hit (``<<match>>``, ``...``, about 32 tokens of the original body)."""
         if not hits:
             return []
@@ -122,7 +153,7 @@ class Fts5Backend:
             return self._fts_snippets(query, hits)
         return body_snippets(self._conn, query, hits)
 
-    def _fts_snippets(self, query: Query, hits: Sequence[BackendHit]) -> list[str]:
+    def _fts_snippets(self, query: Query, hits: Sequence[RankedRow]) -> list[str]:
         t = self.spec.table
         marks = ",".join("?" * len(hits))
         rows = self._conn.execute(
@@ -139,6 +170,9 @@ class Fts5Backend:
             size += int(self._conn.execute("SELECT coalesce(sum(length(CAST(tokens AS BLOB))), 0) FROM memory_fts").fetchone()[0])
         return size
 
+    def load(self) -> None:
+        """Nothing to do: FTS5 reads its index from the database on each query."""
+
 
 def _tables_size(conn: sqlite3.Connection, table: str) -> int:
     """Bytes in the FTS5 shadow tables of ``table`` (dbstat when compiled in, else payloads)."""
@@ -154,8 +188,8 @@ def _tables_size(conn: sqlite3.Connection, table: str) -> int:
         return int(data) + int(docsize) + int(idx)
 
 
-class NativeScan:
-    """``BM25Index`` over the shadow column, loaded on first use and kept in step.
+class NativeIndex(_OldSearchName):
+    """``native-index``: a ``BM25Index`` over the shadow column, loaded on first use and kept in step.
 
     Catching up reads ``(epoch, generation)`` from ``meta``: an unchanged pair means
     nothing to do; a new generation removes rows that are gone and adds rows with ids
@@ -164,7 +198,7 @@ class NativeScan:
     database, so unchanged files are never re-tokenized.
     """
 
-    name = "native-scan"
+    name = "native-index"
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
@@ -200,14 +234,18 @@ class NativeScan:
             )
             for i, path, scope, scope_id, type_, tokens in cursor:
                 index.add_joined(i, tokens)
-                rows[i] = (path, scope, scope_id, type_)
+                rows[i] = (path, public_scope(scope), scope_id, type_)
                 self._max_id = i
             self._state = state
             return index
         finally:
             conn.execute("COMMIT")
 
-    def search(
+    def load(self) -> None:
+        """Load (or catch up) the in-memory index now."""
+        self.sync()
+
+    def rank(
         self,
         query: Query,
         *,
@@ -215,8 +253,9 @@ class NativeScan:
         scope_id: str | None = None,
         type: str | None = None,
         limit: int,
-    ) -> list[BackendHit]:
+    ) -> list[RankedRow]:
         """The ``limit`` best rows for ``query``, best first (same as ``fts5-bigram``)."""
+        scope = check_scope(scope, stacklevel=3)
         index = self.sync()
         if not query or limit <= 0 or len(index) == 0:
             return []
@@ -237,9 +276,9 @@ class NativeScan:
                 break  # nothing unseen can tie with or beat the last kept hit
             k = min(k * 4, len(index))
         kept = sorted(kept, key=lambda h: (-h.score, rows[h.doc_id][0]))[:limit]  # type: ignore[index]
-        return [BackendHit(h.doc_id, *rows[h.doc_id], h.score) for h in kept]  # type: ignore[index, misc]
+        return [RankedRow(h.doc_id, *rows[h.doc_id], h.score) for h in kept]  # type: ignore[arg-type, index]
 
-    def snippets(self, query: Query, hits: Sequence[BackendHit]) -> list[str]:
+    def snippets(self, query: Query, hits: Sequence[RankedRow]) -> list[str]:
         """Snippets cut from the original bodies, as ``fts5-bigram`` does."""
         return body_snippets(self._conn, query, hits)
 
@@ -248,105 +287,37 @@ class NativeScan:
         return self.sync().memory_bytes()
 
 
-def make_backends(conn: sqlite3.Connection) -> dict[str, Fts5Backend | NativeScan]:
+def make_backends(conn: sqlite3.Connection) -> dict[str, Backend]:
     """One object per backend name, all over ``conn``."""
     return {
         "fts5-bigram": Fts5Backend(conn, "fts5-bigram"),
-        "native-scan": NativeScan(conn),
+        "native-index": NativeIndex(conn),
         "fts5-unicode61": Fts5Backend(conn, "fts5-unicode61"),
     }
 
 
-# --- snippets ------------------------------------------------------------------------
+_OLD_NAMES = {"NativeScan": ("NativeIndex", NativeIndex), "BackendHit": ("RankedRow", RankedRow)}
 
 
-def body_snippets(conn: sqlite3.Connection, query: Query, hits: Sequence[BackendHit]) -> list[str]:
-    """Snippets for ``hits`` cut from their original bodies."""
-    if not hits:
-        return []
-    marks = ",".join("?" * len(hits))
-    bodies = dict(conn.execute(f"SELECT id, body FROM memory_fts WHERE id IN ({marks})", [h.id for h in hits]))
-    phrases = query.phrases()
-    return [cut_snippet(bodies.get(h.id, ""), phrases) for h in hits]
-
-
-def cut_snippet(
-    text: str,
-    phrases: Sequence[Sequence[str]],
-    *,
-    size: int = SNIPPET_TOKENS,
-    open_mark: str = SNIPPET_OPEN,
-    close_mark: str = SNIPPET_CLOSE,
-    ellipsis: str = SNIPPET_ELLIPSIS,
-    tokenizer: Callable[[str], list] = tokenize_bigram,
-) -> str:
-    """A window of ``size`` tokens of ``text`` around the best matches, matches marked.
-
-    Follows FTS5's ``snippet()`` idea - the window covering the most distinct phrases
-    (then the most instances) wins and is centred on its matches - but copies the
-    user's original characters, and merges overlapping bigram matches into one span
-    (``<<部署脚本>>``, never FTS5 3.40's garbled overlap output).
-    """
-    tokens = tokenizer(text)
-    if not tokens:
-        return text[:200]
-    texts = [t.text for t in tokens]
-    first_of: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
-    for p, phrase in enumerate(phrases):
-        if phrase:
-            first_of.setdefault(phrase[0], []).append((p, tuple(phrase)))
-    instances: list[tuple[int, int, int]] = []  # (first token, last token, phrase number)
-    for j, tok in enumerate(texts):
-        for p, phrase in first_of.get(tok, ()):
-            n = len(phrase)
-            if tuple(texts[j : j + n]) == phrase:
-                instances.append((j, j + n - 1, p))
-    total = len(tokens)
-    start, end = 0, min(size, total)
-    if instances:
-        starts = [a for a, _, _ in instances]  # already sorted
-        best = None
-        for k, j in enumerate(starts):
-            stop = bisect.bisect_left(starts, j + size, lo=k)
-            inside = [(a, b, p) for a, b, p in instances[k:stop] if b < j + size] or [instances[k]]
-            distinct = len({p for _, _, p in inside})
-            score = 1000 * distinct + len(inside) - distinct
-            if best is None or score > best[0]:
-                best = (score, inside)
-        assert best is not None
-        inside = best[1]
-        lo = min(a for a, _, _ in inside)
-        hi = min(max(b for _, b, _ in inside), lo + size - 1)
-        start = max(0, lo - (size - (hi - lo + 1)) // 2)
-        end = min(total, start + size)
-        start = max(0, end - size)
-        spans = sorted((tokens[a].start, tokens[b].end) for a, b, _ in instances if a >= start and b < end)
-    else:
-        spans = []
-    merged: list[list[int]] = []
-    for s, e in spans:
-        if merged and s <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], e)
-        else:
-            merged.append([s, e])
-    lo_char = 0 if start == 0 else tokens[start].start
-    hi_char = len(text) if end == total else tokens[end - 1].end
-    out = [ellipsis] if start > 0 else []
-    pos = lo_char
-    for s, e in merged:
-        out += [text[pos:s], open_mark, text[s:e], close_mark]
-        pos = e
-    out.append(text[pos:hi_char])
-    if end < total:
-        out.append(ellipsis)
-    return "".join(out)
+def __getattr__(name: str) -> object:
+    """0.1 names (``NativeScan``, ``BackendHit``) still resolve, with a DeprecationWarning."""
+    if name in _OLD_NAMES:
+        new, value = _OLD_NAMES[name]
+        warnings.warn(
+            f"mimomem.search.backends.{name} is deprecated and will be removed in mimomem 0.3; use {new}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
     "BACKENDS",
-    "BackendHit",
+    "Backend",
     "Fts5Backend",
-    "NativeScan",
+    "NativeIndex",
+    "RankedRow",
     "UnknownBackendError",
     "check_backend",
     "cut_snippet",

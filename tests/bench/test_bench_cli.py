@@ -24,7 +24,7 @@ def test_smoke_failures_dataset_json(capsys: pytest.CaptureFixture[str]) -> None
     assert by_name["fts5-unicode61"]["zero_result_share"] > 0.5
     assert result["failures"]["all_as_expected"] is True
     for row in result["failures"]["rows"]:
-        assert row["hits"]["fts5-bigram"] == row["hits"]["native-scan"] == 1
+        assert row["hits"]["fts5-bigram"] == row["hits"]["native-index"] == 1
 
 
 def test_unknown_backend_is_an_error_listing_valid_names(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -9,8 +9,11 @@ import pytest
 from mimomem.bench.engines import (
     BACKENDS,
     BackendUnavailableError,
+    BaseEngine,
+    Engine,
     UnknownBackendError,
     available_backends,
+    canonical_name,
     check_name,
     make_engine,
     mimo_query_words,
@@ -71,7 +74,7 @@ def test_every_engine_finds_a_latin_word_and_answers_empty_queries(name: str, tm
         engine.close()
 
 
-@pytest.mark.parametrize("name", ["fts5-bigram", "native-scan", "fts5-jieba", "naive-bigram", "bm25s", "tantivy"])
+@pytest.mark.parametrize("name", ["fts5-bigram", "native-index", "fts5-jieba", "naive-bigram", "bm25s", "tantivy"])
 def test_cjk_capable_engines_find_two_character_words(name: str, tmp_path: Path) -> None:
     engine = _build(name, tmp_path)
     try:
@@ -103,8 +106,8 @@ def test_trigram_finds_three_characters(tmp_path: Path) -> None:
         engine.close()
 
 
-def test_bigram_and_native_scan_rank_identically(tmp_path: Path) -> None:
-    fts, native = _build("fts5-bigram", tmp_path), _build("native-scan", tmp_path)
+def test_bigram_and_native_index_rank_identically(tmp_path: Path) -> None:
+    fts, native = _build("fts5-bigram", tmp_path), _build("native-index", tmp_path)
     try:
         for query in ("部署脚本", "端口 postgres", "部署 ops 目录", "memory_fts_idx"):
             a, b = fts.search(query, 10), native.search(query, 10)
@@ -127,3 +130,37 @@ def test_query_tokens_show_what_each_engine_looks_up(tmp_path: Path) -> None:
     finally:
         for engine in (naive, ours, mimo):
             engine.close()
+
+
+def test_old_native_scan_name_still_works_and_warns(tmp_path: Path) -> None:
+    assert "native-scan" not in BACKENDS and "native-index" in BACKENDS
+    with pytest.deprecated_call():
+        assert "native-index" == check_name("native-scan")
+    with pytest.deprecated_call():
+        engine = make_engine("native-scan", tmp_path / "old")
+    try:
+        assert "native-index" == engine.name
+    finally:
+        engine.close()
+    assert "native-index" == canonical_name("native-scan") == canonical_name("native-index")
+
+
+def test_a_result_saved_with_the_old_name_is_compared(tmp_path: Path) -> None:
+    from mimomem.bench.compare import compare_results
+
+    def result(backend: str, ndcg: float) -> dict:  # type: ignore[type-arg]
+        row = {"backend": backend, "ndcg@10": ndcg, "queries": {}}
+        return {"schema": 1, "datasets": [{"name": "mem", "backends": [row]}]}
+
+    c = compare_results(result("native-scan", 0.9), result("native-index", 0.5))
+    assert not c.not_compared and [r.backend for r in c.regressions] == ["native-index"]
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_every_engine_implements_the_engine_protocol(name: str, tmp_path: Path) -> None:
+    engine: Engine = _build(name, tmp_path)
+    try:
+        assert isinstance(engine, BaseEngine) and engine.name == name
+        assert all(callable(getattr(engine, m)) for m in ("build", "search", "query_tokens", "size_bytes", "memory_bytes", "close"))
+    finally:
+        engine.close()

@@ -10,7 +10,7 @@ import pytest
 from mimomem.bench.engines import UnknownBackendError
 from mimomem.bench.runner import resolve_backends, run_bench
 
-BACKENDS = ["fts5-unicode61", "fts5-bigram", "native-scan"]
+BACKENDS = ["fts5-unicode61", "fts5-bigram", "native-index"]
 
 
 def make_dataset(root: Path) -> Path:
@@ -59,7 +59,7 @@ def test_result_has_stable_keys_and_sane_values(tmp_path: Path) -> None:
     assert bigram["zero_result_share"] == pytest.approx(0.25)  # only 量子计算
     assert bigram["queries"]["q1"]["relevant_ranks"] == {"n1": 1, "n3": 2} or bigram["queries"]["q1"]["relevant_ranks"] == {"n3": 1, "n1": 2}
     assert bigram["recall@100"] == pytest.approx(0.75)
-    assert by_name["native-scan"]["ndcg@10"] == pytest.approx(bigram["ndcg@10"])
+    assert by_name["native-index"]["ndcg@10"] == pytest.approx(bigram["ndcg@10"])
     json.dumps(result)  # JSON-ready
 
 
@@ -84,9 +84,9 @@ def test_run_files_are_trec_format(tmp_path: Path) -> None:
 def test_run_file_scores_reproduce_metrics_with_pytrec_eval(tmp_path: Path) -> None:
     pytrec_eval = pytest.importorskip("pytrec_eval")
     run_dir = tmp_path / "runs"
-    result = run_bench([make_dataset(tmp_path / "tiny")], ["native-scan"], run_dir=run_dir, failures=False)
+    result = run_bench([make_dataset(tmp_path / "tiny")], ["native-index"], run_dir=run_dir, failures=False)
     run: dict[str, dict[str, float]] = {}
-    for line in (run_dir / "tiny.native-scan.trec").read_text(encoding="utf-8").splitlines():
+    for line in (run_dir / "tiny.native-index.trec").read_text(encoding="utf-8").splitlines():
         qid, _, doc, _, score, _ = line.split()
         run.setdefault(qid, {})[doc] = float(score)
     qrels = {"q1": {"n1": 2, "n3": 1}, "q2": {"n2": 2}, "q3": {"n4": 2}, "q4": {"n5": 1}}
@@ -106,16 +106,16 @@ def test_failures_table_from_cases(tmp_path: Path) -> None:
         ]
     }
     (root / "cases.json").write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
-    result = run_bench([root], ["fts5-unicode61", "fts5-bigram", "native-scan"], failures_only=True)
+    result = run_bench([root], ["fts5-unicode61", "fts5-bigram", "native-index"], failures_only=True)
     assert result["datasets"] == []
     rows = result["failures"]["rows"]
     assert [r["hits"] for r in rows] == [
-        {"fts5-unicode61": 0, "fts5-bigram": 1, "native-scan": 1},
-        {"fts5-unicode61": 1, "fts5-bigram": 1, "native-scan": 1},
-        {"fts5-unicode61": 0, "fts5-bigram": 1, "native-scan": 1},
+        {"fts5-unicode61": 0, "fts5-bigram": 1, "native-index": 1},
+        {"fts5-unicode61": 1, "fts5-bigram": 1, "native-index": 1},
+        {"fts5-unicode61": 0, "fts5-bigram": 1, "native-index": 1},
     ]
     # row 3 claims unicode61 finds 脚本 inside 部署脚本用: it does not, and the table says so
-    assert rows[2]["as_expected"] == {"fts5-unicode61": False, "fts5-bigram": True, "native-scan": True}
+    assert rows[2]["as_expected"] == {"fts5-unicode61": False, "fts5-bigram": True, "native-index": True}
     assert result["failures"]["all_as_expected"] is False
 
 
@@ -129,7 +129,7 @@ def test_failures_only_needs_a_cases_file(tmp_path: Path) -> None:
 def test_resolve_backends() -> None:
     with pytest.raises(UnknownBackendError, match="valid backends: fts5-unicode61"):
         resolve_backends(["lucene"])
-    names, skipped = resolve_backends(["native-scan", "fts5-unicode61", "native-scan"])
-    assert names == ["fts5-unicode61", "native-scan"] and skipped == {}
+    names, skipped = resolve_backends(["native-index", "fts5-unicode61", "native-index"])
+    assert names == ["fts5-unicode61", "native-index"] and skipped == {}
     names, skipped = resolve_backends(None)
     assert "fts5-bigram" in names and set(names) | set(skipped) >= {"fts5-trigram", "naive-bigram"}

@@ -83,7 +83,7 @@ def test_failures_table(failure_index, doc, query, unicode61_hits):
 
     assert unicode61_hits == hits("fts5-unicode61")  # the fallback reproduces the miss
     assert 1 == hits("fts5-bigram")
-    assert 1 == hits("native-scan")
+    assert 1 == hits("native-index")
 
 
 @pytest.mark.parametrize("query", HOSTILE, ids=range(len(HOSTILE)))
@@ -94,7 +94,7 @@ def test_hostile_queries_never_raise(failure_index, backend, query):
 
 
 def test_unknown_backend_lists_the_valid_ones(failure_index):
-    with pytest.raises(UnknownBackendError, match="fts5-bigram, native-scan, fts5-unicode61"):
+    with pytest.raises(UnknownBackendError, match="fts5-bigram, native-index, fts5-unicode61"):
         failure_index.search("x", backend="fts5-trigram")
     with pytest.raises(ValueError):
         check_backend("")
@@ -124,7 +124,7 @@ def _random_query(rng: random.Random) -> str:
 
 def _assert_same(index: DocumentIndex, query: str, **kw) -> int:
     a = index.search(query, backend="fts5-bigram", limit=20, **kw)
-    b = index.search(query, backend="native-scan", limit=20, **kw)
+    b = index.search(query, backend="native-index", limit=20, **kw)
     assert [h.doc_id for h in a] == [h.doc_id for h in b], query
     for x, y in zip(a, b):
         assert x.score == pytest.approx(y.score, rel=1e-12, abs=0), query
@@ -166,9 +166,9 @@ def test_bigram_and_native_agree_with_filters():
         )
     for _ in range(40):
         q = parse_query(_random_query(rng))
-        for filters in ({"scope": "projects"}, {"scope_id": "p2", "type": "free"}, {"type": "memory"}):
+        for filters in ({"scope": "project"}, {"scope_id": "p2", "type": "free"}, {"type": "memory"}):
             a = index.rank(q, "fts5-bigram", limit=5, **filters)
-            b = index.rank(q, "native-scan", limit=5, **filters)
+            b = index.rank(q, "native-index", limit=5, **filters)
             assert [(h.path, h.scope, h.scope_id, h.type) for h in a] == [(h.path, h.scope, h.scope_id, h.type) for h in b]
             assert [h.score for h in a] == pytest.approx([h.score for h in b], rel=1e-12)
             for h in a:
@@ -180,7 +180,7 @@ def test_ties_are_broken_by_document_id_in_every_backend():
     index.add_documents([("c", "same text here"), ("a", "same text here"), ("b", "same text here"), ("z", "other")])
     for backend in BACKENDS:
         assert ["a", "b", "c"] == [h.doc_id for h in index.search("same", backend=backend)], backend
-    assert ["a", "b"] == [h.doc_id for h in index.search("same", backend="native-scan", limit=2)]
+    assert ["a", "b"] == [h.doc_id for h in index.search("same", backend="native-index", limit=2)]
     assert ["a", "b"] == [h.doc_id for h in index.search("same", backend="fts5-bigram", limit=2)]
 
 
@@ -197,7 +197,7 @@ def test_exact_run_ranks_above_scattered_bigrams():
             ("noise2", "明天继续测试"),
         ]
     )
-    for backend in ("fts5-bigram", "native-scan"):
+    for backend in ("fts5-bigram", "native-index"):
         ids = [h.doc_id for h in index.search("部署脚本", backend=backend)]
         assert ["exact", "scattered"] == ids
 
@@ -205,7 +205,7 @@ def test_exact_run_ranks_above_scattered_bigrams():
 def test_identifier_is_searched_as_one_unit():
     index = DocumentIndex()
     index.add_documents([("ver", "released v1.2.3 today"), ("loose", "v1 then 2 and later 3"), ("t", "T5.3 closure")])
-    for backend in ("fts5-bigram", "native-scan"):
+    for backend in ("fts5-bigram", "native-index"):
         hits = index.search("v1.2.3", backend=backend)
         # the exact identifier ranks first, well above a note that only has its parts
         assert hits[0].doc_id == "ver"

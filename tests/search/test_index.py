@@ -11,7 +11,7 @@ import pytest
 from mimomem import DocumentIndex, MemoryIndex, cli
 from mimomem.search.backends import BACKENDS, UnknownBackendError
 from mimomem.search.index import MAX_FETCH, InvalidFloorError, InvalidLimitError, InvalidScopeError, apply_floor
-from mimomem.search.backends import BackendHit
+from mimomem.search.hits import RankedRow
 
 FAILURES = [
     ("global/MEMORY.md", "部署脚本用 pnpm 而不是 npm,因为 lockfile 不兼容", "部署", 0),
@@ -56,7 +56,7 @@ def test_failures_table_on_a_tree(tmp_path, row):
     index = MemoryIndex(root)
     assert unicode61_hits == len(index.search(query, backend="fts5-unicode61"))
     assert 1 == len(index.search(query, backend="fts5-bigram"))
-    assert 1 == len(index.search(query, backend="native-scan"))
+    assert 1 == len(index.search(query, backend="native-index"))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -70,15 +70,16 @@ def test_search_semantics_match_mimo(tree, backend):
     assert 5 == len(index.search("common filler", limit=5))
     assert 15 == len(index.search("common filler", limit=50))
     hit = index.search("postgres")[0]
-    assert ("projects", "p2", "memory") == (hit.scope, hit.scope_id, hit.type)
+    assert ("project", "p2", "memory") == (hit.scope, hit.scope_id, hit.type)
     assert "<<" in hit.snippet and ">>" in hit.snippet
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_filters(tree, backend):
     index = MemoryIndex(tree, backend=backend)
-    assert {"sessions"} == {h.scope for h in index.search("scope", scope="sessions")}
-    assert {"projects"} == {h.scope for h in index.search("scope", scope="projects")}
+    assert {"session"} == {h.scope for h in index.search("scope", scope="session")}
+    assert {"project"} == {h.scope for h in index.search("scope", scope="project")}
+    assert {"global"} == {h.scope for h in index.search("JWT scope", scope="global")}
     assert ["sessions/s1/tasks/T5.3/progress.md"] == rel(index, index.search("closure", type="progress"))
     assert ["projects/p1/MEMORY.md"] == rel(index, index.search("closure", scope_id="p1"))
     assert len(index.search("closure", scope="")) == len(index.search("closure"))  # empty = no filter
@@ -101,8 +102,8 @@ def test_limit_is_validated(tree):
 
 def test_scope_and_backend_are_validated(tree):
     index = MemoryIndex(tree)
-    with pytest.raises(InvalidScopeError, match="global, projects, sessions, cc"):
-        index.search("x", scope="session")
+    with pytest.raises(InvalidScopeError, match="global, project, session, claude-code"):
+        index.search("x", scope="sessionz")
     with pytest.raises(UnknownBackendError):
         index.search("x", backend="nope")
     with pytest.raises(InvalidFloorError):
@@ -119,7 +120,7 @@ def test_zero_results_carry_escalation_hints(tree):
 
 
 def test_relative_floor_keeps_top_and_drops_weak_hits():
-    hits = [BackendHit(i, f"p{i}", "", "", "", s) for i, s in enumerate([10.0, 2.0, 1.5, 1.0])]
+    hits = [RankedRow(i, f"p{i}", "", "", "", s) for i, s in enumerate([10.0, 2.0, 1.5, 1.0])]
     assert [10.0, 2.0, 1.5] == [h.score for h in apply_floor(hits, 0.15, 10)]
     assert [10.0] == [h.score for h in apply_floor(hits, 0.9, 10)]
     assert 4 == len(apply_floor(hits, 0.0, 10))
@@ -144,8 +145,8 @@ def test_over_fetch_is_capped(tree, monkeypatch):
 
 
 def test_backend_from_environment(tree, monkeypatch):
-    monkeypatch.setenv("MIMOMEM_BACKEND", "native-scan")
-    assert "native-scan" == MemoryIndex(tree).search("JWT").backend
+    monkeypatch.setenv("MIMOMEM_BACKEND", "native-index")
+    assert "native-index" == MemoryIndex(tree).search("JWT").backend
     monkeypatch.setenv("MIMOMEM_BACKEND", "bogus")
     with pytest.raises(UnknownBackendError):
         MemoryIndex(tree)
@@ -166,7 +167,7 @@ def test_document_index_round_trip(tmp_path):
     with DocumentIndex(tmp_path / "docs.db") as index:
         assert 3 == index.add_documents(iter(docs))
         assert 3 == len(index)
-        for backend in ("fts5-bigram", "native-scan"):
+        for backend in ("fts5-bigram", "native-index"):
             hits = index.search("部署脚本", backend=backend)
             assert ["a", "b"] == [h.doc_id for h in hits]
             assert all(h.snippet is None for h in hits)
@@ -176,8 +177,8 @@ def test_document_index_round_trip(tmp_path):
             assert ["a"] == [h.doc_id for h in index.search("部署脚本", backend=backend, floor=0.5)]
         assert "<<部署脚本>>" in index.search("部署脚本", backend="fts5-bigram", snippets=True)[0].snippet
         index.add_documents([("a", "now about redis")])
-        assert ["a"] == [h.doc_id for h in index.search("redis", backend="native-scan")]
-        assert ["b"] == [h.doc_id for h in index.search("部署脚本", backend="native-scan")]
+        assert ["a"] == [h.doc_id for h in index.search("redis", backend="native-index")]
+        assert ["b"] == [h.doc_id for h in index.search("部署脚本", backend="native-index")]
         assert 1 == index.remove_documents(["b", "missing"])
         assert [] == index.search("部署脚本", backend="fts5-bigram")
         assert all(index.size_bytes(b) > 0 for b in BACKENDS)
@@ -206,9 +207,9 @@ def test_cli_search_json_and_text(tree, capsys):
     assert 0 == cli.main(["search", "postgres", "--root", str(tree), "--db", db, "--json"])
     out = json.loads(capsys.readouterr().out)
     assert 1 == out["count"] and out["hits"][0]["path"].endswith("memory-db.md")
-    assert 0 == cli.main(["search", "postgres", "--root", str(tree), "--db", db, "--backend", "native-scan"])
+    assert 0 == cli.main(["search", "postgres", "--root", str(tree), "--db", db, "--backend", "native-index"])
     text = capsys.readouterr().out
-    assert "Found 1 match" in text and "Scope: projects/p2, Type: memory" in text
+    assert "Found 1 match" in text and "Scope: project/p2, Type: memory" in text
     assert 0 == cli.main(["search", "nothing-here", "--root", str(tree), "--db", db])
     assert "0 results does not mean" in capsys.readouterr().out
     assert 2 == cli.main(["search", "x", "--root", str(tree), "--db", db, "--limit", "500"])
@@ -270,9 +271,9 @@ def test_bigram_and_native_agree_on_a_random_tree_across_reconciles(tmp_path):
     def compare() -> int:
         seen = 0
         for q in queries:
-            for filters in ({}, {"scope": "projects"}, {"type": "free"}):
+            for filters in ({}, {"scope": "project"}, {"type": "free"}):
                 a = index.search(q, backend="fts5-bigram", limit=20, **filters)
-                b = index.search(q, backend="native-scan", limit=20, **filters)
+                b = index.search(q, backend="native-index", limit=20, **filters)
                 assert [(h.path, h.snippet) for h in a] == [(h.path, h.snippet) for h in b], q
                 assert [h.score for h in a] == pytest.approx([h.score for h in b], rel=1e-12)
                 seen += len(a)

@@ -215,14 +215,15 @@ def test_claude_code_roots_are_opt_in(root, tmp_path):
 
     on = MemoryIndex(root, reconcile_on_search=False, claude_code=True, claude_code_base=base)
     on.reconcile()
-    hits = on.search("部署前", scope="cc")
-    assert [("cc", "-home-u-app", "feedback")] == [(h.scope, h.scope_id, h.type) for h in hits]
+    hits = on.search("部署前", scope="claude-code")
+    assert [("claude-code", "-home-u-app", "feedback")] == [(h.scope, h.scope_id, h.type) for h in hits]
+    assert {"claude-code", "global", "project", "session"} == set(on.stats().per_scope)
     assert {"memory", "free", "feedback", "progress"} == set(on.stats().per_type)
     on.close()
 
     again = MemoryIndex(root, reconcile_on_search=False, claude_code_base=base)  # switched off: pruned
     assert 2 == again.reconcile().pruned
-    assert [] == list(again.search("部署前", scope="cc"))
+    assert [] == list(again.search("部署前", scope="claude-code"))
 
 
 def test_deleting_the_database_gives_the_same_results(root):
@@ -233,13 +234,13 @@ def test_deleting_the_database_gives_the_same_results(root):
     index.reconcile()
     write(root, "projects/p0/MEMORY.md", "部署 脚本 pnpm 改过\n")  # history: ids now differ from a fresh build
     queries = ["部署脚本", "端口", "pnpm 部署", "v1.2.3", "脚本"]
-    before = {(q, b): [(h.path, h.score) for h in index.search(q, backend=b)] for q in queries for b in ("fts5-bigram", "native-scan", "fts5-unicode61")}
+    before = {(q, b): [(h.path, h.score) for h in index.search(q, backend=b)] for q in queries for b in ("fts5-bigram", "native-index", "fts5-unicode61")}
     index.close()
     db_path = Path(index.db_path)
     for suffix in ("", "-wal", "-shm"):
         Path(str(db_path) + suffix).unlink(missing_ok=True)
     rebuilt = MemoryIndex(root, reconcile_interval=0)
-    after = {(q, b): [(h.path, h.score) for h in rebuilt.search(q, backend=b)] for q in queries for b in ("fts5-bigram", "native-scan", "fts5-unicode61")}
+    after = {(q, b): [(h.path, h.score) for h in rebuilt.search(q, backend=b)] for q in queries for b in ("fts5-bigram", "native-index", "fts5-unicode61")}
     assert before == after
 
 

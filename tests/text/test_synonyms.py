@@ -35,7 +35,7 @@ def index() -> DocumentIndex:
     return idx
 
 
-@pytest.mark.parametrize("backend", ["fts5-bigram", "native-scan"])
+@pytest.mark.parametrize("backend", ["fts5-bigram", "native-index"])
 def test_expanded_terms_find_more_but_rank_below_the_users_words(index, backend):
     assert ["zh"] == [h.doc_id for h in index.search("部署", backend=backend)]
     hits = index.search("部署", backend=backend, expand=True)
@@ -47,7 +47,7 @@ def test_expanded_terms_find_more_but_rank_below_the_users_words(index, backend)
 
 def test_expansion_is_the_same_on_bigram_and_native(index):
     a = index.search("部署 script", backend="fts5-bigram", expand=True, snippets=True)
-    b = index.search("部署 script", backend="native-scan", expand=True, snippets=True)
+    b = index.search("部署 script", backend="native-index", expand=True, snippets=True)
     assert [(h.doc_id, h.snippet) for h in a] == [(h.doc_id, h.snippet) for h in b]
     assert [h.score for h in a] == pytest.approx([h.score for h in b], rel=1e-12)
     assert "<<deploy>>" in dict((h.doc_id, h.snippet) for h in a)["en"]

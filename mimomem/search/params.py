@@ -1,0 +1,161 @@
+"""What a search call accepts, checked: backend and scope names, limit, floor; and the relative floor.
+
+One vocabulary for every search entry point (``MemoryIndex``, ``DocumentIndex``, the
+backends, ``MIMOMEM_BACKEND``):
+
+* backends: ``fts5-bigram`` (default), ``native-index``, ``fts5-unicode61``;
+* scopes: ``global``, ``project``, ``session``, ``claude-code`` (Claude Code memory).
+
+The names of mimomem 0.1 (backend ``native-scan``; scopes ``projects``, ``sessions``,
+``cc``) are still accepted for one release, with a ``DeprecationWarning``.  The cache
+keeps storing the tree's directory names (``projects``, ``sessions``, ``cc``: MiMo-Code's
+values in its ``memory_fts`` table); :func:`stored_scope` and :func:`public_scope`
+translate at the row boundary, so callers only ever see the names above.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+from mimomem.errors import InvalidFloorError, InvalidLimitError, InvalidScopeError, UnknownBackendError
+
+BACKENDS = ("fts5-bigram", "native-index", "fts5-unicode61")
+"""Valid backend names."""
+
+DEPRECATED_BACKENDS = {"native-scan": "native-index"}
+"""Old backend name -> new one; accepted with a ``DeprecationWarning`` until mimomem 0.3."""
+
+DEFAULT_BACKEND = "fts5-bigram"
+"""Used when neither the call nor ``MIMOMEM_BACKEND`` names one (see README, Search)."""
+
+BACKEND_ENV = "MIMOMEM_BACKEND"
+
+SCOPES = ("global", "project", "session", "claude-code")
+"""Valid scope filters, and what ``MemoryHit.scope`` reports."""
+
+DEPRECATED_SCOPES = {"projects": "project", "sessions": "session", "cc": "claude-code"}
+"""Old scope name -> new one; accepted with a ``DeprecationWarning`` until mimomem 0.3."""
+
+_STORED = {"global": "global", "project": "projects", "session": "sessions", "claude-code": "cc"}
+_PUBLIC = {stored: public for public, stored in _STORED.items()}
+
+DEFAULT_LIMIT = 10
+MAX_LIMIT = 200
+MAX_FETCH = 50
+DEFAULT_FLOOR = 0.15
+
+
+def _deprecated(kind: str, old: str, new: str, stacklevel: int) -> str:
+    """Warn that ``old`` is deprecated (``stacklevel`` as seen from our caller); return ``new``."""
+    warnings.warn(
+        f"{kind} {old!r} is deprecated and will be removed in mimomem 0.3; use {new!r}",
+        DeprecationWarning,
+        stacklevel=stacklevel + 1,
+    )
+    return new
+
+
+def check_backend(name: str, *, stacklevel: int = 2) -> str:
+    """The backend called ``name`` (an old name gives the new one, with a warning).
+
+    Raises ``UnknownBackendError`` listing the valid names.  ``stacklevel`` is passed on
+    to the warning, counted from the caller of this function.
+    """
+    if name in BACKENDS:
+        return name
+    if name in DEPRECATED_BACKENDS:
+        return _deprecated("backend", name, DEPRECATED_BACKENDS[name], stacklevel)
+    raise UnknownBackendError(f"unknown backend {name!r}; valid backends: {', '.join(BACKENDS)}")
+
+
+def default_backend() -> str:
+    """The backend from ``MIMOMEM_BACKEND`` if set (validated), else ``DEFAULT_BACKEND``."""
+    name = os.environ.get(BACKEND_ENV, "").strip()
+    return check_backend(name, stacklevel=3) if name else DEFAULT_BACKEND
+
+
+def check_scope(scope: str | None, *, stacklevel: int = 2) -> str | None:
+    """The scope filter ``scope`` names (None for no filter: None or ``""``).
+
+    An old name gives the new one, with a warning; anything else raises
+    ``InvalidScopeError`` listing the valid scopes.
+    """
+    if not scope:
+        return None
+    if scope in SCOPES:
+        return scope
+    if isinstance(scope, str) and scope in DEPRECATED_SCOPES:
+        return _deprecated("scope", scope, DEPRECATED_SCOPES[scope], stacklevel)
+    raise InvalidScopeError(f"unknown scope {scope!r}; valid scopes: {', '.join(SCOPES)}")
+
+
+def stored_scope(scope: str) -> str:
+    """The value the cache's ``scope`` column holds for the checked scope ``scope``."""
+    return _STORED[scope]
+
+
+def public_scope(stored: str) -> str:
+    """The scope name callers see for a stored ``scope`` value (``""`` for plain documents)."""
+    return _PUBLIC.get(stored, stored)
+
+
+def check_limit(limit: object, *, maximum: int | None = None) -> int:
+    """Return ``limit`` if it is an int in ``1..maximum``, else raise ``InvalidLimitError``."""
+    top = f"..{maximum}" if maximum is not None else " or more"
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1 or (maximum is not None and limit > maximum):
+        raise InvalidLimitError(f"limit must be an integer 1{top}, got {limit!r}")
+    return limit
+
+
+def check_floor(floor: object) -> float:
+    """Return ``floor`` as a float in ``[0, 1]`` (0 or None disables it)."""
+    if floor is None:
+        return 0.0
+    if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0.0 <= float(floor) <= 1.0:
+        raise InvalidFloorError(f"floor must be a fraction of the top score between 0 and 1 (0 disables), got {floor!r}")
+    return float(floor)
+
+
+class Scored(Protocol):
+    """Anything ranked: it has a score, higher is better."""
+
+    @property
+    def score(self) -> float: ...
+
+
+S = TypeVar("S", bound=Scored)
+
+
+def apply_floor(hits: Sequence[S], ratio: float, limit: int) -> list[S]:
+    """MiMo's relative floor: keep the top hit and every hit scoring >= ratio * top."""
+    if not hits:
+        return []
+    if ratio <= 0:
+        return list(hits[:limit])
+    cutoff = hits[0].score * ratio
+    return [hits[0], *(h for h in hits[1:] if h.score >= cutoff)][:limit]
+
+
+__all__ = [
+    "BACKENDS",
+    "BACKEND_ENV",
+    "DEFAULT_BACKEND",
+    "DEFAULT_FLOOR",
+    "DEFAULT_LIMIT",
+    "DEPRECATED_BACKENDS",
+    "DEPRECATED_SCOPES",
+    "MAX_FETCH",
+    "MAX_LIMIT",
+    "SCOPES",
+    "apply_floor",
+    "check_backend",
+    "check_floor",
+    "check_limit",
+    "check_scope",
+    "default_backend",
+    "public_scope",
+    "stored_scope",
+]

@@ -1,0 +1,114 @@
+"""One vocabulary for search: backend and scope names, and the 0.1 names that still work (with a warning)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mimomem import DocumentIndex, MemoryIndex
+from mimomem.errors import InvalidScopeError, UnknownBackendError
+from mimomem.search import backends as backends_mod
+from mimomem.search.backends import Backend, Fts5Backend, NativeIndex, make_backends
+from mimomem.search.hits import RankedRow
+from mimomem.search.params import (
+    BACKENDS,
+    SCOPES,
+    check_backend,
+    check_scope,
+    default_backend,
+    public_scope,
+    stored_scope,
+)
+from mimomem.text.query import parse_query
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "data" / "memory"
+    write(root, "global/MEMORY.md", "deploy with pnpm\n")
+    write(root, "projects/p1/MEMORY.md", "deploy script lives in ops/\n")
+    write(root, "sessions/s1/notes.md", "deploy failed once\n")
+    return root
+
+
+def test_names():
+    assert ("fts5-bigram", "native-index", "fts5-unicode61") == BACKENDS
+    assert ("global", "project", "session", "claude-code") == SCOPES
+    for scope in SCOPES:
+        assert scope == check_scope(scope) == public_scope(stored_scope(scope))
+    assert ("projects", "sessions", "cc") == tuple(stored_scope(s) for s in ("project", "session", "claude-code"))
+    assert None is check_scope(None) is check_scope("")
+    assert "" == public_scope("")  # plain DocumentIndex documents have no scope
+
+
+def test_unknown_names_list_the_valid_ones():
+    with pytest.raises(InvalidScopeError, match="valid scopes: global, project, session, claude-code"):
+        check_scope("sessionz")
+    with pytest.raises(UnknownBackendError, match="valid backends: fts5-bigram, native-index, fts5-unicode61"):
+        check_backend("native")
+
+
+@pytest.mark.parametrize(("old", "new"), [("projects", "project"), ("sessions", "session"), ("cc", "claude-code")])
+def test_old_scope_names_still_work_and_warn(tree, old, new):
+    assert new == pytest.deprecated_call(check_scope, old)
+    index = MemoryIndex(tree)
+    with pytest.warns(DeprecationWarning, match=f"scope {old!r} is deprecated.*use {new!r}"):
+        old_hits = index.search("deploy", scope=old)
+    assert list(old_hits) == list(index.search("deploy", scope=new))
+    assert all(h.scope == new for h in old_hits)
+
+
+def test_old_backend_name_still_works_and_warns(tree, monkeypatch):
+    with pytest.warns(DeprecationWarning, match="backend 'native-scan' is deprecated.*use 'native-index'"):
+        assert "native-index" == MemoryIndex(tree, backend="native-scan").backend_name
+    index = MemoryIndex(tree)
+    with pytest.deprecated_call():
+        result = index.search("deploy", backend="native-scan")
+    assert "native-index" == result.backend and 3 == len(result)
+    monkeypatch.setenv("MIMOMEM_BACKEND", "native-scan")
+    with pytest.deprecated_call():
+        assert "native-index" == default_backend()
+    docs = DocumentIndex()
+    docs.add_documents([("a", "deploy")])
+    with pytest.deprecated_call():
+        assert ["a"] == [h.doc_id for h in docs.search("deploy", backend="native-scan")]
+    with pytest.deprecated_call():
+        assert isinstance(docs.backend("native-scan"), NativeIndex)
+
+
+def test_old_class_and_method_names_still_work_and_warn():
+    with pytest.deprecated_call():
+        assert backends_mod.NativeScan is NativeIndex
+    with pytest.deprecated_call():
+        assert backends_mod.BackendHit is RankedRow
+    with pytest.raises(AttributeError):
+        backends_mod.NoSuchName  # noqa: B018
+    docs = DocumentIndex()
+    docs.add_documents([("a", "deploy")])
+    query = parse_query("deploy")
+    for name in BACKENDS:
+        backend = docs.backend(name)
+        with pytest.deprecated_call():
+            assert backend.rank(query, limit=5) == backend.search(query, limit=5)  # type: ignore[attr-defined]
+
+
+def test_every_backend_implements_the_protocol():
+    docs = DocumentIndex()
+    docs.add_documents([("a", "部署脚本 deploy"), ("b", "other")])
+    made = make_backends(docs.connection)
+    assert tuple(sorted(made)) == tuple(sorted(BACKENDS))
+    query = parse_query("部署脚本 deploy")
+    for name, backend in made.items():
+        assert isinstance(backend, Backend) and backend.name == name
+        assert isinstance(backend, (Fts5Backend, NativeIndex))
+        backend.load()
+        rows = backend.rank(query, limit=5)
+        assert ["a"] == [r.path for r in rows] and all(isinstance(r, RankedRow) for r in rows)
+        assert 1 == len(backend.snippets(query, rows)) and backend.size_bytes() > 0
