@@ -16,7 +16,11 @@ from mimomem.text.tokens import Token
 
 
 class Hit(NamedTuple):
-    """A search result: the document id and its score (higher is better)."""
+    """What ``BM25Index.search`` returns: your document id and its score (higher is better).
+
+    The SQLite-backed indexes return richer hits (``MemoryHit``, ``DocumentHit``; see
+    ``mimomem.search.hits``); the ``native-index`` backend turns these into its rows.
+    """
 
     doc_id: Hashable
     score: float
