@@ -1,0 +1,141 @@
+"""Every module of the package imports FIRST, in a fresh interpreter: no import cycle hides behind an order.
+
+Importing ``mimomem.x.y`` normally runs ``mimomem/__init__.py`` first, which imports most of the
+package in one fixed order, and that order can hide a cycle that bites as soon as ``__init__``
+changes.  So for each module a fresh process registers the top-level package without running its
+``__init__``, imports the module (its subpackages' ``__init__`` do run), then runs the real
+``mimomem/__init__.py`` on top: the module is the first of the package to execute, and the
+package must still come together afterwards.
+
+Fast: one child interpreter imports the third-party and standard modules the package uses, then
+forks one process per module (no interpreter start-up, no third-party import repeated).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+
+def _is_main(name: str) -> bool:
+    return name.rsplit(".", 1)[-1] == "__main__"  # ``python -m ...`` entry points run the CLI when imported
+
+
+def _unimportable(name: str) -> None:
+    raise ImportError(f"pkgutil cannot import {name} to list its modules")
+
+
+def package_init() -> str:
+    spec = importlib.util.find_spec("mimomem")
+    assert spec is not None and spec.origin is not None
+    return spec.origin
+
+
+def modules() -> list[str]:
+    """``mimomem`` and every module under it, from a pkgutil walk of the package this process imports."""
+    locations = [str(Path(package_init()).parent)]
+    found = pkgutil.walk_packages(locations, "mimomem.", onerror=_unimportable)
+    return sorted({"mimomem", *(info.name for info in found if not _is_main(info.name))})
+
+
+def _serve() -> None:  # pragma: no cover - runs in the child interpreter, sent there as source with ``-c``
+    """Preload the package's dependencies once, then fork one "first import" per module; print the results."""
+    import compileall
+    import importlib
+    import importlib.util
+    import json
+    import os
+    import shutil
+    import sys
+    import tempfile
+    import traceback
+    from pathlib import Path
+
+    names, origin = json.loads(sys.argv[1]), sys.argv[2]
+    out = Path(tempfile.mkdtemp(prefix="mimomem-import-first-"))
+
+    def import_all(report: Path) -> None:
+        for name in names:
+            importlib.import_module(name)
+        deps = [m for m in sys.modules if m != "mimomem" and not m.startswith("mimomem.")]
+        report.write_text(json.dumps(deps), encoding="utf-8")
+
+    def import_first(name: str) -> None:
+        spec = importlib.util.find_spec("mimomem")
+        assert spec is not None and spec.loader is not None and spec.origin == origin, (spec, origin)
+        package = importlib.util.module_from_spec(spec)  # registered, its __init__ not run yet
+        sys.modules["mimomem"] = package
+        importlib.import_module(name)
+        spec.loader.exec_module(package)
+
+    def fork(task, arg, report: Path) -> int:  # type: ignore[no-untyped-def]
+        pid = os.fork()
+        if pid == 0:
+            status = 0
+            try:
+                task(arg)
+            except BaseException:
+                report.write_text(traceback.format_exc(), encoding="utf-8")
+                status = 1
+            os._exit(status)
+        return pid
+
+    # compile the package once, into a private cache every fork reads (even under PYTHONDONTWRITEBYTECODE)
+    sys.dont_write_bytecode, sys.pycache_prefix = False, str(out / "pycache")
+    compileall.compile_dir(str(Path(origin).parent), quiet=1)
+    _, status = os.waitpid(fork(import_all, out / "deps", out / "deps.error"), 0)
+    deps = json.loads((out / "deps").read_text(encoding="utf-8")) if status == 0 else []
+    for dep in deps:
+        try:
+            importlib.import_module(dep)
+        except BaseException:  # a module that only imports in a particular order: its user will load it
+            pass
+    results, running, pending = {}, {}, list(enumerate(names))
+    while pending or running:
+        while pending and len(running) < max(2, (os.cpu_count() or 1) * 2):
+            i, name = pending.pop()
+            running[fork(import_first, name, out / f"{i}.error")] = (i, name)
+        pid, status = os.wait()
+        i, name = running.pop(pid)
+        error = out / f"{i}.error"
+        results[name] = [os.waitstatus_to_exitcode(status), error.read_text(encoding="utf-8") if error.exists() else ""]
+    shutil.rmtree(out)
+    print(json.dumps(results))
+
+
+@lru_cache(maxsize=None)
+def results() -> dict[str, tuple[int, str]]:
+    """Every module's first import: (exit code, traceback), run once for the whole session."""
+    init = package_init()
+    code = inspect.getsource(_serve) + "\n_serve()\n"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
+    proc = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(modules()), init],
+        capture_output=True, text=True, timeout=300, env=env,
+        cwd=Path(init).parents[1],  # ``-c`` finds the package this process imported, installed or a checkout
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return {name: (status, error) for name, (status, error) in json.loads(proc.stdout).items()}
+
+
+def test_the_walk_finds_the_subpackages() -> None:
+    names = modules()
+    for expected in ("mimomem", "mimomem.errors", "mimomem.text._accel", "mimomem.search", "mimomem.tree.store"):
+        assert expected in names
+    assert not [name for name in names if _is_main(name)]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks one process per module")
+@pytest.mark.parametrize("module", modules())
+def test_module_imports_first_in_a_fresh_interpreter(module: str) -> None:
+    status, error = results()[module]
+    assert status == 0, f"`import {module}` as the first module of the package failed (exit code {status}):\n{error}"
