@@ -1,0 +1,163 @@
+"""What we ship builds natively: sdist from this checkout -> fresh venv -> ``native_available()``.
+
+The slow test compiles the extension once from the sdist, as ``pip install mimomem-*.tar.gz``
+does.  It reuses this environment's build requirements (``pip install '.[test]'`` installs them)
+with ``--no-build-isolation``, so nothing is downloaded; where they are missing (an older dev
+venv) a throwaway build environment gets them from the package index.  The fresh venv sees this
+environment's site-packages through a ``.pth`` file for the runtime dependencies, after its own.
+A pure run (``MIMOMEM_PURE=1`` or ``--no-native``) skips it: the native run covers packaging.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import site
+import subprocess
+import sys
+import tarfile
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+ROOT = Path(__file__).resolve().parents[1]
+GENERATED = (".so", ".pyd", ".c", ".cpp", ".html", ".pyc", ".pyo")
+# top-level entries of the sdist: the build's inputs and setuptools' own metadata, nothing else
+SDIST_TOP_LEVEL = {
+    "MANIFEST.in", "PKG-INFO", "README.md", "_native", "mimomem", "mimomem.egg-info", "pyproject.toml", "setup.cfg",
+    "setup.py",
+}  # fmt: skip
+PROBE = """
+import json, mimomem, mimomem._native
+print(json.dumps([mimomem.native_available(), mimomem.__file__, mimomem._native.__file__]))
+"""
+FILES_PROBE = "import json, importlib.metadata as m; print(json.dumps([str(f) for f in m.distribution('mimomem').files]))"
+
+
+def run(args: list[str | Path], cwd: Path, env: dict[str, str] | None = None) -> str:
+    """Run a command; on failure, fail the test with its output."""
+    result = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+    if result.returncode != 0:
+        pytest.fail(f"{' '.join(map(str, args))} exited {result.returncode}\n{result.stdout}\n{result.stderr}")
+    return result.stdout
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """This environment without what would make a subprocess import or build something else."""
+    drop = {"PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "MIMOMEM_PURE", "MIMOMEM_PURE_BUILD", "PIP_REQUIRE_VIRTUALENV"}
+    return {**{k: v for k, v in os.environ.items() if k not in drop}, **extra}
+
+
+def venv_python(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def venv_site(python: Path) -> Path:
+    return Path(run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=python.parent).strip())
+
+
+def build_requirements() -> list[str]:
+    """``[build-system] requires`` of pyproject.toml."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the table is simple enough to read directly
+        block = re.search(r"^\[build-system\]\s*requires\s*=\s*\[(.*?)\]", text, re.M | re.S)
+        assert block is not None, "pyproject.toml has no [build-system] requires"
+        return re.findall(r'"([^"]+)"', block.group(1))
+    return list(tomllib.loads(text)["build-system"]["requires"])
+
+
+def satisfied(requirement: str) -> bool:
+    req = Requirement(requirement)
+    try:
+        return req.specifier.contains(metadata.version(req.name), prereleases=True)
+    except metadata.PackageNotFoundError:
+        return False
+
+
+def this_environment() -> list[Path]:
+    """The site-packages directories this interpreter imports third-party packages from."""
+    dirs = [*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+    return [Path(d) for d in dirs if Path(d).is_dir()]
+
+
+@pytest.fixture(scope="module")
+def build_env(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    """(python that builds, site dirs that hold the build requirements and the runtime dependencies)."""
+    if os.environ.get("MIMOMEM_PURE", "") not in ("", "0"):
+        pytest.skip("pure-Python run: the sdist is built and checked in the native run")
+    if importlib.util.find_spec("pip") is None:
+        pytest.fail("pip is not installed in this environment: the packaging test installs with it")
+    missing = [req for req in build_requirements() if not satisfied(req)]
+    if not missing:
+        return Path(sys.executable), this_environment()
+    # not installed with '.[test]': get the build requirements once, into a throwaway venv
+    venv = tmp_path_factory.mktemp("build-env")
+    run([sys.executable, "-m", "venv", venv], cwd=venv)
+    python = venv_python(venv)
+    run([python, "-m", "pip", "install", "-q", *missing], cwd=venv, env=clean_env())
+    return python, [venv_site(python), *this_environment()]
+
+
+@pytest.fixture(scope="module")
+def sdist(build_env: tuple[Path, list[Path]], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist of this checkout, built the PEP 517 way (what ``python -m build --sdist`` calls)."""
+    python, _ = build_env
+    out = tmp_path_factory.mktemp("dist")
+    code = f"import setuptools.build_meta as b; print(b.build_sdist({str(out)!r}))"
+    name = run([python, "-c", code], cwd=ROOT, env=clean_env()).strip().splitlines()[-1]
+    return out / name
+
+
+@pytest.mark.slow
+def test_sdist_holds_the_native_sources_and_nothing_generated(sdist: Path) -> None:
+    with tarfile.open(sdist) as tar:
+        names = [name.split("/", 1)[1] for name in tar.getnames() if "/" in name]
+    files = {name for name in names if name}
+    sources = {f"_native/{p.name}" for p in (ROOT / "_native").iterdir() if p.is_file() and p.suffix not in GENERATED}
+    assert {"_native/_native.pyx", "_native/_bm25.pxi", "_native/_tokenizer.pxi"} <= sources
+    assert sources <= files, f"_native sources missing from the sdist (MANIFEST.in): {sorted(sources - files)}"
+    assert {"mimomem/py.typed", "mimomem/data/synonyms.tsv", "README.md"} <= files
+    assert not [name for name in files if name.endswith(GENERATED)], "generated files in the sdist"
+    assert {name.split("/", 1)[0] for name in files} <= SDIST_TOP_LEVEL
+
+
+@pytest.mark.slow
+def test_sdist_installs_native_into_a_fresh_venv(sdist: Path, build_env: tuple[Path, list[Path]], tmp_path: Path) -> None:
+    _, site_dirs = build_env
+    venv = tmp_path / "venv"
+    run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=tmp_path)
+    python = venv_python(venv)
+    # after its own site-packages: dependencies, pip and the build requirements, never this checkout
+    (venv_site(python) / "_mimomem_test_env.pth").write_text("".join(f"{d}\n" for d in site_dirs), encoding="utf-8")
+    pip = [python, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index"]
+    # --ignore-installed: this environment's own mimomem (visible through the .pth) is not ours to replace
+    run([*pip, "--ignore-installed", "--no-cache-dir", sdist], cwd=tmp_path, env=clean_env(MIMOMEM_REQUIRE_NATIVE="1"))
+
+    native, init_file, native_file = json.loads(run([python, "-c", PROBE], cwd=tmp_path, env=clean_env()))
+    assert native is True
+    assert Path(init_file).resolve().is_relative_to(venv.resolve()), init_file
+    assert Path(native_file).resolve().is_relative_to(venv.resolve()), native_file
+
+    installed = json.loads(run([python, "-c", FILES_PROBE], cwd=tmp_path, env=clean_env()))
+    package = [f for f in installed if f.startswith("mimomem/") and "__pycache__" not in f]
+    assert [Path(f).name.split(".")[0] for f in package if f.endswith((".so", ".pyd"))] == ["_native"]
+    assert not [f for f in package if f.endswith((".c", ".cpp", ".pyx", ".pxi", ".html"))]
+    assert {"mimomem/py.typed", "mimomem/data/synonyms.tsv"} <= set(package)
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "mimomem").rglob("*.py") if "__pycache__" not in p.parts}
+    missing = modules - set(package)
+    assert not missing, f"modules not packaged (a package directory without __init__.py?): {sorted(missing)}"
+    run([venv / ("Scripts" if os.name == "nt" else "bin") / "mimomem", "--help"], cwd=tmp_path, env=clean_env())
+
+
+def test_no_generated_file_is_tracked_by_git() -> None:
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    tracked = run(["git", "ls-files"], cwd=ROOT).splitlines()
+    assert not [name for name in tracked if name.endswith(GENERATED)]
