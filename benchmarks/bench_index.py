@@ -8,7 +8,7 @@ for every engine and size).
   of 3 after rewriting 1 % of the files, and of 3 after ``touch``-ing 1 % (new mtime,
   same content).
 * ``python benchmarks/bench_index.py query [--sizes 1k,10k,100k] [--runs 1]`` - per size:
-  build time, native-scan load time, and per backend the median and p95 latency of the
+  build time, native-index load time, and per backend the median and p95 latency of the
   200 queries as the memory tool runs them (limit 10, floor 0.15, snippets) and of the
   bare ranking (limit 10, no snippets).  Twenty warm-up queries first (jieba loads).
 * ``pytest benchmarks/bench_index.py`` - pytest-benchmark versions at 1k (set
@@ -29,7 +29,7 @@ import pytest
 
 import corpus
 
-BACKENDS = ("fts5-bigram", "native-scan", "fts5-unicode61")
+BACKENDS = ("fts5-bigram", "native-index", "fts5-unicode61")
 
 
 def make_tree(root: Path, n: int) -> list[Path]:
@@ -112,7 +112,7 @@ def bench_query(n: int, runs: int = 1) -> dict[str, dict[str, float]]:
         index.add_documents((str(i), text) for i, text in enumerate(docs))
         out["build"] = {"seconds": time.perf_counter() - t}
         t = time.perf_counter()
-        index.backend("native-scan").sync()
+        index.backend("native-index").load()
         out["native_load"] = {"seconds": time.perf_counter() - t}
         for q in queries[:20]:
             for backend in BACKENDS:
@@ -161,7 +161,7 @@ def main(argv: list[str]) -> int:
     for size in args.sizes.split(","):
         n = corpus.size_arg(size)
         r = bench_query(n, args.runs)
-        print(f"{n} documents: build {r['build']['seconds']:.1f} s, native-scan load {r['native_load']['seconds']:.2f} s")
+        print(f"{n} documents: build {r['build']['seconds']:.1f} s, native-index load {r['native_load']['seconds']:.2f} s")
         print(f"  {'backend':<16}{'tool p50':>12}{'tool p95':>12}{'rank p50':>12}{'rank p95':>12}{'size':>12}")
         for backend in BACKENDS:
             b = r[backend]
@@ -202,7 +202,7 @@ def document_index():
     index = DocumentIndex()
     index.add_documents((str(i), text) for i, text in enumerate(corpus.documents(n)))
     for q in corpus.queries()[:5]:
-        index.search(q, backend="native-scan", limit=10)
+        index.search(q, backend="native-index", limit=10)
     yield index
     index.close()
 
