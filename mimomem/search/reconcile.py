@@ -234,40 +234,10 @@ def reconcile(
         changed = sorted(p for p, fp in on_disk.items() if indexed.get(p) != fp)
         report.unchanged = len(on_disk) - len(changed)
 
-        mimo_root = os.fspath(classify_root)
-        mimo_prefix = mimo_root.rstrip(os.sep) + os.sep
-        bar = Progress(len(changed), progress)
-        new_rows: list[db.Row] = []
-        warned: dict[str, str] = {}
-        for n, path in enumerate(changed, 1):
-            bar.step(n)
-            if path.startswith(mimo_prefix) and split_memory_path(mimo_root, path) is None:
-                issues.append(Issue(path, "skipped", _NOT_MEMORY))  # decided from the path alone
-                continue
-            try:
-                text, fp, problem = read_text(path, max_bytes)
-            except ValueError as exc:
-                issues.append(Issue(path, "skipped", str(exc)))
-                continue
-            except OSError as exc:
-                issues.append(Issue(path, "skipped", f"unreadable ({exc.strerror or exc})"))
-                continue
-            cls = classify_path(mimo_root, path, text=text)
-            if cls is None:
-                issues.append(Issue(path, "skipped", _NOT_MEMORY))
-                continue
-            if problem:
-                warned[path] = problem
-            if path in indexed:
-                row = conn.execute("SELECT id, body, scope, scope_id, type FROM memory_fts WHERE path = ?", (path,)).fetchone()
-                if row is not None and tuple(row[1:]) == (text, *cls):
-                    conn.execute(
-                        "UPDATE memory_fts SET fingerprint = ?, last_indexed_at = ? WHERE id = ?",
-                        (fp, int(now * 1000), row[0]),
-                    )
-                    report.touched += 1
-                    continue
-            new_rows.append(db.Row(path, cls.scope, cls.scope_id, cls.type, text, fp))
+        new_rows, warned, report.touched = _read_changed(
+            conn, changed, indexed, os.fspath(classify_root), max_bytes=max_bytes, now_ms=int(now * 1000),
+            progress=progress, issues=issues,
+        )
         report.indexed = db.put_rows(conn, new_rows, now=int(now * 1000))
         # Files indexed before but skipped now (grown too big, unreadable) must not stay searchable.
         gone_set = set(gone)
@@ -282,6 +252,56 @@ def reconcile(
     if progress is not None and len(on_disk) >= PROGRESS_THRESHOLD * 10 and report.indexed:
         print(f"mimomem: reconcile: {len(on_disk)} files, {report.indexed} indexed, {report.pruned} pruned", file=progress)
     return report
+
+
+def _read_changed(
+    conn: sqlite3.Connection,
+    changed: list[str],
+    indexed: dict[str, str],
+    mimo_root: str,
+    *,
+    max_bytes: int,
+    now_ms: int,
+    progress: TextIO | None,
+    issues: list[Issue],
+) -> tuple[list[db.Row], dict[str, str], int]:
+    """Read the files whose fingerprint changed: ``(rows to write, warnings by path, touched)``.
+
+    Skips are appended to ``issues``.  A file whose text and class are unchanged (a
+    ``touch``) only gets its new fingerprint stored; ``touched`` counts those.
+    """
+    mimo_prefix = mimo_root.rstrip(os.sep) + os.sep
+    bar = Progress(len(changed), progress)
+    new_rows: list[db.Row] = []
+    warned: dict[str, str] = {}
+    touched = 0
+    for n, path in enumerate(changed, 1):
+        bar.step(n)
+        if path.startswith(mimo_prefix) and split_memory_path(mimo_root, path) is None:
+            issues.append(Issue(path, "skipped", _NOT_MEMORY))  # decided from the path alone
+            continue
+        try:
+            text, fp, problem = read_text(path, max_bytes)
+        except ValueError as exc:
+            issues.append(Issue(path, "skipped", str(exc)))
+            continue
+        except OSError as exc:
+            issues.append(Issue(path, "skipped", f"unreadable ({exc.strerror or exc})"))
+            continue
+        cls = classify_path(mimo_root, path, text=text)
+        if cls is None:
+            issues.append(Issue(path, "skipped", _NOT_MEMORY))
+            continue
+        if problem:
+            warned[path] = problem
+        if path in indexed:
+            row = conn.execute("SELECT id, body, scope, scope_id, type FROM memory_fts WHERE path = ?", (path,)).fetchone()
+            if row is not None and tuple(row[1:]) == (text, *cls):
+                conn.execute("UPDATE memory_fts SET fingerprint = ?, last_indexed_at = ? WHERE id = ?", (fp, now_ms, row[0]))
+                touched += 1
+                continue
+        new_rows.append(db.Row(path, cls.scope, cls.scope_id, cls.type, text, fp))
+    return new_rows, warned, touched
 
 
 def _store_issues(
