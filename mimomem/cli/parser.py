@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import mimomem
-from mimomem.cli import bench, curated, search, text, tree
+from mimomem.cli import bench, curated, hooks, search, text, tree
 from mimomem.curated.model import AUTHORS, DEFAULT_CATEGORIES
 from mimomem.search.backends import BACKENDS
 from mimomem.search.index import (
@@ -82,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_index(sub)
     _add_paths(sub)
     _add_bench(sub)
+    _add_hook(sub)
     return parser
 
 
@@ -95,16 +96,28 @@ def _add_tokenize(sub: Subparsers) -> None:
 
 def _roots(p: argparse.ArgumentParser, *, scope: bool = False) -> None:
     """The options naming the curated roots (and, with ``scope``, which one to write)."""
-    p.add_argument("--project", metavar="DIR", help="project directory (memories in DIR/.memory; default: the git repo around .)")
-    p.add_argument("--global-root", metavar="DIR", help="global memory directory (default: $XDG_CONFIG_HOME/mimomem/memory)")
+    p.add_argument(
+        "--project", metavar="DIR",
+        help="project directory (memories in DIR/.memory; default: the git repo around .)",
+    )
+    p.add_argument(
+        "--global-root", metavar="DIR",
+        help="global memory directory (default: $XDG_CONFIG_HOME/mimomem/memory)",
+    )
     if scope:
-        p.add_argument("--global", dest="use_global", action="store_true", help="use the global root instead of the project one")
+        p.add_argument(
+            "--global", dest="use_global", action="store_true",
+            help="use the global root instead of the project one",
+        )
 
 
 def _add_curated(sub: Subparsers) -> None:
     p = sub.add_parser("recall", help="curated memories best matching QUERY, with why they matched")
     p.add_argument("query", help="what to recall (any language; CJK is matched by bigrams)")
-    p.add_argument("--limit", type=int, default=4, metavar="N", help=f"how many, 1..{curated.RECALL_MAX_LIMIT} (default 4)")
+    p.add_argument(
+        "--limit", type=int, default=4, metavar="N",
+        help=f"how many, 1..{curated.RECALL_MAX_LIMIT} (default 4)",
+    )
     p.add_argument("--dry-run", action="store_true", help="do not count this recall in the hit counters")
     p.add_argument("--json", action="store_true", help="print JSON")
     _roots(p)
@@ -139,7 +152,10 @@ def _add_curated(sub: Subparsers) -> None:
     p = sub.add_parser("inject", help="render the curated-memory injection text for CONTEXT")
     p.add_argument("context", help="context text ('-' reads stdin)")
     p.add_argument("--max-bodies", type=int, default=4, metavar="N", help="at most N memory bodies (default 4)")
-    p.add_argument("--budget", type=int, default=1200, metavar="CHARS", help="character budget for bodies (default 1200)")
+    p.add_argument(
+        "--budget", type=int, default=1200, metavar="CHARS",
+        help="character budget for bodies (default 1200)",
+    )
     _roots(p)
     p.set_defaults(func=curated.cmd_inject)
 
@@ -175,15 +191,24 @@ def _add_search(sub: Subparsers) -> None:
         "identifiers like v1.2.3 are matched as a unit. Zero results print what to try next.",
     )
     p.add_argument("query", help="what to search for")
-    p.add_argument("--backend", choices=BACKENDS, help=f"retrieval backend (default: ${BACKEND_ENV} or {DEFAULT_BACKEND})")
+    p.add_argument(
+        "--backend", choices=BACKENDS,
+        help=f"retrieval backend (default: ${BACKEND_ENV} or {DEFAULT_BACKEND})",
+    )
     p.add_argument("--scope", choices=SCOPES, help="only this layer of the tree (default: all)")
     p.add_argument("--scope-id", metavar="ID", help="with --scope: only this project or session id")
     p.add_argument(
         "--type", metavar="TYPE", help=f"only this memory type: {', '.join(TYPES)} (Claude Code: {', '.join(CC_TYPES)})"
     )
-    p.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N", help=f"1..{MAX_LIMIT} (default {DEFAULT_LIMIT})")
+    p.add_argument(
+        "--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
+        help=f"1..{MAX_LIMIT} (default {DEFAULT_LIMIT})",
+    )
     p.add_argument("--no-reconcile", action="store_true", help="search the index as it is")
-    p.add_argument("--expand", action="store_true", help="add glossary synonyms (部署/deploy ...), weighted below your words")
+    p.add_argument(
+        "--expand", action="store_true",
+        help="add glossary synonyms (部署/deploy ...), weighted below your words",
+    )
     _index_options(p)
     p.set_defaults(func=search.cmd_search)
 
@@ -233,7 +258,10 @@ def _add_bench(sub: Subparsers) -> None:
         description="Run each backend on each dataset and print one table per dataset; progress on stderr. "
         "Exit status 1 when --compare finds a regression.",
     )
-    p.add_argument("--dataset", action="append", metavar="DIR", help="BEIR dataset directory (repeatable; default: every dataset under corpora/)")
+    p.add_argument(
+        "--dataset", action="append", metavar="DIR",
+        help="BEIR dataset directory (repeatable; default: every dataset under corpora/)",
+    )
     p.add_argument(
         "--backend", action="append", metavar="NAME",
         help=f"backend to run, one of {', '.join(BENCH_BACKENDS)} (repeatable; default: every available one)",
@@ -244,6 +272,22 @@ def _add_bench(sub: Subparsers) -> None:
     p.add_argument("--scale", metavar="N[,N...]", help=f"also time generated corpora of N documents (up to {MAX_DOCS})")
     p.add_argument("--save", metavar="FILE", help="save the result (JSON) for a later --compare")
     p.add_argument("--compare", metavar="FILE", help="compare with a saved result; exit 1 if a metric dropped")
-    p.add_argument("--tolerance", type=float, default=0.0, metavar="X", help="allowed drop per metric for --compare (default 0)")
+    p.add_argument(
+        "--tolerance", type=float, default=0.0, metavar="X",
+        help="allowed drop per metric for --compare (default 0)",
+    )
     p.add_argument("--failures", action="store_true", help="only the failures.md table: hits per backend side by side")
     p.set_defaults(func=bench.cmd_bench)
+
+
+def _add_hook(sub: Subparsers) -> None:
+    p = sub.add_parser("hook", help="handle one agent hook call: event JSON on stdin, hook output on stdout")
+    hook_sub = p.add_subparsers(dest="hook_command", required=True, metavar="HARNESS")
+    q = hook_sub.add_parser(
+        "claude-code",
+        help="a Claude Code hook (SessionStart, UserPromptSubmit, PreCompact, SessionEnd)",
+        description="Run as the command of Claude Code's hooks. SessionStart and UserPromptSubmit get "
+        "memory context back; PreCompact and SessionEnd append a digest of the transcript to the session's "
+        "notes. Never blocks the agent: on a problem it prints one line on stderr and exits 0.",
+    )
+    q.set_defaults(func=hooks.cmd_hook_claude_code)
