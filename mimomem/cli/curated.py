@@ -69,7 +69,8 @@ def cmd_remember(args: argparse.Namespace) -> int:
         load_when=args.when or (), pinned=args.pinned, supersedes=args.supersedes, scope=_scope(args),
         slug=args.slug,
     )
-    note = " (stored as a rule-proposal: a person must run `mimomem rules accept`)" if memory.kind == "rule-proposal" else ""
+    proposal = memory.kind == "rule-proposal"
+    note = " (stored as a rule-proposal: a person must run `mimomem rules accept`)" if proposal else ""
     print(f"remembered {memory.id} in {memory.path}{note}")
     return OK
 

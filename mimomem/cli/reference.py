@@ -69,17 +69,26 @@ def replace_section(readme: str, rendered: str) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Update (or with ``--check``, verify) the CLI reference in the README."""
     cli = argparse.ArgumentParser(prog=UPDATE_COMMAND, description=__doc__.splitlines()[0] if __doc__ else None)
-    cli.add_argument("--readme", type=Path, default=README, metavar="FILE", help=f"the README to update (default: {README})")
+    cli.add_argument(
+        "--readme", type=Path, default=README, metavar="FILE",
+        help=f"the README to update (default: {README})",
+    )
     cli.add_argument("--check", action="store_true", help="do not write; exit 1 when the README is out of date")
     args = cli.parse_args(argv)
     try:
         old = args.readme.read_text(encoding="utf-8")
     except OSError as exc:
-        print(f"{UPDATE_COMMAND}: error: cannot read {args.readme} ({exc.strerror}); pass --readme FILE", file=sys.stderr)
+        print(
+            f"{UPDATE_COMMAND}: error: cannot read {args.readme} ({exc.strerror}); pass --readme FILE",
+            file=sys.stderr,
+        )
         return 2
     new = replace_section(old, render())
     if new is None:
-        print(f"{UPDATE_COMMAND}: error: {args.readme} has no {START} ... {END} markers; add them first", file=sys.stderr)
+        print(
+            f"{UPDATE_COMMAND}: error: {args.readme} has no {START} ... {END} markers; add them first",
+            file=sys.stderr,
+        )
         return 2
     if new == old:
         return 0

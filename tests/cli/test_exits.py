@@ -1,4 +1,7 @@
-"""How ``main`` turns errors into exit statuses: library and usage errors are one line and 2, bugs keep their traceback."""
+"""How ``main`` turns errors into exit statuses.
+
+Library and usage errors are one line on stderr and status 2; anything else is a bug and keeps its traceback.
+"""
 
 from __future__ import annotations
 
@@ -32,7 +35,9 @@ def test_plain_exceptions_are_bugs_and_keep_their_traceback(monkeypatch, bug):
         main(["tokenize", "x"])
 
 
-@pytest.mark.parametrize("error", [MimomemError("boom; do this"), UsageError("--x: bad; pass y"), WriteDeniedError("no")])
+@pytest.mark.parametrize(
+    "error", [MimomemError("boom; do this"), UsageError("--x: bad; pass y"), WriteDeniedError("no")]
+)
 def test_mimomem_errors_are_one_line_and_status_2(monkeypatch, capsys, error):
     monkeypatch.setattr(mimomem.text.tokens, "tokenize", _raising(error))
     assert main(["tokenize", "x"]) == exits.USAGE == 2

@@ -39,7 +39,9 @@ def test_version_names_the_engine(flag, capsys):
 def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, **env}
     full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, *args], check=False, capture_output=True, text=True, env=full_env, timeout=120)
+    return subprocess.run(
+        [sys.executable, *args], check=False, capture_output=True, text=True, env=full_env, timeout=120
+    )
 
 
 def test_version_of_the_pure_python_engine():

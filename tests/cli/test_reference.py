@@ -40,10 +40,11 @@ def _subcommands(parser: argparse.ArgumentParser):
 
 def test_every_subcommand_and_argument_has_help_text():
     subs = list(_subcommands(build_parser()))
+    rendered = reference.render()
     assert len(subs) >= 15
-    for name, help_text, sub in subs:
+    for _name, help_text, sub in subs:
         assert help_text and help_text.strip(), f"`{sub.prog}` has no help= in its add_parser call"
-        assert f"### `{sub.prog}`" in reference.render(), f"`{sub.prog}` is missing from the reference"
+        assert f"### `{sub.prog}`" in rendered, f"`{sub.prog}` is missing from the reference"
         for action in sub._actions:
             if not isinstance(action, argparse._SubParsersAction):
                 assert action.help, f"`{sub.prog}`: argument {action.dest!r} has no help text"
