@@ -170,6 +170,31 @@ def test_bad_arguments(env):
         env.tree.write(env.tree.notes("S1"), b"bytes", **env.main)  # type: ignore[arg-type]
 
 
+# --- the gate on its own (mimomem.tree.gate) ---
+
+
+def test_the_gate_judges_without_a_memory_tree_and_writes_nothing(env):
+    from dataclasses import dataclass
+
+    from mimomem.tree import gate
+
+    @dataclass
+    class Bare:  # all the gate needs to know about a tree
+        root: Path
+        write_enabled: bool = True
+        worktree_dotdir: str = ".mimomem"
+
+    own = env.root / "sessions" / "S1" / "notes.md"
+    assert gate.check_write(Bare(env.root), own, **env.main) == env.tree.check_write(own, **env.main)
+    with pytest.raises(NotOwnerError):
+        gate.check_write(Bare(env.root), env.root / "sessions" / "S2" / "notes.md", **env.main)
+    with pytest.raises(WritingDisabledError):
+        gate.check_write(Bare(env.root, write_enabled=False), own, **env.main)
+    with pytest.raises(NotInWriterAllowlistError, match="Allowed: .*checkpoint.md"):
+        gate.check_write(Bare(env.root), env.root / "sessions" / "S1" / "other.md", **env.writer)
+    assert [] == list(env.root.iterdir())
+
+
 # --- writing disabled ---
 
 
