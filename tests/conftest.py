@@ -17,9 +17,10 @@ import importlib.metadata
 import importlib.util
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -70,7 +71,7 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"mimomem: {twin}; package {where[0] if where else 'not found'}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def native_module() -> tuple[Any | None, str]:
     """(``mimomem._native``, "") if it imports, else (None, why), whatever ``MIMOMEM_PURE`` says."""
     try:

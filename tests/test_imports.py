@@ -20,7 +20,7 @@ import os
 import pkgutil
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -50,6 +50,7 @@ def modules() -> list[str]:
 def _serve() -> None:  # pragma: no cover - runs in the child interpreter, sent there as source with ``-c``
     """Preload the package's dependencies once, then fork one "first import" per module; print the results."""
     import compileall
+    import contextlib
     import importlib
     import importlib.util
     import json
@@ -95,10 +96,8 @@ def _serve() -> None:  # pragma: no cover - runs in the child interpreter, sent 
     _, status = os.waitpid(fork(import_all, out / "deps", out / "deps.error"), 0)
     deps = json.loads((out / "deps").read_text(encoding="utf-8")) if status == 0 else []
     for dep in deps:
-        try:
+        with contextlib.suppress(BaseException):  # one that fails on its own is left to its importer
             importlib.import_module(dep)
-        except BaseException:  # a module that only imports in a particular order: its user will load it
-            pass
     results, running, pending = {}, {}, list(enumerate(names))
     while pending or running:
         while pending and len(running) < max(2, (os.cpu_count() or 1) * 2):
@@ -112,7 +111,7 @@ def _serve() -> None:  # pragma: no cover - runs in the child interpreter, sent 
     print(json.dumps(results))
 
 
-@lru_cache(maxsize=None)
+@cache
 def results() -> dict[str, tuple[int, str]]:
     """Every module's first import: (exit code, traceback), run once for the whole session."""
     init = package_init()
@@ -120,9 +119,12 @@ def results() -> dict[str, tuple[int, str]]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
     proc = subprocess.run(
         [sys.executable, "-c", code, json.dumps(modules()), init],
-        capture_output=True, text=True, timeout=300, env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
         cwd=Path(init).parents[1],  # ``-c`` finds the package this process imported, installed or a checkout
-    )  # fmt: skip
+    )
     assert proc.returncode == 0, proc.stderr
     return {name: (status, error) for name, (status, error) in json.loads(proc.stdout).items()}
 

@@ -29,14 +29,23 @@ ROOT = Path(__file__).resolve().parents[1]
 GENERATED = (".so", ".pyd", ".c", ".cpp", ".html", ".pyc", ".pyo")
 # top-level entries of the sdist: the build's inputs and setuptools' own metadata, nothing else
 SDIST_TOP_LEVEL = {
-    "MANIFEST.in", "PKG-INFO", "README.md", "_native", "mimomem", "mimomem.egg-info", "pyproject.toml", "setup.cfg",
+    "MANIFEST.in",
+    "PKG-INFO",
+    "README.md",
+    "_native",
+    "mimomem",
+    "mimomem.egg-info",
+    "pyproject.toml",
+    "setup.cfg",
     "setup.py",
-}  # fmt: skip
+}
 PROBE = """
 import json, mimomem, mimomem._native
 print(json.dumps([mimomem.native_available(), mimomem.__file__, mimomem._native.__file__]))
 """
-FILES_PROBE = "import json, importlib.metadata as m; print(json.dumps([str(f) for f in m.distribution('mimomem').files]))"
+FILES_PROBE = (
+    "import json, importlib.metadata as m; print(json.dumps([str(f) for f in m.distribution('mimomem').files]))"
+)
 
 
 def run(args: list[str | Path], cwd: Path, env: dict[str, str] | None = None) -> str:
@@ -49,7 +58,14 @@ def run(args: list[str | Path], cwd: Path, env: dict[str, str] | None = None) ->
 
 def clean_env(**extra: str) -> dict[str, str]:
     """This environment without what would make a subprocess import or build something else."""
-    drop = {"PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "MIMOMEM_PURE", "MIMOMEM_PURE_BUILD", "PIP_REQUIRE_VIRTUALENV"}
+    drop = {
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PYTHONSAFEPATH",
+        "MIMOMEM_PURE",
+        "MIMOMEM_PURE_BUILD",
+        "PIP_REQUIRE_VIRTUALENV",
+    }
     return {**{k: v for k, v in os.environ.items() if k not in drop}, **extra}
 
 
@@ -58,7 +74,9 @@ def venv_python(venv: Path) -> Path:
 
 
 def venv_site(python: Path) -> Path:
-    return Path(run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=python.parent).strip())
+    return Path(
+        run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=python.parent).strip()
+    )
 
 
 def build_requirements() -> list[str]:
@@ -129,7 +147,9 @@ def test_sdist_holds_the_native_sources_and_nothing_generated(sdist: Path) -> No
 
 
 @pytest.mark.slow
-def test_sdist_installs_native_into_a_fresh_venv(sdist: Path, build_env: tuple[Path, list[Path]], tmp_path: Path) -> None:
+def test_sdist_installs_native_into_a_fresh_venv(
+    sdist: Path, build_env: tuple[Path, list[Path]], tmp_path: Path
+) -> None:
     _, site_dirs = build_env
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=tmp_path)
@@ -161,3 +181,11 @@ def test_no_generated_file_is_tracked_by_git() -> None:
         pytest.skip("not a git checkout")
     tracked = run(["git", "ls-files"], cwd=ROOT).splitlines()
     assert not [name for name in tracked if name.endswith(GENERATED)]
+
+
+def test_the_test_extra_holds_the_build_requirements() -> None:
+    tomllib = pytest.importorskip("tomllib", reason="reading pyproject.toml needs Python 3.11+")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    test_extra = {Requirement(req).name.lower() for req in project["project"]["optional-dependencies"]["test"]}
+    needed = {Requirement(req).name.lower() for req in project["build-system"]["requires"]}
+    assert needed <= test_extra, "pip install '.[test]' must bring the build requirements (test_packaging builds)"

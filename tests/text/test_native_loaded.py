@@ -9,10 +9,10 @@ exist even then.
 from __future__ import annotations
 
 import importlib.util
-from importlib.machinery import EXTENSION_SUFFIXES
 import os
 import subprocess
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
@@ -40,9 +40,7 @@ def probe(**env_changes: str | None) -> subprocess.CompletedProcess[str]:
     root = str(package_dir().parent)
     env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
     # cwd = the package's parent, so ``-c`` cannot pick up a source checkout from the cwd
-    return subprocess.run(
-        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=120, cwd=root
-    )
+    return subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=120, cwd=root)
 
 
 def test_built_extension_is_loaded():
@@ -59,10 +57,18 @@ def test_built_extension_is_loaded():
     result = probe()
     assert result.returncode == 0, result.stderr
     if result.stdout.split()[0] != "True":
-        why = subprocess.run(
-            [sys.executable, "-c", "import mimomem._native"], capture_output=True, text=True, timeout=120,
-            env={**os.environ, "PYTHONPATH": str(package_dir().parent)}, cwd=str(package_dir().parent),
-        ).stderr.strip().splitlines()
+        why = (
+            subprocess.run(
+                [sys.executable, "-c", "import mimomem._native"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env={**os.environ, "PYTHONPATH": str(package_dir().parent)},
+                cwd=str(package_dir().parent),
+            )
+            .stderr.strip()
+            .splitlines()
+        )
         pytest.fail(f"{built[0].name} exists but native_available() is False: {why[-1] if why else 'no error'}")
     assert result.stdout.split() == ["True", "mimomem._native", "mimomem._native"]
 
