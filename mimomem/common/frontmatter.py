@@ -49,10 +49,9 @@ class Document:
 
 def parse(text: str) -> Document:
     """Split ``text`` into frontmatter and body; malformed headers give ``Document.problem``."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     text = text.replace("\r\n", "\n")
-    first, sep, rest = text.partition("\n")
+    first, _, rest = text.partition("\n")
     if first.rstrip() != FENCE:
         return Document({}, text, FrontmatterProblem("missing", "no frontmatter: the first line must be '---'"))
     lines = rest.split("\n")
@@ -68,9 +67,9 @@ def parse(text: str) -> Document:
         meta = yaml.load(header, Loader=_Loader) if header.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else 2
+        where = int(mark.line) + 2 if mark is not None else 2
         reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        return Document({}, body, FrontmatterProblem("yaml", f"invalid YAML: {reason}", line), body_line)
+        return Document({}, body, FrontmatterProblem("yaml", f"invalid YAML: {reason}", where), body_line)
     if not isinstance(meta, dict):
         kind = type(meta).__name__
         return Document({}, body, FrontmatterProblem("not-a-mapping", f"frontmatter is a {kind}, not a mapping"), body_line)
