@@ -282,7 +282,7 @@ def test_top_k_is_exact_against_a_full_scan(tmp_path: Path) -> None:
             assert [i for i, _ in want] == [i for i, _ in got]
             assert [sc for _, sc in want] == pytest.approx([sc for _, sc in got])
         first_batch = max(8 * 10, 64)  # what recall(limit=10) fetches first
-        base_rank = [h.doc_id for h in s._index.search(mimomem.parse_query(query, segment=True), first_batch)]
+        base_rank = [h.doc_id for h in s._ranking.index.search(mimomem.parse_query(query, segment=True), first_batch)]
         fell_outside_first_batch += sum(f"{m_scope}:{i}" not in base_rank for i, m_scope in
                                         [(r.id, r.memory.scope) for r in s.recall(query, limit=10, count_hits=False)])
     assert fell_outside_first_batch > 0  # the growing fetch was needed for exactness
@@ -655,11 +655,11 @@ def test_cli_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_duplicate_filter_is_exact_against_brute_force() -> None:
-    from mimomem.curated.store import DUPLICATE_JACCARD, _DedupIndex, _token_hashes
+    from mimomem.curated.dedup import DUPLICATE_JACCARD, DedupIndex, token_hashes
 
     rng = random.Random(3)
     vocab = [f"w{i}" for i in range(40)]
-    dedup = _DedupIndex()
+    dedup = DedupIndex()
     texts: dict[str, str] = {}
     for i in range(300):
         base = rng.choice(list(texts.values())) if texts and rng.random() < 0.5 else " ".join(rng.sample(vocab, rng.randint(3, 12)))
@@ -667,8 +667,8 @@ def test_duplicate_filter_is_exact_against_brute_force() -> None:
         for _ in range(rng.randint(0, 2)):  # small edits make near-duplicates
             words[rng.randrange(len(words))] = rng.choice(vocab)
         text = " ".join(words)
-        sets = {k: set(_token_hashes(t)) for k, t in texts.items()}
-        mine = set(_token_hashes(text))
+        sets = {k: set(token_hashes(t)) for k, t in texts.items()}
+        mine = set(token_hashes(text))
         want = max(
             ((len(mine & s) / len(mine | s), k) for k, s in sets.items() if len(mine & s) / len(mine | s) >= DUPLICATE_JACCARD),
             default=None,

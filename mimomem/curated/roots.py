@@ -1,0 +1,292 @@
+"""One curated memory root on disk: its files, ids, lock, change detection and recall hit counts.
+
+A root holds ``<category>/<slug>.md`` memory files, compiled outlines, and three git-ignored
+files of its own: ``.state.json`` (recall hit counts), ``.lock`` (the writers' lock) and
+``.generation`` (bumped by every write, so other processes notice changes the directory
+mtimes miss).  Symlinks inside a root are never followed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import re
+import stat
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from pathlib import Path
+from typing import Any
+
+from mimomem.common import frontmatter
+from mimomem.common.files import atomic_write, file_lock
+from mimomem.curated.model import MAX_FILE_BYTES, RULES, Memory, Problem, memory_from_document
+from mimomem.errors import InvalidCuratedIdError, OutsideRootError
+
+STATE_FILE = ".state.json"
+GITIGNORE = ".state.json\n.lock\n.generation\n.*.tmp\n"
+_SLUG_OK = re.compile(r"[^\W_](?:[\w.-]{0,78}[^\W_])?")
+_CATEGORY_OK = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+
+def default_global_root(env: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_CONFIG_HOME/mimomem/memory`` (``~/.config`` when unset or relative)."""
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME", "")
+    if not base or not os.path.isabs(base):
+        base = os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
+    return Path(base) / "mimomem" / "memory"
+
+
+def checked_categories(categories: Sequence[str]) -> tuple[str, ...]:
+    """The categories as a tuple, ``rules`` first if missing; ``ValueError`` for an unsafe name."""
+    cats = tuple(categories)
+    for c in cats:
+        if not _CATEGORY_OK.fullmatch(c):
+            raise ValueError(f"category {c!r} must be lower-case letters, digits, '-' or '_' (max 40)")
+    return cats if RULES in cats else (RULES, *cats)
+
+
+def slugify(text: str) -> str:
+    """A filesystem-safe slug: NFKC, lower case, word characters joined by ``-`` (CJK kept)."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    words = re.findall(r"[^\W_]+", folded)
+    slug = ""
+    for word in words:
+        nxt = f"{slug}-{word}" if slug else word
+        if len(nxt) > 60:
+            break
+        slug = nxt
+    return slug or (words[0][:60] if words else "memory")
+
+
+def split_id(memory_id: str, categories: Sequence[str]) -> tuple[str, str]:
+    """``(category, slug)`` of a valid id; ``InvalidCuratedIdError`` (saying why) otherwise."""
+    if not isinstance(memory_id, str) or memory_id.count("/") != 1:
+        raise InvalidCuratedIdError(f"memory id {memory_id!r} must look like '<category>/<slug>', e.g. 'facts/db-port'")
+    category, slug = memory_id.split("/")
+    if category not in categories:
+        raise InvalidCuratedIdError(f"unknown category {category!r} in {memory_id!r}; categories: {', '.join(categories)}")
+    if slug in (".", "..", "index") or not _SLUG_OK.fullmatch(slug) or "\x00" in slug:
+        raise InvalidCuratedIdError(
+            f"slug {slug!r} in {memory_id!r} is not allowed: use letters, digits, '-', '.', '_' "
+            f"(starting and ending with a letter or digit), not 'index'"
+        )
+    return category, slug
+
+
+class CuratedRoot:
+    """One memory root on disk plus the parsed memories loaded from it."""
+
+    def __init__(self, scope: str, path: Path, categories: Sequence[str]) -> None:
+        self.scope = scope
+        self.path = path
+        self.categories = tuple(categories)
+        self.memories: dict[str, Memory] = {}
+        self.problems: list[Problem] = []
+        self.fingerprint: tuple[Any, ...] | None = None
+        self.state_sig: tuple[int, int] | None = None
+        self.hits: dict[str, int] = {}
+        self.safe_dirs: set[str] = set()
+        self.max_hits = 0
+
+    # -- locations and safety ------------------------------------------------------------------
+    def exists(self) -> bool:
+        return self.path.is_dir()
+
+    def real(self) -> Path:
+        return Path(os.path.realpath(self.path))
+
+    def file_for(self, memory_id: str) -> Path:
+        """The path of ``memory_id``'s file, refused if it could resolve outside the root.
+
+        The id is validated (one category, one slug without separators or ``..``), so only
+        a symlink could lead elsewhere: a symlinked root parent is accepted as the user's
+        choice, a symlinked category directory or memory file is refused.
+        """
+        category, slug = split_id(memory_id, self.categories)
+        cdir = self.path / category
+        target = cdir / f"{slug}.md"
+        if category not in self.safe_dirs:
+            if cdir.is_symlink():
+                raise OutsideRootError(f"{cdir} is a symlink; mimomem does not follow symlinks in a memory root")
+            if cdir.is_dir():
+                if Path(os.path.realpath(cdir)) != self.real() / category:
+                    raise OutsideRootError(f"{cdir} resolves outside {self.real()}")
+                self.safe_dirs.add(category)  # checked once per load; load() clears it
+        if target.is_symlink():
+            raise OutsideRootError(f"{target} is a symlink; mimomem does not follow symlinks in a memory root")
+        return target
+
+    def ensure(self) -> None:
+        """Create the root and its ``.gitignore`` on first write."""
+        if self.path.is_symlink():  # compiling refuses it too: refuse before writing anything there
+            raise OutsideRootError(f"memory root {self.path} is a symlink; use the real directory as the root")
+        self.path.mkdir(parents=True, exist_ok=True)
+        gi = self.path / ".gitignore"
+        if not gi.exists():
+            atomic_write(gi, GITIGNORE)
+
+    @contextmanager
+    def write_lock(self) -> Iterator[None]:
+        """Create the root if needed and hold its ``.lock`` (one writer at a time, across processes)."""
+        self.ensure()
+        with self._lock():
+            yield
+
+    def _lock(self) -> AbstractContextManager[None]:
+        """The root's ``.lock`` (a planted symlink there is refused with ``OutsideRootError``)."""
+        return file_lock(self.path / ".lock", symlink_error=OutsideRootError)
+
+    # -- change detection ----------------------------------------------------------------------
+    def current_fingerprint(self) -> tuple[Any, ...]:
+        """Cheap change detector: category directory mtimes and inodes, and the write generation."""
+        parts: list[Any] = []
+        # not the root directory itself: .state.json is replaced there on every counted recall
+        for p in (self.path / c for c in self.categories):
+            try:
+                st = os.stat(p)
+                parts.append((st.st_mtime_ns, st.st_ino))
+            except OSError:
+                parts.append(None)
+        try:
+            parts.append((self.path / ".generation").read_bytes())
+        except OSError:
+            parts.append(None)
+        return tuple(parts)
+
+    def bump_generation(self) -> None:
+        gen = self.path / ".generation"
+        try:
+            n = int(gen.read_text() or 0)
+        except (OSError, ValueError):
+            n = 0
+        atomic_write(gen, str(n + 1))
+
+    def written(self, *, bump: bool = True) -> None:
+        """After a write under the lock: tell other processes (``bump``), and note our own view."""
+        if bump:
+            self.bump_generation()
+        self.fingerprint = self.current_fingerprint()
+
+    # -- loading -------------------------------------------------------------------------------
+    def load(self) -> None:
+        """Read every memory file of the root again (problems are collected, never raised)."""
+        self.memories = {}
+        self.problems = []
+        self.safe_dirs = set()
+        self.fingerprint = self.current_fingerprint()
+        if not self.exists():
+            return
+        for category in self.categories:
+            for name in self._memory_names(category):
+                memory = self.load_file(self.path / category / name, f"{category}/{name[:-3]}")
+                if memory is not None:
+                    self.memories[memory.id] = memory
+
+    def _memory_names(self, category: str) -> list[str]:
+        """File names of the memories in a category directory (none if it is a symlink)."""
+        cdir = self.path / category
+        if cdir.is_symlink():
+            self.problems.append(Problem("skipped", str(cdir), "category directory is a symlink; not read"))
+            return []
+        if not cdir.is_dir():
+            return []
+        try:
+            names = sorted(os.listdir(cdir))
+        except OSError as exc:
+            self.problems.append(Problem("skipped", str(cdir), f"cannot list: {exc.strerror}"))
+            return []
+        return [n for n in names if n.endswith(".md") and n != "index.md" and not n.startswith(".")]
+
+    def load_file(self, path: Path, memory_id: str) -> Memory | None:
+        """Parse one memory file; ``None`` (with a problem recorded) when it cannot be used."""
+        read = self._read_memory_file(path, memory_id)
+        if read is None:
+            return None
+        text, mtime = read
+        doc = frontmatter.parse(text)
+        memory, problems = memory_from_document(doc, memory_id=memory_id, scope=self.scope, path=path, mtime=mtime)
+        self.problems.extend(problems)
+        return memory
+
+    def _read_memory_file(self, path: Path, memory_id: str) -> tuple[str, _dt.datetime] | None:
+        """The text and mtime of a regular, UTF-8 memory file within the size limit."""
+        where = str(path)
+        if path.is_symlink():
+            self.problems.append(Problem("skipped", where, "symlink; memory files must be regular files"))
+            return None
+        try:
+            split_id(memory_id, self.categories)
+        except InvalidCuratedIdError as exc:
+            self.problems.append(Problem("skipped", where, f"file name is not a valid slug: {exc}"))
+            return None
+        try:
+            st = path.stat()
+            if not stat.S_ISREG(st.st_mode):  # a FIFO would block the read forever
+                self.problems.append(Problem("skipped", where, "not a regular file"))
+                return None
+            if st.st_size > MAX_FILE_BYTES:
+                self.problems.append(Problem("skipped", where, f"{st.st_size} bytes, over the {MAX_FILE_BYTES} limit"))
+                return None
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self.problems.append(Problem("malformed", where, f"not UTF-8 (byte {exc.start}); re-save it as UTF-8"))
+            return None
+        except OSError as exc:
+            self.problems.append(Problem("skipped", where, f"unreadable: {exc.strerror}"))
+            return None
+        return text, _dt.datetime.fromtimestamp(st.st_mtime, _dt.timezone.utc)
+
+    # -- hit counters --------------------------------------------------------------------------
+    def read_hits(self) -> dict[str, int]:
+        """Recall hit counts by memory id (re-read only when ``.state.json`` changed)."""
+        path = self.path / STATE_FILE
+        try:
+            st = path.stat()
+        except OSError:
+            self.hits, self.state_sig, self.max_hits = {}, None, 0
+            return self.hits
+        sig = (st.st_mtime_ns, st.st_ino)
+        if sig != self.state_sig:
+            self.hits = read_state(path).get("hits", {})
+            self.max_hits = max(self.hits.values(), default=0)
+            self.state_sig = sig
+        return self.hits
+
+    def add_hits(self, ids: Iterable[str]) -> None:
+        """Increment hit counters under an exclusive lock; the file is replaced atomically."""
+        self._update_hits(list(ids), 1, False)
+
+    def drop_hits(self, memory_id: str) -> None:
+        """Forget a removed memory's counter (the caller holds the write lock)."""
+        self._update_hits([memory_id], 0, True)
+
+    def _update_hits(self, ids: list[str], step: int, locked: bool) -> None:
+        path = self.path / STATE_FILE
+        if not ids or not self.exists() or (step == 0 and not path.exists()):
+            return
+        with nullcontext() if locked else self._lock():
+            state = read_state(path)
+            hits = state.setdefault("hits", {})
+            for memory_id in ids:
+                if step:
+                    hits[memory_id] = int(hits.get(memory_id, 0)) + step
+                else:
+                    hits.pop(memory_id, None)
+            state["version"] = 1
+            atomic_write(path, json.dumps(state, ensure_ascii=False, sort_keys=True, indent=0))
+        self.state_sig = None
+
+
+def read_state(path: Path) -> dict[str, Any]:
+    """``.state.json`` as a dict with a clean ``hits`` map (an unreadable file counts as empty)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"version": 1, "hits": {}}
+    if not isinstance(data, dict) or not isinstance(data.get("hits"), dict):
+        return {"version": 1, "hits": {}}
+    data["hits"] = {str(k): int(v) for k, v in data["hits"].items() if isinstance(v, int) and v >= 0}
+    return data
