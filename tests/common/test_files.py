@@ -172,16 +172,14 @@ def test_lock_refuses_a_symlink_and_creates_nothing_through_it(tmp_path, error):
     outside.mkdir()
     lock = tmp_path / ".lock"
     lock.symlink_to(outside / "created")
-    with pytest.raises(error, match=r"\.lock is a symlink; remove it"):
-        with file_lock(lock, symlink_error=error):
-            pass  # pragma: no cover - never entered
+    with pytest.raises(error, match=r"\.lock is a symlink; remove it"), file_lock(lock, symlink_error=error):
+        pass  # pragma: no cover - never entered
     assert os.listdir(outside) == []
     (outside / "existing").write_text("x")
     lock.unlink()
     lock.symlink_to(outside / "existing")
-    with pytest.raises(error, match="symlink"):
-        with file_lock(lock, symlink_error=error):
-            pass  # pragma: no cover - never entered
+    with pytest.raises(error, match="symlink"), file_lock(lock, symlink_error=error):
+        pass  # pragma: no cover - never entered
 
 
 def test_lock_on_a_fifo_does_not_hang(tmp_path):
