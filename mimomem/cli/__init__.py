@@ -19,6 +19,11 @@ from mimomem.errors import MimomemError
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mimomem`` with ``argv`` (default: ``sys.argv[1:]``) and return the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["hook", "claude-code"]:  # the per-prompt hot path: skip building the whole parser
+        from mimomem.hooks import claude_code
+
+        return claude_code.run(sys.stdin, sys.stdout, sys.stderr)
     args = build_parser().parse_args(argv)
     command = f"mimomem {args.command}"
     try:

@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import mimomem
-from mimomem.cli import bench, curated, hooks, search, text, tree
+from mimomem.cli import agent, bench, curated, hooks, search, text, tree
 from mimomem.curated.model import AUTHORS, DEFAULT_CATEGORIES
 from mimomem.search.backends import BACKENDS
 from mimomem.search.index import (
@@ -82,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_index(sub)
     _add_paths(sub)
     _add_bench(sub)
+    _add_agent(sub)
     _add_hook(sub)
     return parser
 
@@ -291,3 +292,59 @@ def _add_hook(sub: Subparsers) -> None:
         "notes. Never blocks the agent: on a problem it prints one line on stderr and exits 0.",
     )
     q.set_defaults(func=hooks.cmd_hook_claude_code)
+
+
+def _where_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--project", default=".", metavar="DIR", help="a directory inside the project (default: .)")
+    p.add_argument("--session", metavar="SID", help="session id (default: $MIMOMEM_SESSION)")
+    p.add_argument("--root", metavar="DIR", help="memory root to use (default: <data>/memory, see MIMOMEM_HOME)")
+
+
+def _add_agent(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "context",
+        help="print the memory context an agent gets at session start (or for --prompt), within a token budget",
+        description="Session start: memory instructions, tasks, checkpoint, project and global memory, notes, "
+        "curated rules and outline. With --prompt: only what is relevant to that prompt (often nothing). "
+        "The token count goes to stderr; --json gives every block with its tokens.",
+    )
+    _where_options(p)
+    p.add_argument("--prompt", metavar="TEXT", help="assemble the per-prompt context for TEXT instead")
+    p.add_argument("--budget", type=int, default=4000, metavar="TOKENS",
+                   help="total estimated tokens (default 4000; per-prompt context is usually far smaller)")
+    p.add_argument("--json", action="store_true", help="print blocks, token counts and the text as JSON")
+    p.set_defaults(func=agent.cmd_context)
+    p = sub.add_parser("note", help="append an entry to the current session's notes.md (through the write gate)")
+    _where_options(p)
+    p.add_argument("text", nargs="?", metavar="TEXT", help="the note (default: read standard input)")
+    p.add_argument("--turn", type=int, metavar="N", help="turn number in the heading (default: entries + 1)")
+    p.add_argument("--agent", default="main", metavar="NAME", help="who is writing (default: main)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=agent.cmd_note)
+    p = sub.add_parser(
+        "write",
+        help="write standard input to TARGET if the write gate allows it",
+        description="TARGET is a path, or one of: project (MEMORY.md), global, checkpoint, notes, progress:TID. "
+        "The gate decides by --agent, the session, the project and --task; a refusal says what is allowed.",
+    )
+    p.add_argument("target", metavar="TARGET", help="path or layer name (project, global, checkpoint, notes, progress:TID)")
+    _where_options(p)
+    p.add_argument("--agent", default="main", metavar="NAME", help="who is writing (default: main)")
+    p.add_argument("--task", metavar="TID", help="the task this agent is bound to (a subagent's journal)")
+    p.add_argument("--append", action="store_true", help="append instead of replacing")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=agent.cmd_write)
+    p = sub.add_parser("install", help="set up an agent harness to use mimomem")
+    install_sub = p.add_subparsers(dest="install_command", required=True, metavar="HARNESS")
+    q = install_sub.add_parser(
+        "claude-code",
+        help="merge mimomem's hooks into Claude Code's settings (a backup is kept)",
+        description="Adds `mimomem hook claude-code` for SessionStart, UserPromptSubmit, PreCompact and SessionEnd "
+        "to .claude/settings.json of the project (default) or ~/.claude/settings.json (--user), keeping everything "
+        "already there.",
+    )
+    where = q.add_mutually_exclusive_group()
+    where.add_argument("--project", metavar="DIR", nargs="?", const=".", help="the project's settings (default)")
+    where.add_argument("--user", action="store_true", help="the user's settings, for every project")
+    q.add_argument("--print", action="store_true", help="print the hooks JSON instead of writing it")
+    q.set_defaults(func=agent.cmd_install_claude_code)

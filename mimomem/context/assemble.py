@@ -66,8 +66,14 @@ class Context:
             "budget": self.budget,
             "tokens": self.tokens,
             "blocks": [
-                {"name": b.name, "tokens": b.tokens, "full_tokens": b.full_tokens, "truncated": b.truncated,
-                 "source": b.source, "text": b.text}
+                {
+                    "name": b.name,
+                    "tokens": b.tokens,
+                    "full_tokens": b.full_tokens,
+                    "truncated": b.truncated,
+                    "source": b.source,
+                    "text": b.text,
+                }
                 for b in self.blocks
             ],
             "left_out": list(self.left_out),

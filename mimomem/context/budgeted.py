@@ -107,7 +107,7 @@ def read_section_aware(text: str, budget: int, *, source: str) -> Budgeted:
     used = estimate_tokens("\n".join(head))
     cutting = False
     later = [sum(estimate_tokens(s) for s in skeleton[i + 1 :]) for i in range(len(skeleton))]
-    for (heading, body), skel, reserved in zip(sections, skeleton, later):
+    for (heading, body), skel, reserved in zip(sections, skeleton, later, strict=True):
         whole = "\n".join([heading, *body])
         free = room - used - reserved
         if not cutting and estimate_tokens(whole) <= free:

@@ -238,7 +238,7 @@ def estimate_tokens(text: str, *, exact: bool = False) -> int:
     if not text:
         return 0
     total = 0.0
-    for weight, value in zip(WEIGHTS, features(text)):
+    for weight, value in zip(WEIGHTS, features(text), strict=True):
         total += weight * value
     return max(1, int(total + 0.5))
 

@@ -57,7 +57,7 @@ def _writing_rules(where: Where) -> str:
             "",
             "## Notes scratchpad",
             f"Append quotes, open questions and notes for your future self to {notes}, one entry per",
-            "item headed `## [turn N · YYYY-MM-DDTHH:MMZ]` (UTC), or run `mimomem note \"TEXT\"`.",
+            'item headed `## [turn N · YYYY-MM-DDTHH:MMZ]` (UTC), or run `mimomem note "TEXT"`.',
             "Look for a near-duplicate entry first. Do not create other ad-hoc memory files.",
         ]
     lines += ["", "Never edit checkpoint.md. Never store secrets: write the variable name instead."]

@@ -84,8 +84,10 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
         return ""
     if not text:
         return ""
-    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
-                      ensure_ascii=False) + "\n"
+    return (
+        json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}, ensure_ascii=False)
+        + "\n"
+    )
 
 
 def _where(payload: Mapping[str, Any], env: Mapping[str, str]) -> Any:

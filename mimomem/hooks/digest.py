@@ -52,10 +52,15 @@ class Digest:
         out = [f"Transcript digest ({trigger}), written by mimomem without a model."]
         _section(out, "User requests", [f"> {_clip(r)}" for r in self.requests[-10:]])
         _section(out, "Decisions and standing instructions", [f"- {_clip(d)}" for d in self.decisions[-10:]])
-        _section(out, "Commands run", [f"- `{_clip(c, 160)}`" + (f" (x{n})" if n > 1 else "")
-                                       for c, n in self.commands.most_common(15)])
+        _section(
+            out,
+            "Commands run",
+            [f"- `{_clip(c, 160)}`" + (f" (x{n})" if n > 1 else "") for c, n in self.commands.most_common(15)],
+        )
         _section(out, "Errors and fixes", [_error_line(e) for e in self.errors[-8:]])
-        _section(out, "Files touched", [f"- {p}" + (f" (x{n})" if n > 1 else "") for p, n in self.files.most_common(15)])
+        _section(
+            out, "Files touched", [f"- {p}" + (f" (x{n})" if n > 1 else "") for p, n in self.files.most_common(15)]
+        )
         return "\n".join(out) + "\n"
 
 
@@ -133,8 +138,9 @@ def digest_lines(lines: list[dict[str, Any]]) -> Digest:
     return digest
 
 
-def _user_line(digest: Digest, content: Any, calls: dict[str, tuple[str, str]],
-               pending: list[tuple[str, str, str]]) -> None:
+def _user_line(
+    digest: Digest, content: Any, calls: dict[str, tuple[str, str]], pending: list[tuple[str, str, str]]
+) -> None:
     if isinstance(content, str):
         _user_text(digest, content)
         return
@@ -178,8 +184,9 @@ def _assistant_line(digest: Digest, content: list[Any], calls: dict[str, tuple[s
             calls[block["id"]] = (name, call)
 
 
-def _tool_result(digest: Digest, block: dict[str, Any], calls: dict[str, tuple[str, str]],
-                 pending: list[tuple[str, str, str]]) -> None:
+def _tool_result(
+    digest: Digest, block: dict[str, Any], calls: dict[str, tuple[str, str]], pending: list[tuple[str, str, str]]
+) -> None:
     found = calls.get(str(block.get("tool_use_id")))
     if found is None:
         return

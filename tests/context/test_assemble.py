@@ -90,10 +90,16 @@ def test_empty_memory_gives_instructions_only(tree: MemoryTree, repo: Path) -> N
 def test_session_budget_holds_and_cuts_are_named(tree: MemoryTree, repo: Path, budget: int) -> None:
     where = locate(repo, session_id="S1", tree=tree)
     big = "\n".join(f"- 决定{i}：所有服务统一使用 PostgreSQL 16，端口 5433，连接池 20。" for i in range(400))
-    tree.write(tree.project_memory(where.project_id), f"# Project memory\n\n## Architecture decisions\n{big}\n",
-               **where.who())
-    tree.write(tree.checkpoint("S1"), f"# Session checkpoint\n\n## §5 Current work\n{big}\n",
-               agent="checkpoint-writer", session_id="S1", project_id=where.project_id)
+    tree.write(
+        tree.project_memory(where.project_id), f"# Project memory\n\n## Architecture decisions\n{big}\n", **where.who()
+    )
+    tree.write(
+        tree.checkpoint("S1"),
+        f"# Session checkpoint\n\n## §5 Current work\n{big}\n",
+        agent="checkpoint-writer",
+        session_id="S1",
+        project_id=where.project_id,
+    )
     ctx = session_context(where, budget=budget, curated=False)
     assert ctx.tokens <= budget
     if budget >= 2000:

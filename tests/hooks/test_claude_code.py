@@ -31,11 +31,14 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         tree.project_memory(pid),
         "# Project memory\n\n## Rules\n\n- 部署前先跑 `pnpm test`。\n\n"
         "## Discovered durable knowledge\n\n- 数据库端口是 5433（staging 和 prod 都一样）。\n",
-        agent="main", project_id=pid, worktree=repo,
+        agent="main",
+        project_id=pid,
+        worktree=repo,
     )
     transcript = tmp_path / "transcript.jsonl"
-    transcript.write_text((DATA / "transcript.jsonl").read_text(encoding="utf-8").replace("{cwd}", str(repo)),
-                          encoding="utf-8")
+    transcript.write_text(
+        (DATA / "transcript.jsonl").read_text(encoding="utf-8").replace("{cwd}", str(repo)), encoding="utf-8"
+    )
     return repo
 
 
@@ -133,8 +136,12 @@ def test_hook_command_end_to_end(project: Path) -> None:
     env = dict(os.environ)
     proc = subprocess.run(
         [sys.executable, "-m", "mimomem", "hook", "claude-code"],
-        input=payload("session_start_startup.json", project), capture_output=True, text=True, env=env,
-        cwd=project, timeout=60,
+        input=payload("session_start_startup.json", project),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=project,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert "5433" in context_of(proc.stdout, "SessionStart")

@@ -1,0 +1,128 @@
+"""Agent-facing commands: ``context``, ``note``, ``write`` and ``install``.
+
+Each resolves the project from ``--project`` (default: the working directory) and the
+session from ``--session`` or ``MIMOMEM_SESSION``, then calls the library; every write
+goes through the tree's write gate and secret scanner, whose refusals become one line on
+stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from mimomem.cli import checks
+from mimomem.errors import UsageError
+
+
+def _where(args: argparse.Namespace, *, need_session: bool = False) -> Any:
+    from mimomem.context.where import locate
+    from mimomem.tree.store import MemoryTree
+
+    project = checks.existing_dir(args.project, "--project") or "."
+    checks.not_a_file(getattr(args, "root", None), "--root")
+    where = locate(project, session_id=args.session, tree=MemoryTree(getattr(args, "root", None)))
+    if need_session and where.session_id is None:
+        raise UsageError("no session: pass --session SID or set MIMOMEM_SESSION")
+    return where
+
+
+def cmd_context(args: argparse.Namespace) -> int:
+    """Print the context an agent would get now: at session start, or for ``--prompt``."""
+    from mimomem.context.assemble import prompt_context, session_context
+
+    if args.budget < 100:
+        raise UsageError(f"--budget must be at least 100 tokens, got {args.budget}")
+    where = _where(args)
+    if args.prompt is not None:
+        ctx = prompt_context(where, args.prompt, budget=args.budget)
+    else:
+        ctx = session_context(where, budget=args.budget)
+    if args.json:
+        print(json.dumps(ctx.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(ctx.text)
+        print(f"[{ctx.tokens} of {ctx.budget} estimated tokens]", file=sys.stderr)
+    return 0
+
+
+def _text_arg(value: str | None, what: str) -> str:
+    """``value``, or stdin when it is ``-`` or missing; refuses empty text."""
+    text = checks.utf8(checks.text_or_stdin(value if value is not None else "-", what), what)
+    if not text.strip():
+        raise UsageError(f"{what} is empty; pass the text as an argument or on stdin")
+    return text
+
+
+def cmd_note(args: argparse.Namespace) -> int:
+    """Append one entry to the session's notes inbox (``## [turn N · UTC time]`` heading)."""
+    from mimomem.tree.templates import notes_entry, notes_template, parse_notes
+
+    where = _where(args, need_session=True)
+    tree = where.tree
+    who = where.who(args.agent)
+    path = tree.notes(where.session_id)
+    tree.create(path, notes_template(), **who)
+    turn = args.turn if args.turn is not None else len(parse_notes(path.read_text(encoding="utf-8"))) + 1
+    text = _text_arg(args.text, "note text")
+    written = tree.append(path, "\n" + notes_entry(turn, text), **who)
+    _report(args, {"path": str(written), "turn": turn, "session_id": where.session_id})
+    return 0
+
+
+def cmd_write(args: argparse.Namespace) -> int:
+    """Replace (or ``--append`` to) TARGET with stdin, if the gate allows this agent to."""
+    where = _where(args)
+    tree = where.tree
+    who = where.who(args.agent, task_id=args.task)
+    target = _target(where, args.target)
+    text = _text_arg(None, "stdin")
+    written = tree.append(target, text, **who) if args.append else tree.write(target, text, **who)
+    _report(args, {"path": str(written), "appended": bool(args.append)})
+    return 0
+
+
+def _target(where: Any, target: str) -> str:
+    """Layer shortcuts (``project``, ``global``, ``checkpoint``, ``notes``, ``progress:TID``) or a path."""
+    tree = where.tree
+    if target == "project":
+        return str(tree.project_memory(where.project_id))
+    if target == "global":
+        return str(tree.global_memory())
+    if target in ("checkpoint", "notes") or target.startswith("progress:"):
+        if where.session_id is None:
+            raise UsageError(f"target {target!r} needs a session: pass --session SID or set MIMOMEM_SESSION")
+        if target == "checkpoint":
+            return str(tree.checkpoint(where.session_id))
+        if target == "notes":
+            return str(tree.notes(where.session_id))
+        return str(tree.progress(where.session_id, target.split(":", 1)[1]))
+    return target
+
+
+def _report(args: argparse.Namespace, info: dict[str, Any]) -> None:
+    if args.json:
+        print(json.dumps(info, ensure_ascii=False))
+    else:
+        print(info["path"])
+
+
+def cmd_install_claude_code(args: argparse.Namespace) -> int:
+    """Merge mimomem's hooks into Claude Code's settings (or print them with ``--print``)."""
+    from mimomem.hooks.install import hooks_config, install, settings_path
+
+    if args.print:
+        print(json.dumps(hooks_config(), indent=2))
+        return 0
+    path = settings_path("user" if args.user else "project", args.project)
+    added = install(path)
+    if added:
+        print(
+            f"added mimomem hooks for {', '.join(added)} to {path}"
+            + (" (previous file saved as .bak)" if path.with_name(path.name + ".bak").exists() else "")
+        )
+    else:
+        print(f"{path} already runs mimomem's hooks; nothing changed")
+    return 0

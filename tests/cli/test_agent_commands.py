@@ -1,0 +1,106 @@
+"""``mimomem context / note / write / install``: gated writes and context from the shell."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from mimomem.cli import main
+from mimomem.tree.store import MemoryTree
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "shop"
+    (path / ".git").mkdir(parents=True)
+    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("MIMOMEM_SESSION", "s-1")
+    monkeypatch.chdir(path)
+    return path
+
+
+def run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str, stdin: str = ""
+) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_note_appends_a_headed_entry(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run(capsys, monkeypatch, "note", "数据库端口 5433")[0] == 0
+    status, out, _ = run(capsys, monkeypatch, "note", "--json", stdin="second\n")
+    assert status == 0 and json.loads(out)["turn"] == 2
+    text = MemoryTree().notes("s-1").read_text(encoding="utf-8")
+    assert "## [turn 1 · " in text and "数据库端口 5433" in text and "## [turn 2 · " in text
+
+
+def test_note_without_a_session_says_how(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MIMOMEM_SESSION")
+    status, _, err = run(capsys, monkeypatch, "note", "x")
+    assert status == 2 and "--session" in err and err.count("\n") == 1
+
+
+def test_write_goes_through_the_gate(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    status, out, _ = run(capsys, monkeypatch, "write", "project", stdin="# Project memory\n\n## Rules\n- 用 pnpm\n")
+    assert status == 0 and out.strip().endswith("MEMORY.md")
+    outside = tmp_path / "outside.md"
+    status, _, err = run(capsys, monkeypatch, "write", str(outside), stdin="x\n")
+    assert status == 2 and "Allowed:" in err and not outside.exists()
+    status, _, err = run(capsys, monkeypatch, "write", "progress:T1", stdin="x\n")
+    assert status == 2 and not err.startswith("Traceback")
+
+
+def test_write_refuses_secrets_without_echoing_them(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "AKIA" + "QWERTYUIOPASDFGH"
+    status, _, err = run(capsys, monkeypatch, "write", "notes", stdin=f"key {secret}\n")
+    assert status == 2 and secret not in err
+
+
+def test_context_json_counts_tokens_within_budget(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(capsys, monkeypatch, "write", "project", stdin="# Project memory\n\n## Rules\n- 部署前先跑测试\n" * 50)
+    status, out, _ = run(capsys, monkeypatch, "context", "--json", "--budget", "600")
+    data = json.loads(out)
+    assert status == 0 and data["tokens"] <= 600
+    assert {b["name"] for b in data["blocks"]} >= {"instructions"}
+
+
+def test_install_merges_and_keeps_existing_settings(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = repo / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(
+        json.dumps({"model": "x", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}})
+    )
+    assert run(capsys, monkeypatch, "install", "claude-code")[0] == 0
+    merged = json.loads(settings.read_text())
+    assert merged["model"] == "x" and "Stop" in merged["hooks"]
+    assert merged["hooks"]["SessionStart"][0]["hooks"][0]["command"] == "mimomem hook claude-code"
+    assert json.loads((repo / ".claude" / "settings.json.bak").read_text())["model"] == "x"
+    run(capsys, monkeypatch, "install", "claude-code")
+    assert json.loads(settings.read_text()) == merged  # idempotent
+
+
+def test_install_refuses_broken_settings(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = repo / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text("{not json")
+    status, _, err = run(capsys, monkeypatch, "install", "claude-code")
+    assert status == 2 and "not valid JSON" in err and settings.read_text() == "{not json"
