@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 import regex
 
-from mimomem.errors import BackendUnavailableError, MimomemError, UnknownBackendError
+from mimomem.errors import BackendUnavailableError, UnknownBackendError
 from mimomem.search.params import DEPRECATED_BACKENDS, check_backend
 
 BACKENDS = (
@@ -195,7 +195,9 @@ class _Fts5Engine(BaseEngine):
         """The FTS5 index tables without FTS5's copy of the text (as for mimomem's backends)."""
         names = ("docs_data", "docs_idx", "docs_docsize", "docs_config")
         try:
-            row = self.con.execute(f"SELECT sum(pgsize) FROM dbstat WHERE name IN ({','.join('?' * len(names))})", names).fetchone()
+            row = self.con.execute(
+                f"SELECT sum(pgsize) FROM dbstat WHERE name IN ({','.join('?' * len(names))})", names
+            ).fetchone()
             return int(row[0] or 0)
         except sqlite3.OperationalError:  # SQLite built without dbstat: the whole file
             pages = self.con.execute("PRAGMA page_count").fetchone()[0]
@@ -326,10 +328,7 @@ class Bm25sEngine(BaseEngine):
         if not tokens or not self.ids:
             return []
         scores = self.retriever.get_scores(tokens)
-        if len(scores) > k:
-            top = np.argpartition(-scores, k - 1)[:k]
-        else:
-            top = np.arange(len(scores))
+        top = np.argpartition(-scores, k - 1)[:k] if len(scores) > k else np.arange(len(scores))
         ranked = sorted((i for i in top.tolist() if scores[i] > 0), key=lambda i: (-scores[i], i))
         return [(self.ids[i], float(scores[i])) for i in ranked]
 

@@ -29,7 +29,14 @@ from mimomem.errors import UnknownBackendError
 from mimomem.search import db
 from mimomem.search.hits import RankedRow
 from mimomem.search.params import BACKENDS, check_backend, check_scope, public_scope, stored_scope
-from mimomem.search.snippets import SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN, SNIPPET_TOKENS, body_snippets, cut_snippet
+from mimomem.search.snippets import (
+    SNIPPET_CLOSE,
+    SNIPPET_ELLIPSIS,
+    SNIPPET_OPEN,
+    SNIPPET_TOKENS,
+    body_snippets,
+    cut_snippet,
+)
 from mimomem.text.bm25 import BM25Index
 from mimomem.text.query import Query
 
@@ -158,7 +165,14 @@ class Fts5Backend(_OldSearchName):
         marks = ",".join("?" * len(hits))
         rows = self._conn.execute(
             f"SELECT rowid, snippet({t}, 0, ?, ?, ?, ?) FROM {t} WHERE {t} MATCH ? AND rowid IN ({marks})",
-            [SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_TOKENS, self.match_string(query), *[h.id for h in hits]],
+            [
+                SNIPPET_OPEN,
+                SNIPPET_CLOSE,
+                SNIPPET_ELLIPSIS,
+                SNIPPET_TOKENS,
+                self.match_string(query),
+                *[h.id for h in hits],
+            ],
         ).fetchall()
         found = dict(rows)
         return [found.get(h.id, "") for h in hits]
@@ -167,7 +181,8 @@ class Fts5Backend(_OldSearchName):
         """Bytes used by this index's FTS5 tables (plus the shadow column for bigram)."""
         size = _tables_size(self._conn, self.spec.table)
         if self.name == "fts5-bigram":
-            size += int(self._conn.execute("SELECT coalesce(sum(length(CAST(tokens AS BLOB))), 0) FROM memory_fts").fetchone()[0])
+            shadow = "SELECT coalesce(sum(length(CAST(tokens AS BLOB))), 0) FROM memory_fts"
+            size += int(self._conn.execute(shadow).fetchone()[0])
         return size
 
     def load(self) -> None:

@@ -36,8 +36,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
+from mimomem.errors import SchemaTooNewError
 from mimomem.text._accel import tokenize_bigram
-from mimomem.errors import MimomemError, SchemaTooNewError
 
 SCHEMA_VERSION = 4
 BUSY_TIMEOUT_MS = 30_000
@@ -321,7 +321,9 @@ def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
 
 def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     """Insert or replace one ``meta`` value."""
-    conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value)
+    )
 
 
 def _bump(conn: sqlite3.Connection, key: str) -> None:

@@ -8,6 +8,7 @@ glossary); :meth:`DocumentIndex.search` adds validation, the floor and snippets.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
@@ -52,10 +53,8 @@ class DocumentIndex:
         # An index dropped without close() still releases its database (no ResourceWarning).
         conn = getattr(self, "_conn", None)
         if conn is not None:
-            try:
+            with contextlib.suppress(Exception):  # pragma: no cover - interpreter shutdown
                 conn.close()
-            except Exception:  # pragma: no cover - interpreter shutdown
-                pass
 
     def __enter__(self) -> DocumentIndex:
         return self
@@ -197,7 +196,7 @@ class DocumentIndex:
             ranked = self.rank(parsed, backend, limit=limit)
         hits = apply_floor(ranked, ratio, limit)
         texts: list[str | None] = list(self.snippets(parsed, backend, hits)) if snippets else [None] * len(hits)
-        return [DocumentHit(h.path, h.score, s) for h, s in zip(hits, texts)]
+        return [DocumentHit(h.path, h.score, s) for h, s in zip(hits, texts, strict=True)]
 
     def size_bytes(self, backend: str) -> int:
         """Index size for ``backend``: FTS5 tables on disk/in the database, or RAM for native-index."""

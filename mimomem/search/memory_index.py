@@ -95,7 +95,7 @@ class MemoryIndex:
         claude_code: bool = False,
         claude_code_base: str | os.PathLike[str] | None = None,
         max_file_bytes: int = reconcile_mod.DEFAULT_MAX_FILE_BYTES,
-        progress: TextIO | None | bool = None,
+        progress: TextIO | bool | None = None,
         expand_synonyms: bool = False,
     ) -> None:
         if isinstance(tree_or_root, MemoryTree):
@@ -172,7 +172,9 @@ class MemoryIndex:
         try:
             self.reconcile(force=False, wait_ms=SEARCH_WAIT_MS)
         except sqlite3.OperationalError as exc:  # another process is reconciling (e.g. a first build)
-            return [f"index not refreshed ({exc}: another process is updating it); results come from the last reconcile"]
+            return [
+                f"index not refreshed ({exc}: another process is updating it); results come from the last reconcile"
+            ]
         return []
 
     def search(
@@ -200,14 +202,20 @@ class MemoryIndex:
         scope = check_scope(scope, stacklevel=3)
         warnings = self._maybe_reconcile()
         parsed = self.docs.parse(query, name, segment=segment, phrases=phrases)
-        fetch = max(limit, min(limit * 3, MAX_FETCH))  # MiMo caps at 50 even above limit 50; we never return fewer than asked
+        fetch = max(
+            limit, min(limit * 3, MAX_FETCH)
+        )  # MiMo caps at 50 even above limit 50; we never return fewer than asked
         if self.expand_synonyms:
-            ranked, parsed = self.docs.rank_expanded(parsed, name, limit=fetch, scope=scope, scope_id=scope_id, type=type)
+            ranked, parsed = self.docs.rank_expanded(
+                parsed, name, limit=fetch, scope=scope, scope_id=scope_id, type=type
+            )
         else:
             ranked = self.docs.rank(parsed, name, limit=fetch, scope=scope, scope_id=scope_id, type=type)
         kept = apply_floor(ranked, self.score_floor, limit)
         snippets = self.docs.snippets(parsed, name, kept)
-        hits = tuple(MemoryHit(h.path, h.scope, h.scope_id, h.type, h.score, s) for h, s in zip(kept, snippets))
+        hits = tuple(
+            MemoryHit(h.path, h.scope, h.scope_id, h.type, h.score, s) for h, s in zip(kept, snippets, strict=True)
+        )
         hints = () if hits else tuple(line.format(root=self.root) for line in ESCALATION_HINTS)
         return SearchResults(parsed.text, name, hits, hints, tuple(warnings))
 

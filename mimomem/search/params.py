@@ -115,7 +115,9 @@ def check_floor(floor: object) -> float:
     if floor is None:
         return 0.0
     if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0.0 <= float(floor) <= 1.0:
-        raise InvalidFloorError(f"floor must be a fraction of the top score between 0 and 1 (0 disables), got {floor!r}")
+        raise InvalidFloorError(
+            f"floor must be a fraction of the top score between 0 and 1 (0 disables), got {floor!r}"
+        )
     return float(floor)
 
 

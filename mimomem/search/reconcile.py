@@ -235,8 +235,14 @@ def reconcile(
         report.unchanged = len(on_disk) - len(changed)
 
         new_rows, warned, report.touched = _read_changed(
-            conn, changed, indexed, os.fspath(classify_root), max_bytes=max_bytes, now_ms=int(now * 1000),
-            progress=progress, issues=issues,
+            conn,
+            changed,
+            indexed,
+            os.fspath(classify_root),
+            max_bytes=max_bytes,
+            now_ms=int(now * 1000),
+            progress=progress,
+            issues=issues,
         )
         report.indexed = db.put_rows(conn, new_rows, now=int(now * 1000))
         # Files indexed before but skipped now (grown too big, unreadable) must not stay searchable.
@@ -250,7 +256,9 @@ def reconcile(
         report.issues = issues + [Issue(p, "warning", r) for p, r in warned.items()]
     report.seconds = time.perf_counter() - started
     if progress is not None and len(on_disk) >= PROGRESS_THRESHOLD * 10 and report.indexed:
-        print(f"mimomem: reconcile: {len(on_disk)} files, {report.indexed} indexed, {report.pruned} pruned", file=progress)
+        print(
+            f"mimomem: reconcile: {len(on_disk)} files, {report.indexed} indexed, {report.pruned} pruned", file=progress
+        )
     return report
 
 
@@ -295,9 +303,13 @@ def _read_changed(
         if problem:
             warned[path] = problem
         if path in indexed:
-            row = conn.execute("SELECT id, body, scope, scope_id, type FROM memory_fts WHERE path = ?", (path,)).fetchone()
+            row = conn.execute(
+                "SELECT id, body, scope, scope_id, type FROM memory_fts WHERE path = ?", (path,)
+            ).fetchone()
             if row is not None and tuple(row[1:]) == (text, *cls):
-                conn.execute("UPDATE memory_fts SET fingerprint = ?, last_indexed_at = ? WHERE id = ?", (fp, now_ms, row[0]))
+                conn.execute(
+                    "UPDATE memory_fts SET fingerprint = ?, last_indexed_at = ? WHERE id = ?", (fp, now_ms, row[0])
+                )
                 touched += 1
                 continue
         new_rows.append(db.Row(path, cls.scope, cls.scope_id, cls.type, text, fp))

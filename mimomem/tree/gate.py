@@ -194,7 +194,9 @@ class WriteGate:
         if _strictly_under(self.root, real):
             self.judge_memory(real, shown)
         elif real == self.root or _under(real, self.root):
-            raise OutsideAllowedAreaError(f"{shown} is the memory root or one of its parents, not a file. {self.allowed()}")
+            raise OutsideAllowedAreaError(
+                f"{shown} is the memory root or one of its parents, not a file. {self.allowed()}"
+            )
         else:
             self.judge_outside(real, shown)
         return Path(real)
@@ -216,7 +218,9 @@ class WriteGate:
         for part in parts:
             canonical = reserved.get(fold(part))
             if canonical is not None and part != canonical:
-                raise BadMemoryPathError(f"{shown}: name {part!r} is a variant of the reserved {canonical!r}. {self.allowed()}")
+                raise BadMemoryPathError(
+                    f"{shown}: name {part!r} is a variant of the reserved {canonical!r}. {self.allowed()}"
+                )
             for prefix in prefixes:
                 if fold(part).startswith(prefix) and not part.startswith(prefix):
                     raise BadMemoryPathError(
@@ -243,14 +247,18 @@ class WriteGate:
     def check_shape(self, parts: list[str], shown: str) -> None:
         scope = parts[0]
         if scope not in SCOPES:
-            raise BadMemoryPathError(f"{shown}: memory files live under global/, projects/<pid>/ or sessions/<sid>/. {self.allowed()}")
+            raise BadMemoryPathError(
+                f"{shown}: memory files live under global/, projects/<pid>/ or sessions/<sid>/. {self.allowed()}"
+            )
         if len(parts) < (2 if scope == "global" else 3):
             raise BadMemoryPathError(f"{shown} is not a <scope>/<scope_id>/<key>.md path. {self.allowed()}")
         if not parts[-1].endswith(".md") or parts[-1] == ".md":
             raise BadMemoryPathError(f"{shown}: memory files must be Markdown ending in .md. {self.allowed()}")
         for part in parts:
             if part.startswith(".") or any(ord(ch) < 32 or ord(ch) == 127 for ch in part):
-                raise BadMemoryPathError(f"{shown}: hidden names and control characters are not allowed. {self.allowed()}")
+                raise BadMemoryPathError(
+                    f"{shown}: hidden names and control characters are not allowed. {self.allowed()}"
+                )
         if scope != "global":
             try:
                 check_id(parts[1], kind="scope")
@@ -291,15 +299,17 @@ class WriteGate:
 
     def judge_outside(self, real: str, shown: str) -> None:
         if self.agent == CHECKPOINT_WRITER:
-            raise OutsideAllowedAreaError(f"agent {self.agent!r} may only write under the memory tree; refused {shown}. {self.allowed()}")
+            raise OutsideAllowedAreaError(
+                f"agent {self.agent!r} may only write under the memory tree; refused {shown}. {self.allowed()}"
+            )
         if self.agent in SANDBOXED_AGENTS:
             if self.dotdir is not None and _strictly_under(self.dotdir, real):
                 if not self.tree.write_enabled:
                     raise WritingDisabledError(self.disabled_message(shown))
                 return
             raise OutsideAllowedAreaError(
-                f"agent {self.agent!r} may only write under the memory tree or <worktree>/{self.tree.worktree_dotdir}/; "
-                f"refused {shown}. {self.allowed()}"
+                f"agent {self.agent!r} may only write under the memory tree or "
+                f"<worktree>/{self.tree.worktree_dotdir}/; refused {shown}. {self.allowed()}"
             )
         if self.worktree is not None and _strictly_under(self.worktree, real):
             if ".git" in _rel(self.worktree, real):

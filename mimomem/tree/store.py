@@ -54,9 +54,7 @@ class MemoryTree:
         self.id_files = MIMOCODE_ID_FILES if mimocode else DEFAULT_ID_FILES
 
     @classmethod
-    def from_mimocode(
-        cls, data: str | os.PathLike[str] | None = None, *, write_enabled: object = True
-    ) -> MemoryTree:
+    def from_mimocode(cls, data: str | os.PathLike[str] | None = None, *, write_enabled: object = True) -> MemoryTree:
         """Open an existing MiMo-Code tree in place (``$MIMOCODE_HOME/data/memory`` or XDG).
 
         Project ids are then read from (and created as) MiMo-Code's own
@@ -331,7 +329,9 @@ def _read_regular(path: Path, dir_fd: int) -> bytes:
     except FileNotFoundError:
         raise
     except OSError as exc:
-        raise BadMemoryPathError(f"{path} cannot be opened as a regular file ({exc.strerror}); nothing was written") from None
+        raise BadMemoryPathError(
+            f"{path} cannot be opened as a regular file ({exc.strerror}); nothing was written"
+        ) from None
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise BadMemoryPathError(f"{path} is not a regular file (a FIFO or device?); nothing was written")

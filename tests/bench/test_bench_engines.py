@@ -161,6 +161,9 @@ def test_every_engine_implements_the_engine_protocol(name: str, tmp_path: Path) 
     engine: Engine = _build(name, tmp_path)
     try:
         assert isinstance(engine, BaseEngine) and engine.name == name
-        assert all(callable(getattr(engine, m)) for m in ("build", "search", "query_tokens", "size_bytes", "memory_bytes", "close"))
+        assert all(
+            callable(getattr(engine, m))
+            for m in ("build", "search", "query_tokens", "size_bytes", "memory_bytes", "close")
+        )
     finally:
         engine.close()

@@ -126,7 +126,7 @@ def _assert_same(index: DocumentIndex, query: str, **kw) -> int:
     a = index.search(query, backend="fts5-bigram", limit=20, **kw)
     b = index.search(query, backend="native-index", limit=20, **kw)
     assert [h.doc_id for h in a] == [h.doc_id for h in b], query
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         assert x.score == pytest.approx(y.score, rel=1e-12, abs=0), query
     return len(a)
 
@@ -159,8 +159,14 @@ def test_bigram_and_native_agree_with_filters():
         db.put_rows(
             index.connection,
             [
-                db.Row(f"/m/{i}.md", rng.choice(["global", "projects"]), rng.choice(["", "p1", "p2"]),
-                       rng.choice(["memory", "free"]), _random_doc(rng), "")
+                db.Row(
+                    f"/m/{i}.md",
+                    rng.choice(["global", "projects"]),
+                    rng.choice(["", "p1", "p2"]),
+                    rng.choice(["memory", "free"]),
+                    _random_doc(rng),
+                    "",
+                )
                 for i in range(120)
             ],
         )
@@ -169,7 +175,9 @@ def test_bigram_and_native_agree_with_filters():
         for filters in ({"scope": "project"}, {"scope_id": "p2", "type": "free"}, {"type": "memory"}):
             a = index.rank(q, "fts5-bigram", limit=5, **filters)
             b = index.rank(q, "native-index", limit=5, **filters)
-            assert [(h.path, h.scope, h.scope_id, h.type) for h in a] == [(h.path, h.scope, h.scope_id, h.type) for h in b]
+            assert [(h.path, h.scope, h.scope_id, h.type) for h in a] == [
+                (h.path, h.scope, h.scope_id, h.type) for h in b
+            ]
             assert [h.score for h in a] == pytest.approx([h.score for h in b], rel=1e-12)
             for h in a:
                 assert all(getattr(h, k) == v for k, v in filters.items())
@@ -241,7 +249,10 @@ def test_snippet_prefers_the_window_with_more_distinct_terms():
 def test_unicode61_snippet_is_fts5_snippet_with_mimo_markers():
     index = DocumentIndex()
     index.add_documents([("a", "the lockfile is not compatible")])
-    assert "the <<lockfile>> is not compatible" == index.search("lockfile", backend="fts5-unicode61", snippets=True)[0].snippet
+    assert (
+        "the <<lockfile>> is not compatible"
+        == index.search("lockfile", backend="fts5-unicode61", snippets=True)[0].snippet
+    )
 
 
 def test_size_bytes_for_every_backend(failure_index):

@@ -23,7 +23,8 @@ def mem() -> Iterator[sqlite3.Connection]:
 def _match(conn: sqlite3.Connection, backend: str, match: str) -> list[str]:
     table = db.INDEXES[backend].table
     rows = conn.execute(
-        f"SELECT f.path FROM {table} JOIN memory_fts AS f ON f.id = {table}.rowid WHERE {table} MATCH ? ORDER BY f.path",
+        f"SELECT f.path FROM {table} JOIN memory_fts AS f ON f.id = {table}.rowid"
+        f" WHERE {table} MATCH ? ORDER BY f.path",
         (match,),
     )
     return [r[0] for r in rows]
@@ -54,15 +55,23 @@ def _seed_version(conn: sqlite3.Connection, version: int) -> None:
     if version == 0:
         return
     cols = "path, scope, scope_id, type, body, fingerprint, last_indexed_at"
-    rows = [("/m/a.md", "global", "", "free", "部署脚本用 pnpm"), ("/m/b.md", "projects", "p", "memory", "port 5433 端口")]
+    rows = [
+        ("/m/a.md", "global", "", "free", "部署脚本用 pnpm"),
+        ("/m/b.md", "projects", "p", "memory", "port 5433 端口"),
+    ]
     for row in rows:
         if version >= 3:  # writers of v3+ fill the shadow column
-            conn.execute(f"INSERT INTO memory_fts({cols}, tokens) VALUES (?, ?, ?, ?, ?, '1', 1, ?)", (*row, db.shadow_tokens(row[4])))
+            conn.execute(
+                f"INSERT INTO memory_fts({cols}, tokens) VALUES (?, ?, ?, ?, ?, '1', 1, ?)",
+                (*row, db.shadow_tokens(row[4])),
+            )
         else:
             conn.execute(f"INSERT INTO memory_fts({cols}) VALUES (?, ?, ?, ?, ?, '1', 1)", row)
     body = "port 5433 端口 postgres"
     if version >= 3:
-        conn.execute("UPDATE memory_fts SET body = ?, tokens = ? WHERE path = '/m/b.md'", (body, db.shadow_tokens(body)))
+        conn.execute(
+            "UPDATE memory_fts SET body = ?, tokens = ? WHERE path = '/m/b.md'", (body, db.shadow_tokens(body))
+        )
     else:
         conn.execute("UPDATE memory_fts SET body = ? WHERE path = '/m/b.md'", (body,))
 

@@ -10,8 +10,8 @@ import pytest
 
 from mimomem import DocumentIndex, MemoryIndex, cli
 from mimomem.search.backends import BACKENDS, UnknownBackendError
-from mimomem.search.index import MAX_FETCH, InvalidFloorError, InvalidLimitError, InvalidScopeError, apply_floor
 from mimomem.search.hits import RankedRow
+from mimomem.search.index import MAX_FETCH, InvalidFloorError, InvalidLimitError, InvalidScopeError, apply_floor
 
 FAILURES = [
     ("global/MEMORY.md", "部署脚本用 pnpm 而不是 npm,因为 lockfile 不兼容", "部署", 0),
@@ -94,7 +94,7 @@ def test_identifier_query_finds_the_identifier_first(tree):
 def test_limit_is_validated(tree):
     index = MemoryIndex(tree)
     for bad in (0, -1, 201, True, 1.5, "10", None):
-        with pytest.raises(InvalidLimitError, match="1..200"):
+        with pytest.raises(InvalidLimitError, match=r"1\.\.200"):
             index.search("x", limit=bad)  # type: ignore[arg-type]
     assert 10 >= len(index.search("common filler"))
     assert 15 == len(index.search("common filler", limit=200))

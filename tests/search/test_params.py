@@ -57,7 +57,8 @@ def test_unknown_names_list_the_valid_ones():
 
 @pytest.mark.parametrize(("old", "new"), [("projects", "project"), ("sessions", "session"), ("cc", "claude-code")])
 def test_old_scope_names_still_work_and_warn(tree, old, new):
-    assert new == pytest.deprecated_call(check_scope, old)
+    with pytest.deprecated_call():
+        assert new == check_scope(old)
     index = MemoryIndex(tree)
     with pytest.warns(DeprecationWarning, match=f"scope {old!r} is deprecated.*use {new!r}"):
         old_hits = index.search("deploy", scope=old)

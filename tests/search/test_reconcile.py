@@ -39,7 +39,10 @@ def paths(index: MemoryIndex, query: str, **kw) -> list[str]:
 
 def rows(index: MemoryIndex) -> dict[str, tuple[int, str]]:
     conn = index.docs.connection
-    return {os.path.relpath(p, index.root): (i, fp) for p, i, fp in conn.execute("SELECT path, id, fingerprint FROM memory_fts")}
+    return {
+        os.path.relpath(p, index.root): (i, fp)
+        for p, i, fp in conn.execute("SELECT path, id, fingerprint FROM memory_fts")
+    }
 
 
 def test_first_reconcile_indexes_every_memory_file(root):
@@ -234,13 +237,21 @@ def test_deleting_the_database_gives_the_same_results(root):
     index.reconcile()
     write(root, "projects/p0/MEMORY.md", "部署 脚本 pnpm 改过\n")  # history: ids now differ from a fresh build
     queries = ["部署脚本", "端口", "pnpm 部署", "v1.2.3", "脚本"]
-    before = {(q, b): [(h.path, h.score) for h in index.search(q, backend=b)] for q in queries for b in ("fts5-bigram", "native-index", "fts5-unicode61")}
+    before = {
+        (q, b): [(h.path, h.score) for h in index.search(q, backend=b)]
+        for q in queries
+        for b in ("fts5-bigram", "native-index", "fts5-unicode61")
+    }
     index.close()
     db_path = Path(index.db_path)
     for suffix in ("", "-wal", "-shm"):
         Path(str(db_path) + suffix).unlink(missing_ok=True)
     rebuilt = MemoryIndex(root, reconcile_interval=0)
-    after = {(q, b): [(h.path, h.score) for h in rebuilt.search(q, backend=b)] for q in queries for b in ("fts5-bigram", "native-index", "fts5-unicode61")}
+    after = {
+        (q, b): [(h.path, h.score) for h in rebuilt.search(q, backend=b)]
+        for q in queries
+        for b in ("fts5-bigram", "native-index", "fts5-unicode61")
+    }
     assert before == after
 
 

@@ -136,34 +136,114 @@ def allowed(rel: str, kind: str, ctx: dict, enabled: bool) -> bool:
 
 
 SEGMENTS = [
-    "..", ".", "", "sessions", "Sessions", "SESSIONS", "projects", "global", "S1", "S2", "P1", "P2",
-    "tasks", "Tasks", "ｔａｓｋｓ", "T1", "T2", "T1.2", "weird", "notes.md", "NOTES.md", "notes.md.",
-    "checkpoint.md", "Checkpoint.md", "checkpoint-x.md", "MEMORY.md", "memory.md", "memory-x.md",
-    "progress.md", "x.md", "x.txt", "x.md ", unicodedata.normalize("NFC", "café.md"),
-    unicodedata.normalize("NFD", "café.md"), "out", "evil.md", "dangle.md", "up", "intree", "tasks_link",
-    "victim_link.md", "victim.txt", ".git", "config", ".mimomem", ".MIMOMEM", "loopa", "memory", "MEMORY",
-    "data", "home", "wt", "outside", "a\x00b", "a" * 300 + ".md", "trailing.", "src", "app.py",
+    "..",
+    ".",
+    "",
+    "sessions",
+    "Sessions",
+    "SESSIONS",
+    "projects",
+    "global",
+    "S1",
+    "S2",
+    "P1",
+    "P2",
+    "tasks",
+    "Tasks",
+    "ｔａｓｋｓ",
+    "T1",
+    "T2",
+    "T1.2",
+    "weird",
+    "notes.md",
+    "NOTES.md",
+    "notes.md.",
+    "checkpoint.md",
+    "Checkpoint.md",
+    "checkpoint-x.md",
+    "MEMORY.md",
+    "memory.md",
+    "memory-x.md",
+    "progress.md",
+    "x.md",
+    "x.txt",
+    "x.md ",
+    unicodedata.normalize("NFC", "café.md"),
+    unicodedata.normalize("NFD", "café.md"),
+    "out",
+    "evil.md",
+    "dangle.md",
+    "up",
+    "intree",
+    "tasks_link",
+    "victim_link.md",
+    "victim.txt",
+    ".git",
+    "config",
+    ".mimomem",
+    ".MIMOMEM",
+    "loopa",
+    "memory",
+    "MEMORY",
+    "data",
+    "home",
+    "wt",
+    "outside",
+    "a\x00b",
+    "a" * 300 + ".md",
+    "trailing.",
+    "src",
+    "app.py",
 ]
 BASES = ["", ROOT, WT, OUT, CWD, "l1/l2/l3/home/data", "l1/l2/l3"]
 
-TARGETS = [
-    f"{ROOT}/{rel}"
-    for rel in (
-        "sessions/S1/notes.md", "sessions/S2/notes.md", "sessions/S1/checkpoint.md", "sessions/S1/free.md",
-        "sessions/S1/tasks/T1/progress.md", "sessions/S1/tasks/T2/progress.md", "sessions/S1/tasks/T1/a/b.md",
-        "sessions/S2/tasks/T1/progress.md", "sessions/S1/tasks/x.md", "projects/P1/MEMORY.md",
-        "projects/P2/MEMORY.md", "projects/P1/memory-x.md", "projects/P1/pinned.md", "global/MEMORY.md",
-        "sessions/S1/out/x.md", "sessions/S1/evil.md", "sessions/S1/dangle.md", "sessions/S1/loopa/x.md",
-        "projects/P1/up/S2/notes.md", "projects/P1/up/S1/tasks/T1/progress.md", "sessions/S1/x.txt", "x.md",
-    )
-] + [
-    f"{WT}/{rel}"
-    for rel in (
-        "src/app.py", "new.py", ".mimomem/skill.md", ".mimomem/keep.md", ".git/config", "intree/notes.md",
-        "intree/tasks/T1/progress.md", "tasks_link/T1/progress.md", "tasks_link/T2/x.md", "victim_link.md",
-        "../home/data/memory/sessions/S2/notes.md", "../home/data/memory/sessions/S1/tasks/T1/progress.md",
-    )
-] + [f"{OUT}/victim.txt", f"{OUT}/new.md", f"{CWD}/../outside/new.md"]
+TARGETS = (
+    [
+        f"{ROOT}/{rel}"
+        for rel in (
+            "sessions/S1/notes.md",
+            "sessions/S2/notes.md",
+            "sessions/S1/checkpoint.md",
+            "sessions/S1/free.md",
+            "sessions/S1/tasks/T1/progress.md",
+            "sessions/S1/tasks/T2/progress.md",
+            "sessions/S1/tasks/T1/a/b.md",
+            "sessions/S2/tasks/T1/progress.md",
+            "sessions/S1/tasks/x.md",
+            "projects/P1/MEMORY.md",
+            "projects/P2/MEMORY.md",
+            "projects/P1/memory-x.md",
+            "projects/P1/pinned.md",
+            "global/MEMORY.md",
+            "sessions/S1/out/x.md",
+            "sessions/S1/evil.md",
+            "sessions/S1/dangle.md",
+            "sessions/S1/loopa/x.md",
+            "projects/P1/up/S2/notes.md",
+            "projects/P1/up/S1/tasks/T1/progress.md",
+            "sessions/S1/x.txt",
+            "x.md",
+        )
+    ]
+    + [
+        f"{WT}/{rel}"
+        for rel in (
+            "src/app.py",
+            "new.py",
+            ".mimomem/skill.md",
+            ".mimomem/keep.md",
+            ".git/config",
+            "intree/notes.md",
+            "intree/tasks/T1/progress.md",
+            "tasks_link/T1/progress.md",
+            "tasks_link/T2/x.md",
+            "victim_link.md",
+            "../home/data/memory/sessions/S2/notes.md",
+            "../home/data/memory/sessions/S1/tasks/T1/progress.md",
+        )
+    ]
+    + [f"{OUT}/victim.txt", f"{OUT}/new.md", f"{CWD}/../outside/new.md"]
+)
 
 
 def _fullwidth(text: str) -> str:
@@ -266,7 +346,9 @@ def test_hostile_edits_of_meaningful_paths():
 def test_random_segment_paths():
     def body(box: Path, trees: dict[bool, MemoryTree]) -> None:
         @FUZZ
-        @given(base=st.sampled_from(BASES), segs=st.lists(segment, max_size=8), ctx=context, enabled=enabled_st, op=op_st)
+        @given(
+            base=st.sampled_from(BASES), segs=st.lists(segment, max_size=8), ctx=context, enabled=enabled_st, op=op_st
+        )
         def run(base: str, segs: list[str], ctx: dict, enabled: bool, op: str) -> None:
             assume(sum(s == ".." for s in segs) <= 3)
             rel = "/".join(segs)
