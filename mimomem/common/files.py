@@ -11,7 +11,7 @@ import os
 import secrets
 import stat
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from mimomem.errors import MimomemError
@@ -84,10 +84,8 @@ def _replace(name: str, payload: bytes, *, dir_fd: int | None, durable: bool) ->
                 os.fsync(handle.fileno())
         os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:
-        try:
+        with suppress(FileNotFoundError):
             os.unlink(tmp, dir_fd=dir_fd)
-        except FileNotFoundError:
-            pass
         raise
 
 
@@ -106,10 +104,8 @@ def _open_temp(name: str, dir_fd: int | None) -> tuple[int, str]:
 def _sync_directory(directory: Path, dir_fd: int | None) -> None:
     """fsync a directory so a rename in it is durable (best effort: some filesystems refuse)."""
     if dir_fd is not None:
-        try:
+        with suppress(OSError):
             os.fsync(dir_fd)
-        except OSError:
-            pass
         return
     try:
         fd = os.open(directory, os.O_RDONLY)
@@ -135,7 +131,8 @@ def file_lock(path: str | os.PathLike[str], *, symlink_error: type[MimomemError]
         fd = os.open(path, _LOCK_FLAGS, 0o644)  # O_NONBLOCK: a FIFO planted there cannot hang the open
     except OSError:
         if os.path.islink(path):
-            raise symlink_error(f"{os.fspath(path)} is a symlink; remove it (mimomem recreates its lock file)") from None
+            message = f"{os.fspath(path)} is a symlink; remove it (mimomem recreates its lock file)"
+            raise symlink_error(message) from None
         raise
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)

@@ -71,8 +71,8 @@ def parse(text: str) -> Document:
         reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         return Document({}, body, FrontmatterProblem("yaml", f"invalid YAML: {reason}", where), body_line)
     if not isinstance(meta, dict):
-        kind = type(meta).__name__
-        return Document({}, body, FrontmatterProblem("not-a-mapping", f"frontmatter is a {kind}, not a mapping"), body_line)
+        problem = FrontmatterProblem("not-a-mapping", f"frontmatter is a {type(meta).__name__}, not a mapping")
+        return Document({}, body, problem, body_line)
     return Document({str(k): v for k, v in meta.items()}, body, None, body_line)
 
 

@@ -1,4 +1,10 @@
 """Curated memory: one Markdown file per memory, ROOT.md and index.md compiled from frontmatter.
 
 The store behind recall / remember / forget / inspect and the tiered injection text.
+``store`` holds ``CuratedMemory``, which ties the other modules together, one job each:
+``model`` (memory and result types, the frontmatter mapping), ``roots`` (one root on disk:
+files, ids, lock, change detection, hit counts), ``ranking`` (the score and the exact top k),
+``dedup`` (near-duplicate refusal), ``writing`` (the steps of one write), ``render``
+(compiled outlines), ``inspection`` (the self-check), ``importer`` (bulk items and notes)
+and ``injection`` (the text put in a model's context).
 """

@@ -47,9 +47,7 @@ def item_arguments(n: int, item: Any) -> dict[str, Any]:
     }
 
 
-def read_notes(
-    base: Path, categories: Sequence[str]
-) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
+def read_notes(base: Path, categories: Sequence[str]) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
     """``(items, labels, skipped)`` for every ``*.md`` under ``base``, in path order.
 
     Labels are the notes' paths relative to ``base``; ``skipped`` pairs such a path with

@@ -14,9 +14,7 @@ if TYPE_CHECKING:
     from mimomem.curated.store import CuratedMemory
 
 
-def render_injection(
-    store: CuratedMemory, context_text: str, *, max_bodies: int = 4, budget_chars: int = 1200
-) -> str:
+def render_injection(store: CuratedMemory, context_text: str, *, max_bodies: int = 4, budget_chars: int = 1200) -> str:
     """Render the injection text for ``context_text`` (see the module docstring).
 
     ``budget_chars`` bounds the bodies tier only; hard rules and the outline are always

@@ -40,12 +40,20 @@ def link_problems(m: Memory, memories: Mapping[str, Memory]) -> list[Problem]:
     for link_name, target in (("supersedes", m.supersedes), ("superseded_by", m.superseded_by)):
         if target and target not in memories:
             problems.append(
-                Problem("orphaned-supersedes", str(m.path), f"{link_name} {target!r} does not exist; "
-                        f"edit the frontmatter or remember a replacement")
+                Problem(
+                    "orphaned-supersedes",
+                    str(m.path),
+                    f"{link_name} {target!r} does not exist; edit the frontmatter or remember a replacement",
+                )
             )
     if m.superseded_by and m.superseded_by in memories and memories[m.superseded_by].supersedes != m.id:
-        problems.append(Problem("orphaned-supersedes", str(m.path),
-                                f"superseded_by {m.superseded_by} but that memory does not list it in supersedes"))
+        problems.append(
+            Problem(
+                "orphaned-supersedes",
+                str(m.path),
+                f"superseded_by {m.superseded_by} but that memory does not list it in supersedes",
+            )
+        )
     return problems
 
 
@@ -71,7 +79,8 @@ def drift_problems(expected: Mapping[Path, str]) -> list[Problem]:
             problems.append(Problem("drift", str(path), "compiled file is missing; run `mimomem inspect --fix`"))
             continue
         except (OSError, UnicodeDecodeError) as exc:
-            problems.append(Problem("drift", str(path), f"unreadable compiled file ({exc}); run `mimomem inspect --fix`"))
+            message = f"unreadable compiled file ({exc}); run `mimomem inspect --fix`"
+            problems.append(Problem("drift", str(path), message))
             continue
         if actual != text:
             detail = _difference(text.splitlines(), actual.splitlines())

@@ -21,7 +21,13 @@ RULES = "rules"
 SCOPES = ("project", "global")
 AUTHORS = ("user", "model")
 MAX_FILE_BYTES = 1_000_000
-KIND_OF = {"rules": "rule", "preferences": "preference", "decisions": "decision", "pitfalls": "pitfall", "facts": "fact"}
+KIND_OF = {
+    "rules": "rule",
+    "preferences": "preference",
+    "decisions": "decision",
+    "pitfalls": "pitfall",
+    "facts": "fact",
+}
 """The kind a new memory gets from its category (other categories give ``note``)."""
 
 

@@ -58,7 +58,9 @@ def root_outline(scope: str, by_cat: dict[str, list[Memory]]) -> str:
     live = [m for items in by_cat.values() for m in items if not m.superseded_by]
     rules = sorted((m for m in live if m.is_hard_rule), key=lambda m: m.id)
     proposals = sorted((m for m in live if m.kind == "rule-proposal"), key=lambda m: m.id)
-    goals = sorted((m for m in live if m.pinned and not m.is_hard_rule and m.kind != "rule-proposal"), key=lambda m: m.id)
+    goals = sorted(
+        (m for m in live if m.pinned and not m.is_hard_rule and m.kind != "rule-proposal"), key=lambda m: m.id
+    )
     lines = [GENERATED, f"# Memory outline ({scope})", "", "## Goals", ""]
     lines += [f"- {m.summary} ({m.id})" for m in goals] or ["(none: pin a memory to list it here)"]
     lines += ["", "## Hard rules", ""]

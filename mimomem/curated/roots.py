@@ -67,7 +67,9 @@ def split_id(memory_id: str, categories: Sequence[str]) -> tuple[str, str]:
         raise InvalidCuratedIdError(f"memory id {memory_id!r} must look like '<category>/<slug>', e.g. 'facts/db-port'")
     category, slug = memory_id.split("/")
     if category not in categories:
-        raise InvalidCuratedIdError(f"unknown category {category!r} in {memory_id!r}; categories: {', '.join(categories)}")
+        raise InvalidCuratedIdError(
+            f"unknown category {category!r} in {memory_id!r}; categories: {', '.join(categories)}"
+        )
     if slug in (".", "..", "index") or not _SLUG_OK.fullmatch(slug) or "\x00" in slug:
         raise InvalidCuratedIdError(
             f"slug {slug!r} in {memory_id!r} is not allowed: use letters, digits, '-', '.', '_' "

@@ -5,12 +5,7 @@ project root (``<project>/.memory/``).  Each holds ``<category>/<slug>.md`` file
 compiled ``<category>/index.md`` per category and a compiled ``ROOT.md``; recall hit
 counts live in a git-ignored ``.state.json``.  The files are the truth: everything in
 memory here (the BM25 index, the duplicate filter) is rebuilt from them when another
-process changes them.
-
-``CuratedMemory`` ties the parts together: ``roots`` (one root on disk), ``model`` (the
-memory and result types, frontmatter mapping), ``ranking`` (the score and exact top-k),
-``dedup`` (near-duplicate refusal), ``writing`` (the steps of one write), ``render``
-(compiled outlines), ``inspection`` (the self-check) and ``importer`` (bulk input).
+process changes them.  The other modules of this package each do one job for it.
 """
 
 from __future__ import annotations
@@ -26,7 +21,6 @@ from mimomem.curated.dedup import DedupIndex
 from mimomem.curated.importer import item_arguments, item_label, read_notes
 from mimomem.curated.inspection import drift_problems, inspect_root
 from mimomem.curated.model import (
-    AUTHORS,
     DEFAULT_CATEGORIES,
     RULES,
     SCOPES,
@@ -42,8 +36,8 @@ from mimomem.curated.model import (
     new_memory_meta,
 )
 from mimomem.curated.ranking import RecallIndex, decay, memory_key, rehearsal
-from mimomem.curated.render import GENERATED, compiled_files, outline_lines, write_compiled
-from mimomem.curated.roots import CuratedRoot, checked_categories, default_global_root, slugify, split_id
+from mimomem.curated.render import compiled_files, outline_lines, write_compiled
+from mimomem.curated.roots import CuratedRoot, checked_categories, default_global_root, split_id
 from mimomem.curated.writing import (
     check_fields,
     choose_id,
@@ -56,12 +50,9 @@ from mimomem.curated.writing import (
 )
 from mimomem.errors import (
     CuratedError,
-    DuplicateMemoryError,
-    InvalidCuratedIdError,
     InvalidMemoryError,
     MemoryNotFoundError,
     NoProjectRootError,
-    OutsideRootError,
     SecretRefusedError,
 )
 from mimomem.text.query import Query, parse_query
@@ -203,7 +194,7 @@ class CuratedMemory:
         if limit < 0:
             raise ValueError(f"limit must be >= 0, got {limit}")
         ranking = self._refresh()
-        parsed = query if isinstance(query, Query) else parse_query(query, segment=True)
+        parsed = query if isinstance(query, Query) else parse_query(query)
         if limit == 0 or not parsed:
             return []
         now_ts = self.now().timestamp()
@@ -240,17 +231,23 @@ class CuratedMemory:
         with root.write_lock():
             self._refresh()
             memory = self._write_one(
-                root, category, summary, body, author=author, highlight=highlight,
-                load_when=load_when, pinned=pinned, supersedes=supersedes, slug=slug,
+                root,
+                category,
+                summary,
+                body,
+                author=author,
+                highlight=highlight,
+                load_when=load_when,
+                pinned=pinned,
+                supersedes=supersedes,
+                slug=slug,
             )
             touched = {memory.category} | ({supersedes.split("/", 1)[0]} if supersedes else set())
             write_compiled(root, self.categories, touched)
             root.written()
         return memory
 
-    def remember_many(
-        self, items: Iterable[Mapping[str, Any]], *, author: str, scope: str = "project"
-    ) -> BulkResult:
+    def remember_many(self, items: Iterable[Mapping[str, Any]], *, author: str, scope: str = "project") -> BulkResult:
         """Write many memories, compiling once at the end; refused items are reported, not raised.
 
         Each item is a mapping with ``category`` and ``summary`` and optionally ``body``,
@@ -258,7 +255,9 @@ class CuratedMemory:
         """
         return self._bulk(items, author=author, scope=scope)
 
-    def import_dir(self, directory: str | os.PathLike[str], *, author: str = "user", scope: str = "project") -> BulkResult:
+    def import_dir(
+        self, directory: str | os.PathLike[str], *, author: str = "user", scope: str = "project"
+    ) -> BulkResult:
         """Import existing Markdown notes (``*.md`` under ``directory``) as memories.
 
         A note's own frontmatter ``summary``/``category``/``load_when``/``pinned`` are used
@@ -321,8 +320,15 @@ class CuratedMemory:
         refuse_duplicate(dedup, summary, body, skip=supersedes)
         now = self.now()
         meta = new_memory_meta(
-            memory_id, kind=kind_for(category, author), summary=summary, highlight=highlight, now=now,
-            load_when=when, pinned=pinned, supersedes=supersedes, author=author,
+            memory_id,
+            kind=kind_for(category, author),
+            summary=summary,
+            highlight=highlight,
+            now=now,
+            load_when=when,
+            pinned=pinned,
+            supersedes=supersedes,
+            author=author,
         )
         content = memory_file_text(meta, body, where=f"{root.scope}:{memory_id}")
         path = write_memory_file(root, memory_id, content, durable=durable)
@@ -416,7 +422,9 @@ class CuratedMemory:
     def _proposal(self, memory_id: str, scope: str | None) -> Memory:
         memory = self.get(memory_id, scope=scope)
         if memory.kind != "rule-proposal":
-            raise InvalidMemoryError(f"{memory_id} is a {memory.kind!r}, not a rule-proposal; nothing to accept or reject")
+            raise InvalidMemoryError(
+                f"{memory_id} is a {memory.kind!r}, not a rule-proposal; nothing to accept or reject"
+            )
         return memory
 
     # -- compiled outlines and the self-check ---------------------------------------------------
@@ -471,25 +479,14 @@ class CuratedMemory:
         )
 
 
-__all__ = [
-    "AUTHORS",
+__all__ = [  # the store and the types its methods return
     "DEFAULT_CATEGORIES",
-    "GENERATED",
     "BulkResult",
     "CuratedMemory",
-    "DuplicateMemoryError",
     "ForgetResult",
     "InspectReport",
-    "InvalidCuratedIdError",
-    "InvalidMemoryError",
     "Memory",
-    "MemoryNotFoundError",
     "MemoryStatus",
-    "NoProjectRootError",
-    "OutsideRootError",
     "Problem",
     "Recalled",
-    "default_global_root",
-    "slugify",
-    "split_id",
 ]

@@ -81,7 +81,9 @@ def supersede_target(root: CuratedRoot, supersedes: str | None) -> Memory | None
     if old is None:
         raise MemoryNotFoundError(f"cannot supersede {supersedes!r}: no such memory in the {root.scope} root")
     if old.superseded_by:
-        raise InvalidMemoryError(f"{supersedes} is already superseded by {old.superseded_by}; supersede that one instead")
+        raise InvalidMemoryError(
+            f"{supersedes} is already superseded by {old.superseded_by}; supersede that one instead"
+        )
     return old
 
 
@@ -128,6 +130,8 @@ def rewrite_meta(root: CuratedRoot, memory: Memory, changes: Mapping[str, Any], 
     atomic_write(memory.path, frontmatter.serialize(doc.meta, doc.body.strip("\n")), durable=durable)
     updated = root.load_file(memory.path, memory.id)
     if updated is None:
-        raise InvalidMemoryError(f"cannot update {memory.id}: the rewritten file does not read back; see `mimomem inspect`")
+        raise InvalidMemoryError(
+            f"cannot update {memory.id}: the rewritten file does not read back; see `mimomem inspect`"
+        )
     root.memories[memory.id] = updated
     return updated
