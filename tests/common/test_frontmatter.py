@@ -56,7 +56,13 @@ def test_bom_crlf_and_empty_header() -> None:
 
 def test_serialize_keeps_key_order_and_quotes_dates() -> None:
     text = serialize(
-        {"id": "facts/a", "summary": "x", "created": "2026-11-30T00:00:00Z", "when": ("a", "b"), "t": dt.datetime(2026, 1, 2)},
+        {
+            "id": "facts/a",
+            "summary": "x",
+            "created": "2026-11-30T00:00:00Z",
+            "when": ("a", "b"),
+            "t": dt.datetime(2026, 1, 2),
+        },
         "body",
     )
     assert text.startswith("---\nid: facts/a\nsummary: x\ncreated: '2026-11-30T00:00:00Z'\n")

@@ -13,7 +13,9 @@ from mimomem.cli import main
 def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "p").mkdir()  # --project must name an existing directory
     roots = ["--project", str(tmp_path / "p"), "--global-root", str(tmp_path / "g")]
-    assert 0 == main(["remember", "facts", "Redis runs on port 6380", "Not the default port.", "--when", "deploy", *roots])
+    assert 0 == main(
+        ["remember", "facts", "Redis runs on port 6380", "Not the default port.", "--when", "deploy", *roots]
+    )
     assert "remembered facts/redis-runs-on-port-6380" in capsys.readouterr().out
     assert 0 == main(["remember", "rules", "Squash merges only", "--author", "model", *roots])
     assert "rule-proposal" in capsys.readouterr().out

@@ -21,15 +21,22 @@ def store(tmp_path: Path) -> CuratedMemory:
 
 
 def test_near_duplicates_are_refused_with_the_way_out(store: CuratedMemory) -> None:
-    first = store.remember("facts", "The build uses pnpm workspaces", "Run pnpm install at the root of the repo.", author="user")
+    first = store.remember(
+        "facts", "The build uses pnpm workspaces", "Run pnpm install at the root of the repo.", author="user"
+    )
     with pytest.raises(DuplicateMemoryError) as info:
         store.remember("facts", "the build uses PNPM workspaces!", "different body", author="user")
     assert first.id == info.value.existing_id and "same summary" in str(info.value)
     assert f"supersedes={first.id!r}" in str(info.value)
     with pytest.raises(DuplicateMemoryError, match="Jaccard"):
-        store.remember("facts", "pnpm workspaces: the build uses them", "Run pnpm install at the root of the repo.", author="user")
+        store.remember(
+            "facts", "pnpm workspaces: the build uses them", "Run pnpm install at the root of the repo.", author="user"
+        )
     replacement = store.remember(
-        "facts", "The build uses pnpm workspaces", "Run pnpm install at the root of the repo.", author="user",
+        "facts",
+        "The build uses pnpm workspaces",
+        "Run pnpm install at the root of the repo.",
+        author="user",
         supersedes=first.id,
     )
     assert replacement.supersedes == first.id
@@ -43,7 +50,11 @@ def test_duplicate_filter_is_exact_against_brute_force() -> None:
     dedup = DedupIndex()
     texts: dict[str, str] = {}
     for i in range(300):
-        base = rng.choice(list(texts.values())) if texts and rng.random() < 0.5 else " ".join(rng.sample(vocab, rng.randint(3, 12)))
+        base = (
+            rng.choice(list(texts.values()))
+            if texts and rng.random() < 0.5
+            else " ".join(rng.sample(vocab, rng.randint(3, 12)))
+        )
         words = base.split()
         for _ in range(rng.randint(0, 2)):  # small edits make near-duplicates
             words[rng.randrange(len(words))] = rng.choice(vocab)
@@ -51,7 +62,11 @@ def test_duplicate_filter_is_exact_against_brute_force() -> None:
         sets = {k: set(token_hashes(t)) for k, t in texts.items()}
         mine = set(token_hashes(text))
         want = max(
-            ((len(mine & s) / len(mine | s), k) for k, s in sets.items() if len(mine & s) / len(mine | s) >= DUPLICATE_JACCARD),
+            (
+                (len(mine & s) / len(mine | s), k)
+                for k, s in sets.items()
+                if len(mine & s) / len(mine | s) >= DUPLICATE_JACCARD
+            ),
             default=None,
         )
         got = dedup.find(text, f"unique summary {i}")

@@ -19,7 +19,9 @@ def store(tmp_path: Path) -> CuratedMemory:
 
 
 def test_remember_many_reports_refusals_and_compiles_once(store: CuratedMemory) -> None:
-    items = [{"category": "facts", "summary": f"bulk fact {i} about topic{i}", "body": f"detail {i}"} for i in range(50)]
+    items = [
+        {"category": "facts", "summary": f"bulk fact {i} about topic{i}", "body": f"detail {i}"} for i in range(50)
+    ]
     items += [
         {"category": "facts", "summary": "bulk fact 3 about topic3", "body": "dup"},
         {"category": "nope", "summary": "bad category"},
@@ -43,7 +45,11 @@ def test_import_dir(store: CuratedMemory, tmp_path: Path) -> None:
     (notes / "pitfalls").mkdir(parents=True)
     (notes / "misc").mkdir()
     (notes / "pitfalls" / "vite.md").write_text("# Vite caches deps\n\nDelete node_modules/.vite after upgrades.\n")
-    (notes / "misc" / "with-meta.md").write_text(serialize({"summary": "Meeting day is Tuesday", "category": "facts", "load_when": ["planning"]}, "Standup at 10."))
+    (notes / "misc" / "with-meta.md").write_text(
+        serialize(
+            {"summary": "Meeting day is Tuesday", "category": "facts", "load_when": ["planning"]}, "Standup at 10."
+        )
+    )
     (notes / "misc" / "bad.md").write_bytes(b"\xff\xfe not utf8")
     (notes / "misc" / "link.md").symlink_to(notes / "pitfalls" / "vite.md")
     elsewhere = tmp_path / "elsewhere"

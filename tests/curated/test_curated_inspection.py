@@ -56,7 +56,10 @@ def test_inspect_reports_malformed_and_secrets_and_recall_survives(store: Curate
     (facts / "latin1.md").write_bytes(b"---\nsummary: caf\xe9\n---\n")
     (facts / "no-summary.md").write_text("---\nkind: fact\n---\nredis\n")
     _write_raw(facts / "leaky.md", {"summary": "redis password"}, "password = " + "Tq8zP2wLx9Kd")
-    _write_raw(facts / "odd.md", {"summary": "odd fields redis", "created": "yesterday", "load_when": {"a": 1}, "id": "facts/other"})
+    _write_raw(
+        facts / "odd.md",
+        {"summary": "odd fields redis", "created": "yesterday", "load_when": {"a": 1}, "id": "facts/other"},
+    )
     store.reload()
     problems = store.inspect().problems
     by_file = {}

@@ -109,14 +109,36 @@ def _brute_force(store: CuratedMemory, query: str, k: int) -> list[tuple[str, fl
 
 def test_top_k_is_exact_against_a_full_scan(tmp_path: Path) -> None:
     rng = random.Random(5)
-    words = "redis cache port deploy vite config lockfile tokenizer bigram 数据库 端口 部署 脚本 缓存 测试".split()
+    words = [
+        "redis",
+        "cache",
+        "port",
+        "deploy",
+        "vite",
+        "config",
+        "lockfile",
+        "tokenizer",
+        "bigram",
+        "数据库",
+        "端口",
+        "部署",
+        "脚本",
+        "缓存",
+        "测试",
+    ]
     clock = Clock()
     s = CuratedMemory(tmp_path / "p", tmp_path / "g", now=clock, half_life_days=3)
     items = {"project": [], "global": []}
     for i in range(400):
         summary = " ".join(rng.choice(words) for _ in range(rng.randint(2, 6))) + f" n{i}"
         items[rng.choice(["project", "global"])].append(
-            {"category": "facts", "summary": summary, "body": f"item {i}", "slug": f"m{i}", "pinned": rng.random() < 0.05}
+            {
+                "category": "facts",
+                "summary": summary,
+                "body": f"item {i}",
+                "slug": f"m{i}",
+                "pinned": rng.random() < 0.05,
+            }
         )
     for scope, batch in items.items():
         # spread the ages over 0..60 days so decay reorders the BM25 ranking strongly
@@ -135,12 +157,16 @@ def test_top_k_is_exact_against_a_full_scan(tmp_path: Path) -> None:
             assert [sc for _, sc in want] == pytest.approx([sc for _, sc in got])
         first_batch = max(8 * 10, 64)  # what recall(limit=10) fetches first
         base_rank = [h.doc_id for h in s._ranking.index.search(mimomem.parse_query(query, segment=True), first_batch)]
-        fell_outside_first_batch += sum(f"{m_scope}:{i}" not in base_rank for i, m_scope in
-                                        [(r.id, r.memory.scope) for r in s.recall(query, limit=10, count_hits=False)])
+        fell_outside_first_batch += sum(
+            f"{m_scope}:{i}" not in base_rank
+            for i, m_scope in [(r.id, r.memory.scope) for r in s.recall(query, limit=10, count_hits=False)]
+        )
     assert fell_outside_first_batch > 0  # the growing fetch was needed for exactness
 
 
-@pytest.mark.parametrize("query", ['"; DROP TABLE x; --', "foo* AND bar OR NEAR(a b)", "\udcff\udcfe", "", "   ", "的的的"])
+@pytest.mark.parametrize(
+    "query", ['"; DROP TABLE x; --', "foo* AND bar OR NEAR(a b)", "\udcff\udcfe", "", "   ", "的的的"]
+)
 def test_hostile_queries_do_not_crash(store: CuratedMemory, query: str) -> None:
     store.remember("facts", "drop table notes", "sql injection words", author="user")
     assert all(r.id == "facts/drop-table-notes" for r in store.recall(query))
@@ -152,9 +178,12 @@ def test_pure_and_native_cores_recall_identically(store: CuratedMemory, monkeypa
     from mimomem.text._bm25_py import BM25Core as PureCore
 
     rng = random.Random(11)
-    words = "端口 数据库 部署 redis cache vite 配置 脚本 lockfile 测试 bigram".split()
+    words = ["端口", "数据库", "部署", "redis", "cache", "vite", "配置", "脚本", "lockfile", "测试", "bigram"]
     store.remember_many(
-        [{"category": "facts", "summary": " ".join(rng.sample(words, 4)) + f" {i}", "slug": f"s{i}"} for i in range(200)],
+        [
+            {"category": "facts", "summary": " ".join(rng.sample(words, 4)) + f" {i}", "slug": f"s{i}"}
+            for i in range(200)
+        ],
         author="user",
     )
     native = [[(r.id, r.score) for r in store.recall(q, limit=6, count_hits=False)] for q in words]

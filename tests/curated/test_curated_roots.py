@@ -65,7 +65,18 @@ def test_slugs_are_unique_and_safe() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", ["../etc/passwd", "facts/../../x", "facts/..", "/etc/passwd", "facts/a/b", "facts/", "nope/x", "facts/index", "facts/.hidden"]
+    "bad",
+    [
+        "../etc/passwd",
+        "facts/../../x",
+        "facts/..",
+        "/etc/passwd",
+        "facts/a/b",
+        "facts/",
+        "nope/x",
+        "facts/index",
+        "facts/.hidden",
+    ],
 )
 def test_bad_ids_are_refused(store: CuratedMemory, bad: str) -> None:
     with pytest.raises(InvalidCuratedIdError):

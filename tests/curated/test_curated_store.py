@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import mimomem
 from mimomem import CuratedMemory
 from mimomem.common.frontmatter import parse
 from mimomem.curated.roots import slugify
@@ -24,8 +25,13 @@ def store(tmp_path: Path) -> CuratedMemory:
 
 def test_remember_writes_frontmatter_file(store: CuratedMemory) -> None:
     m = store.remember(
-        "decisions", "Use Postgres 16 for the main DB", "Chosen for logical replication.",
-        author="user", highlight="postgres 16", load_when=["db work", "部署"], pinned=True,
+        "decisions",
+        "Use Postgres 16 for the main DB",
+        "Chosen for logical replication.",
+        author="user",
+        highlight="postgres 16",
+        load_when=["db work", "部署"],
+        pinned=True,
     )
     assert "decisions/use-postgres-16-for-the-main-db" == m.id
     doc = parse(m.path.read_text(encoding="utf-8"))
@@ -68,7 +74,12 @@ def test_secret_is_refused_and_nothing_written(store: CuratedMemory) -> None:
     assert "github-token" in str(info.value)
     assert "a1B2c3D4" not in str(info.value)
     assert not list(store.roots["project"].rglob("*ci-token*"))
-    ok = store.remember("facts", "CI token lives in GH_TOKEN", "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 mimomem:allow-secret", author="user")
+    ok = store.remember(
+        "facts",
+        "CI token lives in GH_TOKEN",
+        "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 mimomem:allow-secret",
+        author="user",
+    )
     assert ok.path.exists()
 
 
@@ -171,15 +182,10 @@ def test_bulk_write_does_not_follow_a_planted_temp_file_link(store: CuratedMemor
     assert not (facts / "planted.md").is_symlink()
 
 
-def test_store_module_keeps_the_names_other_code_imports() -> None:
+def test_store_module_exports_the_store_and_its_result_types() -> None:
     import mimomem.curated.store as store_module
-    from mimomem.curated import model, render, roots
+    from mimomem.curated import model
 
-    assert store_module.CuratedMemory is CuratedMemory
-    assert (store_module.Memory, store_module.AUTHORS, store_module.DEFAULT_CATEGORIES) == (
-        model.Memory, model.AUTHORS, model.DEFAULT_CATEGORIES
-    )
-    assert (store_module.GENERATED, store_module.slugify, store_module.default_global_root) == (
-        render.GENERATED, roots.slugify, roots.default_global_root
-    )
-    assert store_module.MemoryNotFoundError is MemoryNotFoundError
+    assert store_module.CuratedMemory is CuratedMemory is mimomem.CuratedMemory
+    for name in ("Memory", "Recalled", "BulkResult", "ForgetResult", "InspectReport", "DEFAULT_CATEGORIES"):
+        assert name in store_module.__all__ and getattr(store_module, name) is getattr(model, name)

@@ -18,10 +18,18 @@ def store(tmp_path: Path) -> CuratedMemory:
     s.remember("rules", "Never commit secrets", "Use environment variables.", author="user", scope="global")
     s.remember("rules", "Run pytest before pushing", "", author="user")
     s.remember("rules", "Model suggests: always rebase", "", author="model")  # a proposal, not a rule
-    s.remember("facts", "Deploy target is k8s", "Deploy goes through helm charts in deploy/.", author="user",
-               load_when=["deploy"], pinned=True)
+    s.remember(
+        "facts",
+        "Deploy target is k8s",
+        "Deploy goes through helm charts in deploy/.",
+        author="user",
+        load_when=["deploy"],
+        pinned=True,
+    )
     for i in range(6):
-        s.remember("pitfalls", f"Redis pitfall number {i}", f"redis detail {i}: " + "x" * 150 + f" tail{i}", author="user")
+        s.remember(
+            "pitfalls", f"Redis pitfall number {i}", f"redis detail {i}: " + "x" * 150 + f" tail{i}", author="user"
+        )
     return s
 
 
@@ -83,8 +91,15 @@ def test_negative_limits_refused(store: CuratedMemory) -> None:
 def test_outline_caps_goals_and_scenarios_and_says_so(tmp_path: Path) -> None:
     s = CuratedMemory(tmp_path / "p", tmp_path / "g", now=NOW)
     s.remember_many(
-        [{"category": "facts", "summary": f"pinned goal {i} about topic{i}", "pinned": True, "load_when": [f"case {i}"]}
-         for i in range(14)],
+        [
+            {
+                "category": "facts",
+                "summary": f"pinned goal {i} about topic{i}",
+                "pinned": True,
+                "load_when": [f"case {i}"],
+            }
+            for i in range(14)
+        ],
         author="user",
     )
     lines = s.outline(max_goals=10, max_scenarios=5)
