@@ -8,12 +8,12 @@ library and prints.  ``main`` turns errors into one line on stderr and an exit s
 
 from __future__ import annotations
 
+import argparse
 import sqlite3
 import sys
 from collections.abc import Sequence
 
 from mimomem.cli import exits
-from mimomem.cli.parser import build_parser
 from mimomem.errors import MimomemError
 
 
@@ -24,6 +24,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from mimomem.hooks import claude_code
 
         return claude_code.run(sys.stdin, sys.stdout, sys.stderr)
+    from mimomem.cli.parser import build_parser
+
     args = build_parser().parse_args(argv)
     command = f"mimomem {args.command}"
     try:
@@ -48,6 +50,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"{command}: error: {exits.os_error(exc)}", file=sys.stderr)
         return exits.USAGE
+
+
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``mimomem`` argparse parser (imported on demand: the hook path never builds it)."""
+    from mimomem.cli.parser import build_parser as build
+
+    return build()
 
 
 __all__ = ["build_parser", "main"]
