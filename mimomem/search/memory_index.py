@@ -36,6 +36,7 @@ from mimomem.search.params import (
 from mimomem.text import _accel
 from mimomem.text.query import Query
 from mimomem.text.synonyms import USER_FILE, Glossary
+from mimomem.tree import generation
 from mimomem.tree.store import MemoryTree
 
 SEARCH_WAIT_MS = 500
@@ -146,12 +147,16 @@ class MemoryIndex:
     def reconcile(self, *, force: bool = True, wait_ms: int | None = None) -> reconcile_mod.ReconcileReport:
         """Sync the index with the files now (``force=False``: skip if one ran within the interval).
 
+        A write made through mimomem since the last reconcile (``tree.generation``) makes
+        even ``force=False`` reconcile at once, so a search right after a write finds it.
         ``wait_ms`` bounds the wait for another process's reconcile (default: the busy
         timeout); past it ``sqlite3.OperationalError`` is raised.
         """
-        interval = 0.0 if force else self.reconcile_interval
+        seen = generation.current(self.tree.data_dir)
         with self._lock:
             with self.docs._lock:
+                stale = db.get_meta(self.docs.connection, "tree_generation") != seen
+                interval = 0.0 if force or stale else self.reconcile_interval
                 report = reconcile_mod.reconcile(
                     self.docs.connection,
                     self.roots(),
@@ -161,13 +166,17 @@ class MemoryIndex:
                     progress=self._progress,
                     wait_ms=wait_ms,
                 )
+                if report.ran:
+                    with db.transaction(self.docs.connection, wait_ms=wait_ms):
+                        db.set_meta(self.docs.connection, "tree_generation", seen)
             self._last_reconcile = time.monotonic()
         return report
 
     def _maybe_reconcile(self) -> list[str]:
         if not self.reconcile_on_search:
             return []
-        if time.monotonic() - self._last_reconcile < self.reconcile_interval:
+        recent = time.monotonic() - self._last_reconcile < self.reconcile_interval
+        if recent and generation.current(self.tree.data_dir) == self._seen_generation():
             return []
         try:
             self.reconcile(force=False, wait_ms=SEARCH_WAIT_MS)
@@ -176,6 +185,10 @@ class MemoryIndex:
                 f"index not refreshed ({exc}: another process is updating it); results come from the last reconcile"
             ]
         return []
+
+    def _seen_generation(self) -> str | None:
+        with self.docs._lock:
+            return db.get_meta(self.docs.connection, "tree_generation")
 
     def search(
         self,

@@ -25,7 +25,7 @@ from typing import Any
 from mimomem.common.files import atomic_write
 from mimomem.common.secrets import ensure_no_secrets
 from mimomem.errors import BadMemoryPathError
-from mimomem.tree import gate, locations, templates
+from mimomem.tree import gate, generation, locations, templates
 from mimomem.tree.gate import CHECKPOINT_WRITER, SANDBOXED_AGENTS, fold
 from mimomem.tree.layout import check_id, check_task_id
 from mimomem.tree.project import DEFAULT_ID_FILES, MIMOCODE_ID_FILES, ProjectIdentity
@@ -220,6 +220,7 @@ class MemoryTree:
         _refuse_secrets(text, path)
         with _locked_dir(path) as dir_fd:
             atomic_write(path, text, dir_fd=dir_fd)
+        generation.bump(self.data_dir)
         return path
 
     def create(self, target: str | os.PathLike[str], text: str, **who: Any) -> bool:
@@ -233,6 +234,7 @@ class MemoryTree:
             except FileNotFoundError:
                 pass
             atomic_write(path, text, dir_fd=dir_fd)
+        generation.bump(self.data_dir)
         return True
 
     def append(self, target: str | os.PathLike[str], text: str, **who: Any) -> Path:
@@ -253,6 +255,7 @@ class MemoryTree:
                 old = b""
             sep = b"\n" if old and not old.endswith(b"\n") else b""
             atomic_write(path, old + sep + text.encode("utf-8"), dir_fd=dir_fd)
+        generation.bump(self.data_dir)
         return path
 
     def delete(self, target: str | os.PathLike[str], **who: Any) -> bool:
@@ -265,6 +268,7 @@ class MemoryTree:
                 os.unlink(path.name, dir_fd=dir_fd)
             except FileNotFoundError:
                 return False
+        generation.bump(self.data_dir)
         return True
 
 

@@ -1,0 +1,45 @@
+"""A change counter for the memory tree, so a search right after a write sees it.
+
+Every write through mimomem (``MemoryTree`` and the curated store) bumps a small file next
+to the memory root; a search compares it with the value its last reconcile saw and
+reconciles at once when they differ, instead of waiting for the reconcile interval.
+Edits made outside mimomem (an editor, ``git pull``) are still found by the interval.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+FILE = Path("state") / "generation"
+"""Where the counter lives, relative to the data directory (the memory root's parent)."""
+
+
+def marker(data_dir: str | os.PathLike[str]) -> Path:
+    """The counter file for the tree whose data directory is ``data_dir``."""
+    return Path(data_dir) / FILE
+
+
+def bump(data_dir: str | os.PathLike[str]) -> None:
+    """Record that the tree changed; best effort (a read-only data directory only delays search)."""
+    path = marker(data_dir)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            os.write(fd, f"{time.time_ns()} {os.getpid()}\n".encode())
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+def current(data_dir: str | os.PathLike[str]) -> str:
+    """An opaque value that changes whenever :func:`bump` runs; ``""`` before the first bump."""
+    try:
+        st = os.stat(marker(data_dir), follow_symlinks=False)
+        with open(marker(data_dir), "rb") as handle:
+            return f"{st.st_mtime_ns}:{st.st_ino}:{handle.read(64).decode('ascii', 'replace').strip()}"
+    except OSError:
+        return ""
