@@ -9,8 +9,13 @@ no tags are executed.  Anything wrong with the header comes back as a
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Mapping
+import hashlib
+import marshal
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -64,7 +69,7 @@ def parse(text: str) -> Document:
     else:
         return Document({}, text, FrontmatterProblem("unterminated", "frontmatter has no closing '---' line"))
     try:
-        meta = yaml.load(header, Loader=_Loader) if header.strip() else {}
+        meta = _load_header(header)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = int(mark.line) + 2 if mark is not None else 2
@@ -74,6 +79,127 @@ def parse(text: str) -> Document:
         problem = FrontmatterProblem("not-a-mapping", f"frontmatter is a {type(meta).__name__}, not a mapping")
         return Document({}, body, problem, body_line)
     return Document({str(k): v for k, v in meta.items()}, body, None, body_line)
+
+
+def _load_header(header: str) -> Any:
+    """``yaml.load`` of the header, through the header cache when one is enabled."""
+    if not header.strip():
+        return {}
+    cache = _cache
+    if cache is None:
+        return yaml.load(header, Loader=_Loader)
+    found = cache.get(header)
+    if found is not _MISSING:
+        return found
+    meta = yaml.load(header, Loader=_Loader)
+    cache.put(header, meta)
+    return meta
+
+
+_MISSING = object()
+
+
+class HeaderCache:
+    """Parsed YAML headers by content digest, kept in one ``marshal`` file between processes.
+
+    YAML parsing is most of the cost of opening a curated store (about 0.3 ms a file);
+    a per-prompt hook cannot pay it for hundreds of memories in every process.  Keys are
+    digests of the header text, so an edited file simply misses; values hold only plain
+    types (datetimes are tagged), and a corrupt or foreign cache file is ignored.
+    """
+
+    VERSION = 1
+    MAX_ENTRIES = 200_000
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.entries: dict[bytes, Any] = {}
+        self.dirty = False
+        try:
+            data = marshal.loads(self.path.read_bytes())
+            if isinstance(data, tuple) and len(data) == 2 and data[0] == self.VERSION and isinstance(data[1], dict):
+                self.entries = data[1]
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+
+    @staticmethod
+    def _key(header: str) -> bytes:
+        return hashlib.blake2b(header.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+    def get(self, header: str) -> Any:
+        """The parsed header, or ``_MISSING``."""
+        if self.entries:
+            found = self.entries.get(self._key(header), _MISSING)
+            if found is not _MISSING:
+                return _untag(found)
+        return _MISSING
+
+    def put(self, header: str, meta: Any) -> None:
+        """Remember ``meta`` for ``header`` unless it holds a type marshal cannot keep."""
+        tagged = _tag(meta)
+        if tagged is not _MISSING and len(self.entries) < self.MAX_ENTRIES:
+            self.entries[self._key(header)] = tagged
+            self.dirty = True
+
+    def save(self) -> None:
+        """Write the cache atomically if it changed; best effort (it is only a cache)."""
+        if not self.dirty:
+            return
+        from mimomem.common.files import atomic_write
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(self.path, marshal.dumps((self.VERSION, self.entries)), durable=False)
+            self.dirty = False
+        except OSError:
+            pass
+
+
+_cache: HeaderCache | None = None
+
+
+@contextmanager
+def header_cache(path: str | os.PathLike[str]) -> Iterator[HeaderCache]:
+    """Parse headers through the cache file at ``path`` inside the ``with`` block, then save it."""
+    global _cache
+    previous, _cache = _cache, HeaderCache(path)
+    try:
+        yield _cache
+    finally:
+        _cache.save()
+        _cache = previous
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _tag(value: Any) -> Any:
+    if isinstance(value, _PLAIN):
+        return value
+    if isinstance(value, _dt.datetime):
+        return ("dt", value.isoformat())
+    if isinstance(value, _dt.date):
+        return ("date", value.isoformat())
+    if isinstance(value, list):
+        items = [_tag(v) for v in value]
+        return _MISSING if any(i is _MISSING for i in items) else ("list", items)
+    if isinstance(value, dict):
+        pairs = [(_tag(k), _tag(v)) for k, v in value.items()]
+        return _MISSING if any(_MISSING in p for p in pairs) else ("dict", pairs)
+    return _MISSING
+
+
+def _untag(value: Any) -> Any:
+    if not isinstance(value, tuple):
+        return value
+    kind, data = value
+    if kind == "dt":
+        return _dt.datetime.fromisoformat(data)
+    if kind == "date":
+        return _dt.date.fromisoformat(data)
+    if kind == "list":
+        return [_untag(v) for v in data]
+    return {_untag(k): _untag(v) for k, v in data}
 
 
 def _plain(value: Any) -> Any:

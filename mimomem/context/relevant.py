@@ -10,6 +10,7 @@ memory.  Nothing here loads jieba: the per-prompt path must stay fast.
 from __future__ import annotations
 
 import os
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from mimomem.context.where import Where
@@ -32,6 +33,13 @@ def _store(where: Where) -> CuratedMemory | None:
     return CuratedMemory(project_root=where.worktree)
 
 
+def header_cache(where: Where) -> AbstractContextManager[object]:
+    """Parse curated frontmatter through ``<data>/state/frontmatter.cache`` (see ``HeaderCache``)."""
+    from mimomem.common.frontmatter import header_cache as cache
+
+    return cache(where.tree.data_dir / "state" / "frontmatter.cache")
+
+
 def _global_root() -> str:
     from mimomem.curated.roots import default_global_root
 
@@ -40,11 +48,12 @@ def _global_root() -> str:
 
 def curated_session_text(where: Where) -> str:
     """Hard rules (always) and the outline of curated memory; ``""`` when there is none."""
-    store = _store(where)
-    if store is None:
-        return ""
-    rules = store.hard_rules()
-    outline = store.outline()
+    with header_cache(where):
+        store = _store(where)
+        if store is None:
+            return ""
+        rules = store.hard_rules()
+        outline = store.outline()
     if not rules and not outline:
         return ""
     out = ["## Curated memory"]
@@ -58,14 +67,17 @@ def curated_session_text(where: Where) -> str:
 
 def curated_prompt_text(where: Where, prompt: str, *, limit: int = 4) -> str:
     """Curated memories for ``prompt``: scenario matches first, then recall; ``""`` if none."""
-    store = _store(where)
-    if store is None or not prompt.strip():
+    if not prompt.strip():
         return ""
-    chosen = {}
-    for memory in routed(store, prompt):
-        chosen[(memory.scope, memory.id)] = (memory, "scenario")
-    for item in store.recall(prompt, limit=limit, count_hits=False):
-        chosen.setdefault((item.memory.scope, item.memory.id), (item.memory, "recall"))
+    with header_cache(where):
+        store = _store(where)
+        if store is None:
+            return ""
+        chosen = {}
+        for memory in routed(store, prompt):
+            chosen[(memory.scope, memory.id)] = (memory, "scenario")
+        for item in store.recall(prompt, limit=limit, count_hits=False):
+            chosen.setdefault((item.memory.scope, item.memory.id), (item.memory, "recall"))
     if not chosen:
         return ""
     out = ["## Relevant curated memory"]

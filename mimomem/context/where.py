@@ -62,4 +62,54 @@ def locate(
     if sid is not None:
         sid = check_id(sid, kind="session")
     name = identity.root.name if identity.root is not None else "global"
+    _remember(tree, "projects", identity.id, str(identity.root or ""))
+    if sid is not None:
+        _remember(tree, "sessions", sid, identity.id)
     return Where(tree, identity.id, name, identity.root, sid)
+
+
+STATE = "state"
+"""Directory beside the memory root (``<data>/state``) for what mimomem learns while running."""
+
+
+def _remember(tree: MemoryTree, kind: str, key: str, value: str) -> None:
+    """Record ``key -> value`` (project directory, or a session's project); best effort."""
+    path = tree.data_dir / STATE / kind / key
+    try:
+        if path.read_text(encoding="utf-8") == value:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    try:
+        from mimomem.common.files import atomic_write
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, value, durable=False)
+    except OSError:
+        pass
+
+
+def _recorded(tree: MemoryTree, kind: str) -> dict[str, str]:
+    directory = tree.data_dir / STATE / kind
+    out: dict[str, str] = {}
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return out
+    for entry in entries:
+        try:
+            if entry.is_file(follow_symlinks=False):
+                out[entry.name] = Path(entry.path).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+    return out
+
+
+def project_names(tree: MemoryTree) -> dict[str, str]:
+    """Project id -> the directory name of its repository, for every project seen so far."""
+    return {pid: (Path(root).name if root else pid) for pid, root in _recorded(tree, "projects").items()}
+
+
+def session_projects(tree: MemoryTree) -> dict[str, str]:
+    """Session id -> the project id it ran in, for every session seen so far."""
+    return _recorded(tree, "sessions")

@@ -88,3 +88,49 @@ def test_round_trip(summary: str, items: list[str], body: str, pinned: bool) -> 
     assert meta == doc.meta
     expected_body = body if not body or body.endswith("\n") else body + "\n"
     assert expected_body.replace("\r\n", "\n") == doc.body  # CRLF is normalised, nothing else changes
+
+
+# --- the header cache (used by the per-prompt hook path) ---
+
+import datetime as _dt  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from mimomem.common.frontmatter import HeaderCache, header_cache  # noqa: E402
+
+_scalars = st.one_of(
+    st.text(max_size=20),
+    st.integers(-(10**6), 10**6),
+    st.booleans(),
+    st.none(),
+    st.datetimes(min_value=_dt.datetime(2000, 1, 1), max_value=_dt.datetime(2100, 1, 1)),
+)
+_meta = st.dictionaries(
+    st.text(alphabet="abcdefghij_", min_size=1, max_size=8),
+    st.one_of(_scalars, st.lists(_scalars, max_size=4)),
+    max_size=6,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(meta=_meta, body=st.text(max_size=40))
+def test_cached_parse_equals_uncached(tmp_path_factory, meta, body) -> None:
+    text = serialize(meta, body)
+    path = tmp_path_factory.mktemp("cache") / "frontmatter.cache"
+    plain = parse(text)
+    with header_cache(path):
+        first = parse(text)
+    with header_cache(path) as cache:
+        assert cache.entries  # the header was saved by the first block
+        second = parse(text)
+    assert plain == first == second
+
+
+def test_corrupt_cache_is_ignored(tmp_path) -> None:
+    path = tmp_path / "frontmatter.cache"
+    path.write_bytes(b"\x00not marshal")
+    text = "---\nid: facts/x\nsummary: 端口 5433\n---\nbody\n"
+    with header_cache(path):
+        assert parse(text).meta == {"id": "facts/x", "summary": "端口 5433"}
+    assert HeaderCache(path).entries  # rewritten with a good entry

@@ -1,0 +1,53 @@
+"""One search over the tree and the curated store, scoped to the current project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mimomem.context.where import Where, locate
+from mimomem.curated.store import CuratedMemory
+from mimomem.search.everything import search_everything
+from mimomem.tree.store import MemoryTree
+
+
+@pytest.fixture
+def two_projects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Where, Where]:
+    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    for name in ("shop", "blog"):
+        (tmp_path / name / ".git").mkdir(parents=True)
+    tree = MemoryTree()
+    shop = locate(tmp_path / "shop", session_id="s1", tree=tree)
+    blog = locate(tmp_path / "blog", session_id="s2", tree=tree)
+    tree.write(tree.project_memory(shop.project_id), "# Project memory\n\n## Rules\n- 数据库端口 5433\n", **shop.who())
+    tree.write(
+        tree.project_memory(blog.project_id), "# P\n\n## Rules\n- 数据库端口 3306，数据库端口别改\n", **blog.who()
+    )
+    tree.write(tree.notes("s2"), "# Session notes\n\n## [turn 1 · 2026-12-01T10:00Z]\n\n数据库端口迁移\n", **blog.who())
+    tree.ensure_templates(agent="main", session_id="s1", project_id=shop.project_id, worktree=tmp_path / "shop")
+    CuratedMemory(project_root=tmp_path / "shop").remember("facts", "staging 的数据库端口是 6543", author="user")
+    return shop, blog
+
+
+def test_default_scope_is_the_current_project(two_projects: tuple[Where, Where]) -> None:
+    shop, _ = two_projects
+    hits = search_everything(shop, "数据库端口")
+    labels = [h.label for h in hits]
+    assert labels and all("blog" not in label and "s2" not in label for label in labels)
+    assert {h.source for h in hits} == {"tree", "curated"}  # one list, both stores
+    assert any(label.startswith("project shop") for label in labels)  # named, not only a UUID
+
+
+def test_all_projects_widens(two_projects: tuple[Where, Where]) -> None:
+    shop, _ = two_projects
+    labels = [h.label for h in search_everything(shop, "数据库端口", all_projects=True)]
+    assert any("blog" in label for label in labels)
+    assert any(label.startswith("session s2 of blog") for label in labels)
+
+
+def test_template_boilerplate_is_not_matched(two_projects: tuple[Where, Where]) -> None:
+    shop, _ = two_projects
+    assert search_everything(shop, "design decisions") == []
+    assert search_everything(shop, "near-duplicate entry") == []
