@@ -125,12 +125,27 @@ def build_env(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path
 
 @pytest.fixture(scope="module")
 def sdist(build_env: tuple[Path, list[Path]], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sdist of this checkout, built the PEP 517 way (what ``python -m build --sdist`` calls)."""
+    """The sdist of this checkout, built the PEP 517 way (what ``python -m build --sdist`` calls).
+
+    Built from a copy without the checkout's ``*.egg-info``: setuptools adds every file its old
+    SOURCES.txt lists, which would hide a file that MANIFEST.in no longer ships.
+    """
     python, _ = build_env
-    out = tmp_path_factory.mktemp("dist")
+    src, out = tmp_path_factory.mktemp("src") / "mimomem", tmp_path_factory.mktemp("dist")
+    shutil.copytree(ROOT, src, ignore=not_source, symlinks=True)
     code = f"import setuptools.build_meta as b; print(b.build_sdist({str(out)!r}))"
-    name = run([python, "-c", code], cwd=ROOT, env=clean_env()).strip().splitlines()[-1]
+    name = run([python, "-c", code], cwd=src, env=clean_env()).strip().splitlines()[-1]
     return out / name
+
+
+def not_source(directory: str, names: list[str]) -> set[str]:
+    """What copying the checkout leaves out: VCS data, build metadata, caches and virtual environments."""
+    skipped = {".git", "build", "dist", "__pycache__", ".hypothesis", ".benchmarks", ".tox", ".nox"}
+    return {
+        name
+        for name in names
+        if name in skipped or name.endswith((".egg-info", "_cache")) or (Path(directory, name) / "pyvenv.cfg").exists()
+    }
 
 
 @pytest.mark.slow
