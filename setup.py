@@ -57,6 +57,7 @@ def extensions() -> list[object]:
             raise
         print(f"mimomem: Cython unavailable ({exc}); installing pure Python", file=sys.stderr)
         return []
+    _generate_tables()
     ext = Extension(
         "mimomem._native",
         sources=["_native/_native.pyx"],
@@ -75,6 +76,26 @@ def extensions() -> list[object]:
             raise
         print(f"mimomem: cythonize failed ({exc}); installing pure Python", file=sys.stderr)
         return []
+
+
+def _generate_tables() -> None:
+    """Write _native/_tables.pxi (per-character tables, see _native/gen_tables.py).
+
+    Without ``regex`` at build time the file gets an empty key and the extension computes
+    the tables at run time instead (slower start, same results).
+    """
+    sys.path.insert(0, "_native")
+    try:
+        import gen_tables
+
+        gen_tables.main()
+    except ImportError as exc:
+        print(f"mimomem: tables not generated ({exc}); the extension builds them at run time", file=sys.stderr)
+        Path("_native", "_tables.pxi").write_text(
+            '_TABLES_KEY = ""\n_CLASS_TABLE = b""\n_FOLD_EXCEPTIONS = {}\n', encoding="utf-8"
+        )
+    finally:
+        sys.path.remove("_native")
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -8,5 +8,6 @@ Same names, signatures and results as ``mimomem.text._tokenizer_py`` and ``mimom
 the index are written twice.
 """
 
+include "_tables.pxi"
 include "_tokenizer.pxi"
 include "_bm25.pxi"

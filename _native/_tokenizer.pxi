@@ -42,14 +42,59 @@ _py_class = _chars.char_class
 _py_compose = _chars.compose_voicing
 
 
+def _runtime_tables_key():
+    """The key of the tables this process would compute (see _native/gen_tables.py)."""
+    import hashlib
+    import unicodedata
+
+    import regex
+
+    try:
+        with open(_chars.__file__, "rb") as handle:
+            digest = hashlib.sha256(handle.read()).hexdigest()[:16]
+    except (OSError, TypeError):
+        return ""
+    return f"unicode {unicodedata.unidata_version}; regex {regex.__version__}; _chars {digest}"
+
+
 cdef int _build_tables() except -1:
-    """Tabulate _chars.fold / _chars.char_class for the whole BMP (once per process)."""
+    """Fill the BMP class and fold tables: from the build-time tables when they still apply.
+
+    ``_tables.pxi`` holds them as generated from ``_chars.py`` when the extension was built
+    (about 1 ms to load).  If its key no longer matches this process (``_chars.py`` edited,
+    another ``regex`` or Unicode version), tabulate ``_chars.fold`` / ``_chars.char_class``
+    for the whole BMP here instead (about 0.2 s, once per process), as before.
+    """
     global _tables_ready
+    cdef int cp
+    _class_bmp.resize(65536)
+    _fold_bmp.resize(65536)
+    if _TABLES_KEY == _runtime_tables_key():
+        _load_generated_tables()
+    else:
+        _compute_tables()
+    _tables_ready = True
+    return 0
+
+
+cdef void _load_generated_tables():
+    cdef const unsigned char[:] classes = _CLASS_TABLE
+    cdef int cp
+    for cp in range(65536):
+        _class_bmp[cp] = classes[cp]
+        _fold_bmp[cp] = cp
+    for cp, folded in _FOLD_EXCEPTIONS.items():
+        if len(folded) == 1:
+            _fold_bmp[cp] = ord(folded)
+        else:
+            _fold_bmp[cp] = FOLD_OTHER
+            _fold_other[cp] = folded
+
+
+cdef int _compute_tables() except -1:
     cdef int cp
     raw_fold = getattr(_py_fold, "__wrapped__", _py_fold)
     raw_class = getattr(_py_class, "__wrapped__", _py_class)
-    _class_bmp.resize(65536)
-    _fold_bmp.resize(65536)
     for cp in range(65536):
         ch = chr(cp)
         _class_bmp[cp] = <uint8_t>raw_class(ch)
@@ -59,8 +104,14 @@ cdef int _build_tables() except -1:
         else:
             _fold_bmp[cp] = FOLD_OTHER
             _fold_other[cp] = folded
-    _tables_ready = True
     return 0
+
+
+def tables_source():
+    """Where this process's character tables came from: "build" or "runtime" (for tests)."""
+    if not _tables_ready:
+        _build_tables()
+    return "build" if _TABLES_KEY == _runtime_tables_key() else "runtime"
 
 
 cdef inline int _class_of(Py_UCS4 o) except -1:
