@@ -109,7 +109,8 @@ s = t(); relevant.search_text(w, {prompt!r}, 3); sea = t() - s
 s = t(); instructions.recall_reminder(w); rem = t() - s
 print(json.dumps({{"imports": imp, "locate": loc, "curated": cur, "search": sea, "reminder": rem}}))
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     return {k: v * 1000 for k, v in json.loads(out).items()}
 
 
@@ -124,6 +125,7 @@ def main() -> None:
         repo, sid = build(Path(tmp), args.files, args.memories)
         print(f"built {args.files} tree files and {args.memories} curated memories in {time.perf_counter() - t0:.1f} s")
         env = dict(os.environ)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure an installed package: bytecode cached, as pip leaves it
         hook = [sys.executable, "-m", "mimomem", "hook", "claude-code"]
         prompt = "部署前数据库端口要改成多少？上次 pnpm 构建失败是什么原因"
         payloads = {

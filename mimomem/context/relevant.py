@@ -18,7 +18,7 @@ from mimomem.context.where import Where
 if TYPE_CHECKING:
     from mimomem.curated.store import CuratedMemory
 
-MIN_SCENARIO_OVERLAP = 0.5
+MIN_SCENARIO_OVERLAP = 0.75
 """A ``load_when`` scenario applies when at least this share of its terms is in the prompt."""
 
 MAX_BODY_CHARS = 600
