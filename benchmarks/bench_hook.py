@@ -142,9 +142,8 @@ def main() -> None:
             check=True,
         )  # first run builds the search cache
         p50, p90 = measure([sys.executable, "-c", "pass"], "", env, args.runs)
-        print(
-            f"\n| process | CPU p50 (ms) | CPU p90 (ms) |\n| --- | ---: | ---: |\n| python -c pass | {p50:.0f} | {p90:.0f} |"
-        )
+        print("\n| process | CPU p50 (ms) | CPU p90 (ms) |\n| --- | ---: | ---: |")
+        print(f"| python -c pass | {p50:.0f} | {p90:.0f} |")
         for name, extra in payloads.items():
             p50, p90 = measure(hook, json.dumps({**base, **extra}), env, args.runs)
             print(f"| mimomem hook claude-code, {name} | {p50:.0f} | {p90:.0f} |")
