@@ -101,8 +101,24 @@ def _fit(name: str, text: str, budget: int, source: str, sectioned: bool) -> Bud
     cut = reader(text, room, source=source)
     if not cut.text.strip():
         return Budgeted("", 0, cut.total_tokens, True)
-    body = heading + cut.text
+    body = heading + nest_headings(cut.text)
     return Budgeted(body, estimate_tokens(body), cut.total_tokens, cut.truncated)
+
+
+def nest_headings(text: str) -> str:
+    """The file's text under a block heading: its own ``# Title`` dropped, other headings one level down.
+
+    Keeps the injected context a well-formed outline (``## Project memory`` then ``### Rules``)
+    instead of repeating the title and restarting at ``##`` inside every block.
+    """
+    lines = text.split("\n")
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+        while lines and not lines[0].strip():
+            lines = lines[1:]
+    return "\n".join(
+        "#" + line if line.startswith("#") and line.lstrip("#").startswith(" ") else line for line in lines
+    )
 
 
 _TITLES = {
@@ -174,7 +190,7 @@ def notes_text(path: Path) -> str:
     if not entries:
         rest = content_only(text)
         return rest
-    return "\n".join(f"### [turn {e.turn} · {e.when}]\n{e.body.strip()}\n" for e in entries if e.body.strip())
+    return "\n".join(f"## [turn {e.turn} · {e.when}]\n{e.body.strip()}\n" for e in entries if e.body.strip())
 
 
 _OUTCOME = re.compile(r"^- Outcome \(success/partial/failed\):\s*(\S.*)?$", re.M)

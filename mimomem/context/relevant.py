@@ -121,7 +121,7 @@ def search_text(where: Where, prompt: str, limit: int) -> str:
         return ""
     out = ["## Memory search hits for this prompt"]
     for h in mine:
-        out.append(f"- {h.path} ({h.type}, score {h.score:.2f}): {_one_line(h.snippet)}")
+        out.append(f"- {h.path} ({h.type}): {_one_line(h.snippet)}")
     return "\n".join(out) + "\n"
 
 

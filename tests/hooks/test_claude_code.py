@@ -145,3 +145,15 @@ def test_hook_command_end_to_end(project: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "5433" in context_of(proc.stdout, "SessionStart")
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ['"部署" OR NEAR(数据库 端口) AND title:*', "数据库端口" * 20_000, "\x00\ud800 端口 5433", ")))((( ^^^ -- ;"],
+)
+def test_hostile_prompts_answer_quickly_and_safely(project: Path, prompt: str) -> None:
+    raw = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": SID, "cwd": str(project), "prompt": prompt})
+    out, err = call(raw)
+    assert err == ""
+    if out:
+        assert context_of(out, "UserPromptSubmit")
