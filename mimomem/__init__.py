@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from mimomem.curated.store import CuratedMemory
     from mimomem.search.backends import Backend
     from mimomem.search.document_index import DocumentIndex
+    from mimomem.search.everything import Found, search_everything
     from mimomem.search.hits import DocumentHit, MemoryHit, SearchResults
     from mimomem.search.memory_index import IndexStats, MemoryIndex
     from mimomem.search.reconcile import ReconcileReport
@@ -97,6 +98,8 @@ _LAZY: dict[str, str] = {
     "DocumentIndex": "mimomem.search.document_index",
     "IndexStats": "mimomem.search.memory_index",
     "MemoryIndex": "mimomem.search.memory_index",
+    "Found": "mimomem.search.everything",
+    "search_everything": "mimomem.search.everything",
     "ReconcileReport": "mimomem.search.reconcile",
     "Backend": "mimomem.search.backends",
     "CuratedMemory": "mimomem.curated.store",
@@ -160,6 +163,7 @@ __all__ = [
     "DocumentIndex",
     "DuplicateMemoryError",
     "ForgetResult",
+    "Found",
     "GlossaryError",
     "Hit",
     "IndexStats",
@@ -220,6 +224,7 @@ __all__ = [
     "recall_reminder",
     "render_injection",
     "scan_secrets",
+    "search_everything",
     "session_context",
     "tokenize",
     "truncate_to_tokens",
