@@ -184,6 +184,29 @@ class UsageError(MimomemError, ValueError):
     """A command-line argument is invalid; the message says which and what to pass."""
 
 
+# --- trajectory history and write-back passes ---
+
+
+class HistoryError(MimomemError):
+    """Base class of trajectory-history errors."""
+
+
+class HistorySourceError(HistoryError, ValueError):
+    """A history source (transcript folder, agent database) cannot be read as that kind of source."""
+
+
+class HistoryLockedError(HistorySourceError):
+    """An agent database is locked by a running agent; retry once it is idle."""
+
+
+class PassError(MimomemError, ValueError):
+    """A dream, distill or checkpoint pass cannot run as asked; the message says what to change."""
+
+
+class ModelEndpointError(PassError):
+    """The model endpoint failed or answered something unusable; rerun with --no-model or --emit-prompt."""
+
+
 # --- names before 0.2 (one release of grace, then removed) ---
 
 _OLD_NAMES = {
