@@ -231,12 +231,9 @@ def category_chart(dataset: dict[str, Any], path: Path) -> None:
 
 
 def scaling_chart(result: dict[str, Any], path: Path) -> None:
-    """Query latency (p50, p95), build time and index size against corpus size, per backend."""
+    """Query latency (p50, p95), build time and index size against corpus size, per backend (``--scale`` points)."""
     plt = _pyplot()
-    if result.get("scale"):
-        points = result["scale"]["points"]
-    else:
-        points = [dict(b, documents=d["documents"]) for d in result["datasets"] for b in d["backends"]]
+    points = result["scale"]["points"] if result.get("scale") else []
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
     for name in result["backends"]:
         mine = sorted((p for p in points if p["backend"] == name), key=lambda p: p["documents"])
@@ -265,28 +262,44 @@ def scaling_chart(result: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def planned_charts(result: dict[str, Any]) -> list[str]:
+    """The PNG files ``write_report`` draws for ``result``, in order.
+
+    ``quality.png`` when there are datasets, ``scaling.png`` only for a ``--scale`` run (the
+    datasets are unrelated corpora, not sizes of one), and ``categories-<dataset>.png`` for each
+    dataset with more than one query category.
+    """
+    names = ["quality.png"] if result["datasets"] else []
+    if result.get("scale"):
+        names.append("scaling.png")
+    names += [f"categories-{d['name']}.png" for d in result["datasets"] if len(d["categories"]) > 1]
+    return names
+
+
 def write_report(result: dict[str, Any], directory: str | Path) -> list[Path]:
-    """Write ``report.md``, ``quality.png``, ``scaling.png`` and per-category charts into ``directory``."""
+    """Write ``report.md`` and the charts of ``planned_charts`` into ``directory``.
+
+    Only ``directory`` itself is created: a missing parent raises ``FileNotFoundError``, so a
+    typo never builds a chain of directories.
+    """
     from mimomem.common.files import atomic_write
 
     out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
+    out.mkdir(exist_ok=True)
+    datasets = {f"categories-{d['name']}.png": d for d in result["datasets"]}
     text = "# mimomem benchmark report\n\n" + format_result(result)
-    if result["datasets"]:
-        quality_chart(result, out / "quality.png")
-        scaling_chart(result, out / "scaling.png")
-        text += "\n![quality](quality.png)\n\n![scaling](scaling.png)\n"
-        written += [out / "quality.png", out / "scaling.png"]
-        for d in result["datasets"]:
-            if len(d["categories"]) > 1:
-                name = f"categories-{d['name']}.png"
-                category_chart(d, out / name)
-                text += f"\n![{d['name']} per category]({name})\n"
-                written.append(out / name)
-    elif result.get("scale"):
-        scaling_chart(result, out / "scaling.png")
-        text += "\n![scaling](scaling.png)\n"
-        written.append(out / "scaling.png")
+    written = []
+    for name in planned_charts(result):
+        if name == "quality.png":
+            quality_chart(result, out / name)
+            alt = "quality"
+        elif name == "scaling.png":
+            scaling_chart(result, out / name)
+            alt = "scaling"
+        else:
+            category_chart(datasets[name], out / name)
+            alt = f"{datasets[name]['name']} per category"
+        text += f"\n![{alt}]({name})\n"
+        written.append(out / name)
     atomic_write(out / "report.md", text)
     return [out / "report.md", *written]

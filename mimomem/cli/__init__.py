@@ -28,6 +28,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     command = f"mimomem {args.command}"
+    if exits.stdout_closed():  # `mimomem ... >&-`: refuse before doing anything whose report would be lost
+        print(f"{command}: error: {exits.STDOUT_CLOSED}", file=sys.stderr)
+        return exits.USAGE
     try:
         status = int(args.func(args) or exits.OK)
         sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit

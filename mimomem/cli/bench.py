@@ -14,10 +14,11 @@ from mimomem.cli.exits import NO, OK
 def check_outputs(args: argparse.Namespace) -> None:
     """Refuse unusable output options before the (long) run starts."""
     checks.in_range(args.tolerance, "--tolerance", 0)
-    checks.output_dir(args.report, "--report")
-    checks.output_dir(args.run_file, "--run-file")
+    checks.new_dir(args.report, "--report")
+    checks.new_dir(args.run_file, "--run-file")
     if args.save:
         checks.file_path(args.save, "--save", "base.json")
+        checks.new_dir(args.save, "--save")  # the file is created, its directory must exist
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Mapping
 
 from mimomem.errors import UsageError
+
+REMOVAL = "mimomem 0.3"
+"""The release that drops the deprecated option values (the library's deprecation horizon)."""
 
 
 def existing_dir(value: str | None, option: str) -> str | None:
@@ -30,6 +34,18 @@ def output_dir(value: str | None, option: str) -> None:
         raise UsageError(f"{option} {value}: is a file, not a directory; pass a directory (created if missing)")
 
 
+def new_dir(value: str | None, option: str) -> None:
+    """Refuse an output directory that is a file or whose parent is missing (only the last part is created)."""
+    output_dir(value, option)
+    if value is None:
+        return
+    parent = os.path.dirname(os.path.abspath(os.path.expanduser(value)))
+    if not os.path.isdir(parent):
+        raise UsageError(
+            f"{option} {value}: its parent directory {parent} does not exist; create it first or fix the path"
+        )
+
+
 def not_a_file(value: str | None, option: str) -> None:
     """Refuse a directory option (such as ``--root``) that names an existing file."""
     if value is not None and os.path.exists(value) and not os.path.isdir(value):
@@ -44,10 +60,31 @@ def file_path(value: str, option: str, example: str) -> None:
 
 def in_range(value: float, option: str, low: float, high: float | None = None) -> None:
     """Refuse a number below ``low``, or outside the integer range ``low..high`` when ``high`` is given."""
-    if high is None and value < low:
+    if high is None and not value >= low:  # also refuses NaN
         raise UsageError(f"{option} must be >= {low}, got {value}")
     if high is not None and not low <= value <= high:
         raise UsageError(f"{option} must be an integer {low}..{high}, got {value}")
+
+
+def renamed(option: str, old_names: Mapping[str, str], prog: str) -> Callable[[str], str]:
+    """An argparse ``type`` that turns a deprecated value of ``option`` into its new name.
+
+    The old name is accepted for one more release, with a one-line note on stderr, while
+    ``choices`` (and so ``--help``) list only the new names: argparse converts before it checks.
+    """
+
+    def convert(value: str) -> str:
+        new = old_names.get(value)
+        if new is None:
+            return value
+        print(
+            f"{prog}: warning: {option} {value} is deprecated and will be removed in {REMOVAL}; use {option} {new}",
+            file=sys.stderr,
+        )
+        return new
+
+    convert.__name__ = option.lstrip("-")  # argparse names the type in its "invalid ... value" errors
+    return convert
 
 
 def utf8(value: str, what: str) -> str:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from mimomem.curated.model import Recalled
 
 RECALL_MAX_LIMIT = MAX_LIMIT
-"""``recall --limit`` accepts 1..this, the same bound as ``mimomem search --limit``."""
+"""``recall --limit`` accepts 1..this (the bound of ``mimomem search --limit``), ``inject --max-bodies`` 0..this."""
 
 
 def open_store(args: argparse.Namespace) -> CuratedMemory:
@@ -30,12 +30,12 @@ def _scope(args: argparse.Namespace) -> str:
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
-    """The best-matching memories with why they matched; exit 1 when none matched (text output)."""
+    """The best-matching memories with why they matched; exit 1 when none matched (as ``search``, and grep)."""
     checks.in_range(args.limit, "--limit", 1, RECALL_MAX_LIMIT)
     results = open_store(args).recall(args.query, limit=args.limit, count_hits=not args.dry_run)
     if args.json:
         print(json.dumps([_recall_json(r) for r in results], ensure_ascii=False, indent=2))
-        return OK
+        return OK if results else NO
     if not results:
         print("no curated memory matched; `mimomem inspect` lists what is stored", file=sys.stderr)
         return NO
@@ -131,7 +131,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_inject(args: argparse.Namespace) -> int:
     """The injection text (hard rules, outline, relevant bodies) for the given context."""
-    checks.in_range(args.max_bodies, "--max-bodies", 0)
+    checks.in_range(args.max_bodies, "--max-bodies", 0, RECALL_MAX_LIMIT)
     checks.in_range(args.budget, "--budget", 0)
     text = checks.text_or_stdin(args.context, "the context")
     print(open_store(args).render_injection(text, max_bodies=args.max_bodies, budget_chars=args.budget), end="")

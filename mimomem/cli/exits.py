@@ -1,8 +1,9 @@
 """Exit statuses of ``mimomem`` and the one-line message each kind of failure prints.
 
-0: success.  1: the command ran and its answer is "no" (``inspect`` found problems, ``recall``
-matched nothing, ``import`` skipped notes, ``bench --compare`` found a regression).  2: a usage
-or input error, with one line on stderr saying what to do.  130: interrupted (Ctrl-C).
+0: success.  1: the command ran and its answer is "no": ``search`` or ``recall`` found nothing
+(grep's rule, in text and JSON output alike), ``inspect`` found problems, ``import`` skipped
+notes, ``bench --compare`` found a regression.  2: a usage or input error (also a closed
+standard output), with one line on stderr saying what to do.  130: interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -57,6 +58,15 @@ def database_advice(args: argparse.Namespace, exc: sqlite3.DatabaseError) -> str
         f"index database {db}: {exc}; it is only a cache of the memory files: "
         f"delete it (rm {db}) and run the command again to rebuild it"
     )
+
+
+STDOUT_CLOSED = "standard output is closed; run it with output to a terminal, file or pipe"
+"""The error of ``mimomem ... >&-``: Python then has no ``sys.stdout`` at all, so nothing could be printed."""
+
+
+def stdout_closed() -> bool:
+    """True when the process started without a standard output (``>&-``)."""
+    return sys.stdout is None
 
 
 def silence_stdout() -> None:

@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import mimomem
-from mimomem.cli import agent, bench, curated, hooks, search, text, tree
+from mimomem.cli import agent, bench, checks, curated, hooks, search, text, tree
 from mimomem.curated.model import AUTHORS, DEFAULT_CATEGORIES
 from mimomem.search.backends import BACKENDS
 from mimomem.search.index import (
@@ -21,6 +21,7 @@ from mimomem.search.index import (
     MAX_LIMIT,
     SCOPES,
 )
+from mimomem.search.params import DEPRECATED_BACKENDS, DEPRECATED_SCOPES
 from mimomem.text.tokens import MODES
 from mimomem.tree.layout import CC_TYPES, TYPES
 
@@ -29,11 +30,13 @@ DESCRIPTION = (
     "Files are the truth; the search index is a rebuildable cache."
 )
 EPILOG = (
-    "Exit status: 0 on success; 1 when the command ran but its answer is no (inspect found problems, "
-    "recall matched nothing, import skipped notes, bench --compare found a regression); 2 on a usage "
-    "or input error, with one line on stderr saying what to do; 130 when interrupted. "
+    "Exit status: 0 on success; 1 when the command ran but its answer is no (search or recall found nothing, "
+    "as with grep; inspect found problems; import skipped notes; bench --compare found a regression); 2 on a "
+    "usage or input error, with one line on stderr saying what to do; 130 when interrupted. "
     "`mimomem COMMAND --help` describes each command."
 )
+TYPE_CHOICES = tuple(dict.fromkeys((*TYPES, *CC_TYPES)))
+"""``search --type``: the tree's memory types, then Claude Code's (``project`` is in both)."""
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -75,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-V", "--version", action="version", version=f"%(prog)s {mimomem.__version__} ({engine})",
         help="print the version and whether the native extension is in use, then exit",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="the command to run:")
     _add_tokenize(sub)
     _add_curated(sub)
     _add_search(sub)
@@ -137,7 +140,7 @@ def _add_curated(sub: Subparsers) -> None:
     p.set_defaults(func=curated.cmd_inspect)
 
     p = sub.add_parser("rules", help="review rule proposals written by a model")
-    rules_sub = p.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
+    rules_sub = p.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND", help="what to do with the proposal:")
     for name, what in (("accept", "make the proposal a hard rule"), ("reject", "delete the proposal")):
         q = rules_sub.add_parser(name, help=what)
         q.add_argument("id", help="the proposal's id, rules/<slug>")
@@ -152,7 +155,10 @@ def _add_curated(sub: Subparsers) -> None:
 
     p = sub.add_parser("inject", help="render the curated-memory injection text for CONTEXT")
     p.add_argument("context", help="context text ('-' reads stdin)")
-    p.add_argument("--max-bodies", type=int, default=4, metavar="N", help="at most N memory bodies (default 4)")
+    p.add_argument(
+        "--max-bodies", type=int, default=4, metavar="N",
+        help=f"at most N memory bodies, 0..{curated.RECALL_MAX_LIMIT} (default 4)",
+    )
     p.add_argument(
         "--budget", type=int, default=1200, metavar="CHARS",
         help="character budget for bodies (default 1200)",
@@ -193,13 +199,17 @@ def _add_search(sub: Subparsers) -> None:
     )
     p.add_argument("query", help="what to search for")
     p.add_argument(
-        "--backend", choices=BACKENDS,
+        "--backend", choices=BACKENDS, type=checks.renamed("--backend", DEPRECATED_BACKENDS, "mimomem search"),
         help=f"retrieval backend (default: ${BACKEND_ENV} or {DEFAULT_BACKEND})",
     )
-    p.add_argument("--scope", choices=SCOPES, help="only this layer of the tree (default: all)")
+    p.add_argument(
+        "--scope", choices=SCOPES, type=checks.renamed("--scope", DEPRECATED_SCOPES, "mimomem search"),
+        help="only this layer of the tree (default: all)",
+    )
     p.add_argument("--scope-id", metavar="ID", help="with --scope: only this project or session id")
     p.add_argument(
-        "--type", metavar="TYPE", help=f"only this memory type: {', '.join(TYPES)} (Claude Code: {', '.join(CC_TYPES)})"
+        "--type", choices=TYPE_CHOICES, metavar="TYPE",
+        help=f"only this memory type: {', '.join(TYPES)} (Claude Code: {', '.join(CC_TYPES)})",
     )
     p.add_argument(
         "--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
@@ -221,7 +231,7 @@ def _add_search(sub: Subparsers) -> None:
 
 def _add_index(sub: Subparsers) -> None:
     p = sub.add_parser("index", help="inspect the search index")
-    index_sub = p.add_subparsers(dest="index_command", required=True, metavar="SUBCOMMAND")
+    index_sub = p.add_subparsers(dest="index_command", required=True, metavar="SUBCOMMAND", help="what to show:")
     q = index_sub.add_parser("stats", help="rows, per-type counts, skipped files, tokenizers, sizes")
     q.add_argument("--no-reconcile", action="store_true", help="do not reconcile first")
     _index_options(q)
@@ -265,11 +275,19 @@ def _add_bench(sub: Subparsers) -> None:
     )
     p.add_argument(
         "--backend", action="append", metavar="NAME",
+        type=checks.renamed("--backend", DEPRECATED_BACKENDS, "mimomem bench"),
         help=f"backend to run, one of {', '.join(BENCH_BACKENDS)} (repeatable; default: every available one)",
     )
-    p.add_argument("--run-file", metavar="DIR", help="write TREC runs (top 100) as DIR/<dataset>.<backend>.trec")
+    p.add_argument(
+        "--run-file", metavar="DIR",
+        help="write TREC runs (top 100) as DIR/<dataset>.<backend>.trec (DIR is created; its parent must exist)",
+    )
     p.add_argument("--json", action="store_true", help="print the whole result as JSON on stdout")
-    p.add_argument("--report", metavar="DIR", help="write report.md and PNG charts into DIR (needs matplotlib)")
+    p.add_argument(
+        "--report", metavar="DIR",
+        help="write report.md and PNG charts into DIR (created; its parent must exist); charts need matplotlib, "
+        "the scaling chart --scale",
+    )
     p.add_argument("--scale", metavar="N[,N...]", help=f"also time generated corpora of N documents (up to {MAX_DOCS})")
     p.add_argument("--save", metavar="FILE", help="save the result (JSON) for a later --compare")
     p.add_argument("--compare", metavar="FILE", help="compare with a saved result; exit 1 if a metric dropped")
@@ -283,7 +301,7 @@ def _add_bench(sub: Subparsers) -> None:
 
 def _add_hook(sub: Subparsers) -> None:
     p = sub.add_parser("hook", help="handle one agent hook call: event JSON on stdin, hook output on stdout")
-    hook_sub = p.add_subparsers(dest="hook_command", required=True, metavar="HARNESS")
+    hook_sub = p.add_subparsers(dest="hook_command", required=True, metavar="HARNESS", help="the harness calling the hook:")
     q = hook_sub.add_parser(
         "claude-code",
         help="a Claude Code hook (SessionStart, UserPromptSubmit, PreCompact, SessionEnd)",
@@ -335,7 +353,9 @@ def _add_agent(sub: Subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=agent.cmd_write)
     p = sub.add_parser("install", help="set up an agent harness to use mimomem")
-    install_sub = p.add_subparsers(dest="install_command", required=True, metavar="HARNESS")
+    install_sub = p.add_subparsers(
+        dest="install_command", required=True, metavar="HARNESS", help="the agent harness to set up:"
+    )
     q = install_sub.add_parser(
         "claude-code",
         help="merge mimomem's hooks into Claude Code's settings (a backup is kept)",

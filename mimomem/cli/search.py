@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import os
 import sys
 from typing import Any
 
 from mimomem.cli import checks
+from mimomem.cli.exits import NO, OK
 from mimomem.errors import UsageError
-from mimomem.search.index import MemoryIndex, SearchResults
+from mimomem.search.index import MAX_LIMIT, MemoryIndex, SearchResults
 from mimomem.tree.store import MemoryTree
 
 
@@ -32,34 +34,65 @@ def open_index(args: argparse.Namespace) -> MemoryIndex:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    """BM25-ranked hits as Markdown blocks (or JSON); zero hits print what to try next."""
+    """BM25-ranked hits as Markdown blocks (or JSON); zero hits print what to try next and exit 1 (as grep)."""
     with open_index(args) as index:
         result = index.search(
             args.query, backend=args.backend, scope=args.scope, scope_id=args.scope_id, type=args.type, limit=args.limit
         )
+        hints = list(result.hints)
+        emptied = None if result else emptied_by(index, args)
+    if emptied:
+        hints.insert(0, emptied)
     if args.json:
-        print(json.dumps(_search_json(result), ensure_ascii=False, indent=2))
-        return 0
+        print(json.dumps(_search_json(result, hints), ensure_ascii=False, indent=2))
+        return OK if result else NO
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if not result:
         print(f'No matches for "{args.query}".')
-        print("\n".join(result.hints))
-        return 0
+        print("\n".join(hints))
+        return NO
     print(f"Found {len(result)} match(es) (BM25-ranked, best first, backend {result.backend}):\n")
     for hit in result:
         where = hit.scope + (f"/{hit.scope_id}" if hit.scope_id else "")
         print(f"### {hit.path}\nScope: {where}, Type: {hit.type}, Score: {hit.score:.4g}\n{hit.snippet}\n")
-    return 0
+    return OK
 
 
-def _search_json(result: SearchResults) -> dict[str, Any]:
+FILTERS = (("scope", "--scope"), ("scope_id", "--scope-id"), ("type", "--type"))
+"""The search filters, as ``(argument, option)``, in the order they are tried when a search comes back empty."""
+
+
+def emptied_by(index: MemoryIndex, args: argparse.Namespace) -> str | None:
+    """Which filter emptied an empty result, and how many matches there are without it (None: not a filter).
+
+    Each given filter is dropped on its own first (the others kept), then all of them together.
+    """
+    given = [(dest, option, getattr(args, dest)) for dest, option in FILTERS if getattr(args, dest)]
+
+    def count(dropped: set[str]) -> int:
+        kept = {dest: value for dest, _option, value in given if dest not in dropped}
+        return len(index.search(args.query, backend=args.backend, limit=MAX_LIMIT, **kept))
+
+    tries = [{dest} for dest, _option, _value in given]
+    if len(given) > 1:
+        tries.append({dest for dest, _option, _value in given})
+    for dropped in tries:
+        found = count(dropped)
+        if found:
+            named = " ".join(f"{option} {value}" for dest, option, value in given if dest in dropped)
+            there = "is 1 match" if found == 1 else f"are {found}{'+' if found == MAX_LIMIT else ''} matches"
+            return f"no matches with {named} (there {there} without {'it' if len(dropped) == 1 else 'them'})"
+    return None
+
+
+def _search_json(result: SearchResults, hints: list[str]) -> dict[str, Any]:
     return {
         "query": result.query,
         "backend": result.backend,
         "count": len(result),
         "hits": [h._asdict() for h in result],
-        "hints": list(result.hints),
+        "hints": hints,
         "warnings": list(result.warnings),
     }
 
@@ -83,6 +116,13 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
     return 0
 
 
+def utc_iso(epoch: float | None) -> str | None:
+    """Seconds since the epoch as ISO 8601 UTC (``2026-12-01T14:23:29Z``); None stays None."""
+    if epoch is None:
+        return None
+    return dt.datetime.fromtimestamp(epoch, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def cmd_index_stats(args: argparse.Namespace) -> int:
     """Rows, per-type and per-scope counts, tokenizers, sizes and skipped files of the index."""
     with open_index(args) as index:
@@ -91,6 +131,8 @@ def cmd_index_stats(args: argparse.Namespace) -> int:
         stats = index.stats()
     if args.json:
         info = {k: v for k, v in vars(stats).items() if k != "skipped"}
+        info["last_reconcile"] = utc_iso(stats.last_reconcile)
+        info["last_reconcile_epoch"] = stats.last_reconcile
         info["skipped"] = [i._asdict() for i in stats.skipped]
         print(json.dumps(info, ensure_ascii=False, indent=2))
         return 0
@@ -100,6 +142,7 @@ def cmd_index_stats(args: argparse.Namespace) -> int:
     print("per scope       " + (", ".join(f"{k} {v}" for k, v in stats.per_scope.items()) or "-"))
     for name, ident in stats.tokenizers.items():
         print(f"{name:<15} {ident} ({stats.index_bytes.get(name, 0)} bytes)")
+    print(f"last reconcile  {utc_iso(stats.last_reconcile) or 'never'}")
     print(f"native engine   {'yes' if stats.native else 'no (pure Python)'}")
     print(f"skipped/warned  {len(stats.skipped)}")
     for issue in stats.skipped:

@@ -129,7 +129,7 @@ def test_search_rejects_bad_limit_and_backend(tmp_path, capsys, monkeypatch):
 def test_search_fts5_syntax_is_plain_text(tmp_path, capsys):
     root = _memory_root(tmp_path)
     for query in ('"unbalanced', "NEAR(a b) OR col:x *^", "", "((("):
-        assert main(["search", query, "--root", str(root), "--db", str(tmp_path / "m.db")]) == 0
+        assert main(["search", query, "--root", str(root), "--db", str(tmp_path / "m.db")]) == 1  # found nothing
         captured = capsys.readouterr()
         assert captured.err == "" and "No matches" in captured.out
 

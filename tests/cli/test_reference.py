@@ -87,3 +87,16 @@ def test_help_exits_0(command, capsys):
         main(command)
     assert exc.value.code == 0
     assert capsys.readouterr().out.startswith("usage: mimomem")
+
+
+def test_fault_every_argument_has_help_text():
+    """`mimomem --help` listed COMMAND (rules, index, hook, install: SUBCOMMAND, HARNESS) bare -> each has help."""
+    parsers = list(reference.commands())
+    assert len(parsers) >= 15
+    for parser in parsers:
+        for action in parser._actions:
+            what = "/".join(action.option_strings) or action.metavar or action.dest
+            assert action.help and action.help.strip(), f"`{parser.prog}`: argument {what} has no help text"
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    assert choice.help and choice.help.strip(), f"`{parser.prog} {choice.dest}` has no help text"

@@ -210,7 +210,7 @@ def test_cli_search_json_and_text(tree, capsys):
     assert 0 == cli.main(["search", "postgres", "--root", str(tree), "--db", db, "--backend", "native-index"])
     text = capsys.readouterr().out
     assert "Found 1 match" in text and "Scope: project/p2, Type: memory" in text
-    assert 0 == cli.main(["search", "nothing-here", "--root", str(tree), "--db", db])
+    assert 1 == cli.main(["search", "nothing-here", "--root", str(tree), "--db", db])
     assert "0 results does not mean" in capsys.readouterr().out
     assert 2 == cli.main(["search", "x", "--root", str(tree), "--db", db, "--limit", "500"])
     assert "1..200" in capsys.readouterr().err
