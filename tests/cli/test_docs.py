@@ -39,3 +39,30 @@ def test_every_cli_command_is_documented_and_has_help():
     for name, sub in subactions[0].choices.items():
         assert f"mimomem {name}" in readme, f"README does not mention `mimomem {name}`"
         assert sub.format_help().strip()
+
+
+def _outside_code(markdown: str) -> str:
+    """``markdown`` without fenced code blocks and inline code spans."""
+    return re.sub(r"`[^`\n]*`", "", re.sub(r"^```.*?^```", "", markdown, flags=re.S | re.M))
+
+
+def test_fault_readme_links_and_paths_exist():
+    """README linked design notes and named modules that are not in the repository -> every link and path exists."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)\s]+)\)", _outside_code(readme))
+    assert links, "no links found: the pattern is broken"
+    missing = [
+        link for link in links
+        if not re.match(r"[a-z]+:|#", link) and not (ROOT / link.split("#")[0]).exists()
+    ]
+    assert missing == [], f"README.md links to files that are not in the repository: {missing}"
+    # paths in code spans that name a file or folder of the repository (mimomem/..., tests/..., ...)
+    tops = {p.name for p in ROOT.iterdir() if not p.name.startswith(".")} | {".ci"}
+    named = re.findall(r"`([^`\s<>*]+)`", readme)
+    stale = [
+        path for path in named
+        if path.split("/")[0] in tops and "/" in path and not (ROOT / path.rstrip("/")).exists()
+    ]
+    assert stale == [], f"README.md names repository paths that do not exist: {stale}"
+    for outside in ("../shared", "design/reference", "design/"):
+        assert outside not in readme, f"README.md points at {outside!r}, which is not in the repository"
