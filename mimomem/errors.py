@@ -56,6 +56,18 @@ class NotOwnerError(WriteDeniedError):
     """The target belongs to another session or project."""
 
 
+class InvalidFileNameError(BadMemoryPathError):
+    """A name the disk cannot hold as given: not valid UTF-8, or too long for an atomic write."""
+
+
+class InvalidAgentNameError(MimomemError, ValueError):
+    """The agent name holds control characters or only looks like a restricted agent's name."""
+
+
+class MemoryRootNotFoundError(LocationError):
+    """An explicitly given memory root does not exist (a typo must not create a database elsewhere)."""
+
+
 class SecretRefusedError(MimomemError, ValueError):
     """Text about to be written contains a likely secret (kind and line given, value never)."""
 
@@ -89,6 +101,10 @@ class SchemaTooNewError(MimomemError, RuntimeError):
     """The database was written by a newer mimomem; delete it (it is a cache) or upgrade."""
 
 
+class CorruptDatabaseError(MimomemError, RuntimeError):
+    """The index database is damaged or not a database; delete it (it is a cache of the files)."""
+
+
 class UnknownBackendError(MimomemError, ValueError):
     """The backend name is not one of ``BACKENDS``."""
 
@@ -103,6 +119,10 @@ class InvalidFloorError(MimomemError, ValueError):
 
 class InvalidScopeError(MimomemError, ValueError):
     """The scope filter is not one of ``SCOPES``."""
+
+
+class InvalidTypeError(MimomemError, ValueError):
+    """The type filter is not one of ``TYPES``."""
 
 
 # --- curated store ---
