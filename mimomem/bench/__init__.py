@@ -7,11 +7,19 @@ charts), ``compare`` (save / regression gate), ``scale`` (generated corpora).
 
 from __future__ import annotations
 
-from mimomem.bench.compare import Comparison, ResultFileError, compare_results, format_comparison, load_result, save_result
-from mimomem.bench.datasets import CorporaNotFoundError, Dataset, DatasetError, discover_datasets, find_corpora, load_dataset
-from mimomem.bench.engines import BACKENDS, BackendUnavailableError, UnknownBackendError, available_backends
-from mimomem.bench.report import BenchDependencyError, format_result, write_report
+from mimomem.bench.compare import Comparison, compare_results, format_comparison, load_result, save_result
+from mimomem.bench.datasets import Dataset, discover_datasets, find_corpora, load_dataset
+from mimomem.bench.engines import BACKENDS, available_backends
+from mimomem.bench.report import format_result, write_report
 from mimomem.bench.runner import run_bench
+from mimomem.errors import (
+    BackendUnavailableError,
+    BenchDependencyError,
+    CorporaNotFoundError,
+    DatasetError,
+    ResultFileError,
+    UnknownBackendError,
+)
 
 __all__ = [
     "BACKENDS",

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mimomem.errors import MimomemError, ResultFileError
 from mimomem.bench.engines import canonical_name
 from mimomem.bench.metrics import METRICS
+from mimomem.errors import ResultFileError
 
 EPSILON = 1e-9
 """Differences smaller than this are float noise, never a regression."""
@@ -91,7 +91,9 @@ def _index(result: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
     return {(d["name"], canonical_name(b["backend"])): b for d in result["datasets"] for b in d["backends"]}
 
 
-def _check(out: Comparison, dataset: str, backend: str, label: str, saved: dict[str, Any], current: dict[str, Any]) -> None:
+def _check(
+    out: Comparison, dataset: str, backend: str, label: str, saved: dict[str, Any], current: dict[str, Any]
+) -> None:
     for metric in METRICS:
         if metric in saved and metric in current and saved[metric] - current[metric] > out.tolerance + EPSILON:
             out.regressions.append(Regression(dataset, backend, metric + label, saved[metric], current[metric]))
@@ -155,7 +157,9 @@ def format_comparison(c: Comparison) -> str:
     if c.regressions:
         lines.append(f"REGRESSION: {len(c.regressions)} metric(s) dropped by more than {c.tolerance:g}")
         for r in c.regressions:
-            lines.append(f"  {r.dataset} / {r.backend}: {r.metric} {r.saved:.4f} -> {r.current:.4f} ({r.current - r.saved:+.4f})")
+            lines.append(
+                f"  {r.dataset} / {r.backend}: {r.metric} {r.saved:.4f} -> {r.current:.4f} ({r.current - r.saved:+.4f})"
+            )
     else:
         lines.append(f"OK: no metric dropped by more than {c.tolerance:g}")
     if c.lost:

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mimomem.errors import CorporaNotFoundError, DatasetError, MimomemError
+from mimomem.errors import CorporaNotFoundError, DatasetError
 
 CORPUS_FILE = "corpus.jsonl"
 QUERIES_FILE = "queries.jsonl"
@@ -62,8 +62,7 @@ class Dataset:
 def _read_lines(path: Path) -> list[str]:
     if not path.is_file():
         raise DatasetError(
-            f"{path}: file not found; a BEIR dataset directory holds {CORPUS_FILE}, "
-            f"{QUERIES_FILE} and {QRELS_FILE}"
+            f"{path}: file not found; a BEIR dataset directory holds {CORPUS_FILE}, {QUERIES_FILE} and {QRELS_FILE}"
         )
     raw = path.read_bytes()
     try:
@@ -83,7 +82,9 @@ def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[s
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise DatasetError(f"{path}:{number}: not valid JSON ({exc.msg}); each line must be one JSON object") from None
+            raise DatasetError(
+                f"{path}:{number}: not valid JSON ({exc.msg}); each line must be one JSON object"
+            ) from None
         if not isinstance(obj, dict):
             raise DatasetError(f"{path}:{number}: expected a JSON object, got {type(obj).__name__}")
         for key in required:
@@ -116,9 +117,7 @@ def _read_qrels(path: Path, query_ids: set[str]) -> dict[str, dict[str, int]]:
     except ValueError:
         looks_like_data = False
     if looks_like_data or len(header) != 3:
-        raise DatasetError(
-            f"{path}:1: expected the header 'query-id<TAB>corpus-id<TAB>score', got {lines[0]!r}"
-        )
+        raise DatasetError(f"{path}:1: expected the header 'query-id<TAB>corpus-id<TAB>score', got {lines[0]!r}")
     qrels: dict[str, dict[str, int]] = {}
     for number, line in enumerate(lines[1:], 2):
         if not line.strip():
@@ -141,7 +140,9 @@ def load_dataset(path: str | Path) -> Dataset:
     """Load and validate the BEIR dataset in directory ``path``."""
     root = Path(path)
     if not root.is_dir():
-        raise DatasetError(f"{root}: not a directory; pass a folder holding {CORPUS_FILE}, {QUERIES_FILE}, {QRELS_FILE}")
+        raise DatasetError(
+            f"{root}: not a directory; pass a folder holding {CORPUS_FILE}, {QUERIES_FILE}, {QRELS_FILE}"
+        )
     docs = []
     for _, obj in _read_jsonl(root / CORPUS_FILE, ("_id", "text")):
         title = obj.get("title") or ""

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mimomem.errors import BenchDependencyError, MimomemError
 from mimomem.bench.metrics import METRICS
+from mimomem.errors import BenchDependencyError
 
 METRIC_LABELS = {"ndcg@10": "nDCG@10", "recall@10": "Recall@10", "recall@100": "Recall@100", "mrr@10": "MRR@10"}
 
@@ -53,7 +53,17 @@ def _cpu_p95(row: dict[str, Any]) -> str:
 
 def quality_table(dataset: dict[str, Any]) -> str:
     """One row per backend: quality, zero-result share, latency, build time, index size."""
-    header = ["backend", *METRIC_LABELS.values(), "zero-result", "p50 ms", "p95 ms", "p95 CPU ms", "build s", "disk", "memory"]
+    header = [
+        "backend",
+        *METRIC_LABELS.values(),
+        "zero-result",
+        "p50 ms",
+        "p95 ms",
+        "p95 CPU ms",
+        "build s",
+        "disk",
+        "memory",
+    ]
     rows = []
     for b in dataset["backends"]:
         rows.append(
@@ -122,7 +132,18 @@ def failures_table(failures: dict[str, Any]) -> str:
 
 def scale_table(scale: dict[str, Any]) -> str:
     """One row per backend and corpus size: build time, latency, index size, RSS growth."""
-    header = ["backend", "documents", "build s", "p50 ms", "p95 ms", "p95 CPU ms", "queries with hits", "disk", "memory", "RSS growth"]
+    header = [
+        "backend",
+        "documents",
+        "build s",
+        "p50 ms",
+        "p95 ms",
+        "p95 CPU ms",
+        "queries with hits",
+        "disk",
+        "memory",
+        "RSS growth",
+    ]
     rows = []
     order = {name: i for i, name in enumerate(_in_table_order(p["backend"] for p in scale["points"]))}
     for p in sorted(scale["points"], key=lambda p: (order[p["backend"]], p["documents"])):
@@ -158,9 +179,18 @@ def format_result(result: dict[str, Any]) -> str:
         f = result["failures"]
         parts.append("## failures.md, row by row: hits on an index of the one document\n")
         parts.append(failures_table(f) + "\n")
-        parts.append(("Every documented miss and fix is reproduced." if f["all_as_expected"] else "Some rows differ from failures.md (see 'as expected').") + "\n")
+        parts.append(
+            (
+                "Every documented miss and fix is reproduced."
+                if f["all_as_expected"]
+                else "Some rows differ from failures.md (see 'as expected')."
+            )
+            + "\n"
+        )
     if result.get("scale"):
-        parts.append(f"## Scaling: generated corpora (seed {result['scale']['seed']}), {result['scale']['queries']} queries\n")
+        parts.append(
+            f"## Scaling: generated corpora (seed {result['scale']['seed']}), {result['scale']['queries']} queries\n"
+        )
         parts.append(scale_table(result["scale"]) + "\n")
     m = result["machine"]
     parts.append(
@@ -219,7 +249,12 @@ def category_chart(dataset: dict[str, Any], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(max(7, 1.3 * len(cats) + 3), 4))
     width = 0.8 / max(1, len(backends))
     for i, b in enumerate(backends):
-        ax.bar([x + i * width for x in range(len(cats))], [b["categories"][c]["ndcg@10"] for c in cats], width, label=b["backend"])
+        ax.bar(
+            [x + i * width for x in range(len(cats))],
+            [b["categories"][c]["ndcg@10"] for c in cats],
+            width,
+            label=b["backend"],
+        )
     ax.set_xticks([x + width * (len(backends) - 1) / 2 for x in range(len(cats))])
     ax.set_xticklabels(cats)
     ax.set_ylabel("nDCG@10")

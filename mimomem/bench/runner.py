@@ -20,9 +20,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from mimomem.bench.datasets import Dataset, DatasetError, load_dataset
-from mimomem.bench.engines import BACKENDS, BackendUnavailableError, Engine, check_name, make_engine, remove_workdir, unavailable_reason
+from mimomem.bench.datasets import Dataset, load_dataset
+from mimomem.bench.engines import (
+    BACKENDS,
+    Engine,
+    check_name,
+    make_engine,
+    remove_workdir,
+    unavailable_reason,
+)
 from mimomem.bench.metrics import METRICS, mean, percentile, score_query
+from mimomem.errors import BackendUnavailableError, DatasetError
 
 TOP_K = 100
 """Documents fetched per query (Recall@100 needs them; run files keep them)."""
@@ -30,7 +38,9 @@ TOP_K = 100
 SCHEMA = 1
 """Version of the JSON result layout; bumped when a key changes meaning."""
 
-TIMING_NOTE = "one build per engine; each query run once as warm-up, then timed once (k=100); wall clock and thread CPU time"
+TIMING_NOTE = (
+    "one build per engine; each query run once as warm-up, then timed once (k=100); wall clock and thread CPU time"
+)
 
 Progress = Callable[[str], None]
 
@@ -122,7 +132,9 @@ class Timings(NamedTuple):
         }
 
 
-def time_queries(engine: Engine, queries: Sequence[str], k: int = TOP_K) -> tuple[list[list[tuple[str, float]]], Timings]:
+def time_queries(
+    engine: Engine, queries: Sequence[str], k: int = TOP_K
+) -> tuple[list[list[tuple[str, float]]], Timings]:
     """Warm-up pass, then each query timed once; returns (results, timings).
 
     CPU time is recorded next to wall time because on a shared machine the wall-clock
@@ -161,7 +173,7 @@ def run_backend(
     progress(f"[{dataset.name}] {engine.name}: built in {build_s:.2f} s; running {len(queries)} queries twice")
     results, timings = time_queries(engine, [q.text for q in queries])
     per_query: dict[str, dict[str, Any]] = {}
-    for query, hits in zip(queries, results):
+    for query, hits in zip(queries, results, strict=True):
         ranking = [d for d, _ in hits]
         qrel = dataset.qrels.get(query.qid, {})
         scores = score_query(ranking, qrel)
@@ -200,10 +212,10 @@ def write_run_file(path: Path, qids: Sequence[str], results: Sequence[Sequence[t
     from mimomem.common.files import atomic_write
 
     lines = []
-    for qid, hits in zip(qids, results):
+    for qid, hits in zip(qids, results, strict=True):
         for rank, (doc_id, score) in enumerate(hits[:TOP_K], 1):
             lines.append(f"{qid} Q0 {doc_id} {rank} {score!r} {tag}\n")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(exist_ok=True)  # the run directory itself; its parent must exist
     atomic_write(path, "".join(lines))
 
 
@@ -236,11 +248,17 @@ def run_dataset(
     }
 
 
-EXPECTED_COLUMNS = {"unicode61": ("fts5-unicode61",), "trigram": ("fts5-trigram",), "bigram": ("fts5-bigram", "native-index")}
+EXPECTED_COLUMNS = {
+    "unicode61": ("fts5-unicode61",),
+    "trigram": ("fts5-trigram",),
+    "bigram": ("fts5-bigram", "native-index"),
+}
 """Which backends each expectation column of ``cases.json`` applies to."""
 
 
-def run_failures(cases_path: Path, backends: Sequence[str], *, workroot: Path, progress: Progress = quiet) -> dict[str, Any]:
+def run_failures(
+    cases_path: Path, backends: Sequence[str], *, workroot: Path, progress: Progress = quiet
+) -> dict[str, Any]:
     """The failures table: for each case, the hits of each backend on an index of its one document."""
     try:
         spec = json.loads(cases_path.read_text(encoding="utf-8"))
@@ -250,7 +268,10 @@ def run_failures(cases_path: Path, backends: Sequence[str], *, workroot: Path, p
                 if key not in case:
                     raise KeyError(key)
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise DatasetError(f"{cases_path}: not a failures case file ({exc}); expected {{'cases': [{{query, document, expected_hits}}]}}") from None
+        raise DatasetError(
+            f"{cases_path}: not a failures case file ({exc}); "
+            "expected {'cases': [{query, document, expected_hits}]}"
+        ) from None
     documents = list(dict.fromkeys(c["document"] for c in cases))
     hits: dict[tuple[str, str], dict[str, int]] = {}
     for name in backends:
@@ -326,10 +347,14 @@ def run_bench(
     with tempfile.TemporaryDirectory(prefix="mimomem-bench-") as tmp:
         workroot = Path(tmp)
         for dataset in datasets:
-            result["datasets"].append(run_dataset(dataset, names, workroot=workroot, run_dir=run_dir, progress=progress))
+            result["datasets"].append(
+                run_dataset(dataset, names, workroot=workroot, run_dir=run_dir, progress=progress)
+            )
         cases = find_cases(dataset_paths) if (failures or failures_only) else None
         if failures_only and cases is None:
-            raise DatasetError("no cases.json in the given datasets; --failures needs corpora/failures (or a dataset with cases.json)")
+            raise DatasetError(
+                "no cases.json in the given datasets; --failures needs corpora/failures (or a dataset with cases.json)"
+            )
         if cases is not None:
             result["failures"] = run_failures(cases, names, workroot=workroot, progress=progress)
         if scale:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mimomem.errors import MimomemError, ScaleError
+from mimomem.errors import ScaleError
 
 if TYPE_CHECKING:
     from mimomem.bench.runner import Progress
@@ -32,7 +32,7 @@ QUERY_SEED = 7
 MAX_DOCS = 100_000
 """Largest generated corpus."""
 
-_TECH = (
+_TECH = (  # noqa: SIM905 (one word list, easier to edit as text)
     "memory index query token cache config deploy build test lint schema migration session "
     "checkpoint reconcile search snippet backend worker server client request response retry "
     "timeout budget context prompt agent model stream buffer parser writer reader handler "
@@ -139,7 +139,7 @@ def generate_corpus(n: int, seed: int = SEED) -> list[tuple[str, str]]:
 def generate_queries(count: int = 200, seed: int = QUERY_SEED) -> list[str]:
     """``count`` queries of 1-3 terms: 2-character words, 3-4-character words, English."""
     words, freqs = _dictionary()
-    pool = [(w, math.sqrt(f)) for w, f in zip(words, freqs) if f >= 50 and len(w) >= 2]
+    pool = [(w, math.sqrt(f)) for w, f in zip(words, freqs, strict=True) if f >= 50 and len(w) >= 2]
     short = [(w, f) for w, f in pool if len(w) == 2]
     long = [(w, f) for w, f in pool if len(w) > 2]
     short_cum = list(_accumulate([f for _, f in short]))
@@ -177,7 +177,7 @@ def run_scale(
 ) -> dict[str, Any]:
     """Build each backend on each generated corpus size; time 200 queries; record sizes."""
     from mimomem.bench.engines import make_engine, remove_workdir
-    from mimomem.bench.runner import quiet, rss_bytes, time_queries, _timed_build
+    from mimomem.bench.runner import _timed_build, quiet, rss_bytes, time_queries
 
     say = progress or quiet
     say(f"[scale] generating {max(sizes)} documents (seed {SEED})")

@@ -50,9 +50,17 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 def _recall_json(r: Recalled) -> dict[str, Any]:
     return {
-        "id": r.id, "scope": r.memory.scope, "summary": r.memory.summary, "body": r.memory.body,
-        "score": r.score, "bm25": r.bm25, "scope_prior": r.scope_prior, "decay": r.decay,
-        "rehearsal": r.rehearsal, "hits": r.hits, "matched_terms": list(r.matched_terms),
+        "id": r.id,
+        "scope": r.memory.scope,
+        "summary": r.memory.summary,
+        "body": r.memory.body,
+        "score": r.score,
+        "bm25": r.bm25,
+        "scope_prior": r.scope_prior,
+        "decay": r.decay,
+        "rehearsal": r.rehearsal,
+        "hits": r.hits,
+        "matched_terms": list(r.matched_terms),
         "path": str(r.memory.path),
     }
 
@@ -65,8 +73,15 @@ def cmd_remember(args: argparse.Namespace) -> int:
     for scenario in args.when or ():
         checks.utf8(scenario, "--when")
     memory = open_store(args).remember(
-        args.category, args.summary, body, author=args.author, highlight=args.highlight or "",
-        load_when=args.when or (), pinned=args.pinned, supersedes=args.supersedes, scope=_scope(args),
+        args.category,
+        args.summary,
+        body,
+        author=args.author,
+        highlight=args.highlight or "",
+        load_when=args.when or (),
+        pinned=args.pinned,
+        supersedes=args.supersedes,
+        scope=_scope(args),
         slug=args.slug,
     )
     proposal = memory.kind == "rule-proposal"
@@ -91,11 +106,17 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         store.compile()
     report = store.inspect()
     if args.json:
-        print(json.dumps({
-            "roots": report.roots,
-            "memories": [m.__dict__ for m in report.memories],
-            "problems": [p.__dict__ for p in report.problems],
-        }, ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {
+                    "roots": report.roots,
+                    "memories": [m.__dict__ for m in report.memories],
+                    "problems": [p.__dict__ for p in report.problems],
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     else:
         for scope, path in report.roots.items():
             print(f"{scope} root: {path}")

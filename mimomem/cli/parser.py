@@ -75,7 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="mimomem", description=DESCRIPTION, epilog=EPILOG)
     engine = "native" if mimomem.native_available() else "pure Python"
     parser.add_argument(
-        "-V", "--version", action="version", version=f"%(prog)s {mimomem.__version__} ({engine})",
+        "-V",
+        "--version",
+        action="version",
+        version=f"%(prog)s {mimomem.__version__} ({engine})",
         help="print the version and whether the native extension is in use, then exit",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="the command to run:")
@@ -101,16 +104,20 @@ def _add_tokenize(sub: Subparsers) -> None:
 def _roots(p: argparse.ArgumentParser, *, scope: bool = False) -> None:
     """The options naming the curated roots (and, with ``scope``, which one to write)."""
     p.add_argument(
-        "--project", metavar="DIR",
+        "--project",
+        metavar="DIR",
         help="project directory (memories in DIR/.memory; default: the git repo around .)",
     )
     p.add_argument(
-        "--global-root", metavar="DIR",
+        "--global-root",
+        metavar="DIR",
         help="global memory directory (default: $XDG_CONFIG_HOME/mimomem/memory)",
     )
     if scope:
         p.add_argument(
-            "--global", dest="use_global", action="store_true",
+            "--global",
+            dest="use_global",
+            action="store_true",
             help="use the global root instead of the project one",
         )
 
@@ -119,7 +126,10 @@ def _add_curated(sub: Subparsers) -> None:
     p = sub.add_parser("recall", help="curated memories best matching QUERY, with why they matched")
     p.add_argument("query", help="what to recall (any language; CJK is matched by bigrams)")
     p.add_argument(
-        "--limit", type=int, default=4, metavar="N",
+        "--limit",
+        type=int,
+        default=4,
+        metavar="N",
         help=f"how many, 1..{curated.RECALL_MAX_LIMIT} (default 4)",
     )
     p.add_argument("--dry-run", action="store_true", help="do not count this recall in the hit counters")
@@ -140,7 +150,9 @@ def _add_curated(sub: Subparsers) -> None:
     p.set_defaults(func=curated.cmd_inspect)
 
     p = sub.add_parser("rules", help="review rule proposals written by a model")
-    rules_sub = p.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND", help="what to do with the proposal:")
+    rules_sub = p.add_subparsers(
+        dest="rules_command", required=True, metavar="SUBCOMMAND", help="what to do with the proposal:"
+    )
     for name, what in (("accept", "make the proposal a hard rule"), ("reject", "delete the proposal")):
         q = rules_sub.add_parser(name, help=what)
         q.add_argument("id", help="the proposal's id, rules/<slug>")
@@ -156,11 +168,17 @@ def _add_curated(sub: Subparsers) -> None:
     p = sub.add_parser("inject", help="render the curated-memory injection text for CONTEXT")
     p.add_argument("context", help="context text ('-' reads stdin)")
     p.add_argument(
-        "--max-bodies", type=int, default=4, metavar="N",
+        "--max-bodies",
+        type=int,
+        default=4,
+        metavar="N",
         help=f"at most N memory bodies, 0..{curated.RECALL_MAX_LIMIT} (default 4)",
     )
     p.add_argument(
-        "--budget", type=int, default=1200, metavar="CHARS",
+        "--budget",
+        type=int,
+        default=1200,
+        metavar="CHARS",
         help="character budget for bodies (default 1200)",
     )
     _roots(p)
@@ -199,25 +217,35 @@ def _add_search(sub: Subparsers) -> None:
     )
     p.add_argument("query", help="what to search for")
     p.add_argument(
-        "--backend", choices=BACKENDS, type=checks.renamed("--backend", DEPRECATED_BACKENDS, "mimomem search"),
+        "--backend",
+        choices=BACKENDS,
+        type=checks.renamed("--backend", DEPRECATED_BACKENDS, "mimomem search"),
         help=f"retrieval backend (default: ${BACKEND_ENV} or {DEFAULT_BACKEND})",
     )
     p.add_argument(
-        "--scope", choices=SCOPES, type=checks.renamed("--scope", DEPRECATED_SCOPES, "mimomem search"),
+        "--scope",
+        choices=SCOPES,
+        type=checks.renamed("--scope", DEPRECATED_SCOPES, "mimomem search"),
         help="only this layer of the tree (default: all)",
     )
     p.add_argument("--scope-id", metavar="ID", help="with --scope: only this project or session id")
     p.add_argument(
-        "--type", choices=TYPE_CHOICES, metavar="TYPE",
+        "--type",
+        choices=TYPE_CHOICES,
+        metavar="TYPE",
         help=f"only this memory type: {', '.join(TYPES)} (Claude Code: {', '.join(CC_TYPES)})",
     )
     p.add_argument(
-        "--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
+        "--limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        metavar="N",
         help=f"1..{MAX_LIMIT} (default {DEFAULT_LIMIT})",
     )
     p.add_argument("--no-reconcile", action="store_true", help="search the index as it is")
     p.add_argument(
-        "--expand", action="store_true",
+        "--expand",
+        action="store_true",
         help="add glossary synonyms (部署/deploy ...), weighted below your words",
     )
     _index_options(p)
@@ -250,7 +278,10 @@ def _add_paths(sub: Subparsers) -> None:
     p.add_argument("--task", metavar="TID", help="with --session: also show this task's progress.md")
     p.add_argument("--root", metavar="DIR", help="memory root to use (default: <data>/memory, see MIMOMEM_HOME)")
     p.add_argument(
-        "--mimocode", nargs="?", const="", metavar="DATA_DIR",
+        "--mimocode",
+        nargs="?",
+        const="",
+        metavar="DATA_DIR",
         help="use an existing MiMo-Code tree in place (default: $MIMOCODE_HOME/data or ~/.local/share/mimocode)",
     )
     p.add_argument("--json", action="store_true", help="print a JSON object")
@@ -270,21 +301,27 @@ def _add_bench(sub: Subparsers) -> None:
         "Exit status 1 when --compare finds a regression.",
     )
     p.add_argument(
-        "--dataset", action="append", metavar="DIR",
+        "--dataset",
+        action="append",
+        metavar="DIR",
         help="BEIR dataset directory (repeatable; default: every dataset under corpora/)",
     )
     p.add_argument(
-        "--backend", action="append", metavar="NAME",
+        "--backend",
+        action="append",
+        metavar="NAME",
         type=checks.renamed("--backend", DEPRECATED_BACKENDS, "mimomem bench"),
         help=f"backend to run, one of {', '.join(BENCH_BACKENDS)} (repeatable; default: every available one)",
     )
     p.add_argument(
-        "--run-file", metavar="DIR",
+        "--run-file",
+        metavar="DIR",
         help="write TREC runs (top 100) as DIR/<dataset>.<backend>.trec (DIR is created; its parent must exist)",
     )
     p.add_argument("--json", action="store_true", help="print the whole result as JSON on stdout")
     p.add_argument(
-        "--report", metavar="DIR",
+        "--report",
+        metavar="DIR",
         help="write report.md and PNG charts into DIR (created; its parent must exist); charts need matplotlib, "
         "the scaling chart --scale",
     )
@@ -292,7 +329,10 @@ def _add_bench(sub: Subparsers) -> None:
     p.add_argument("--save", metavar="FILE", help="save the result (JSON) for a later --compare")
     p.add_argument("--compare", metavar="FILE", help="compare with a saved result; exit 1 if a metric dropped")
     p.add_argument(
-        "--tolerance", type=float, default=0.0, metavar="X",
+        "--tolerance",
+        type=float,
+        default=0.0,
+        metavar="X",
         help="allowed drop per metric for --compare (default 0)",
     )
     p.add_argument("--failures", action="store_true", help="only the failures.md table: hits per backend side by side")
@@ -301,7 +341,9 @@ def _add_bench(sub: Subparsers) -> None:
 
 def _add_hook(sub: Subparsers) -> None:
     p = sub.add_parser("hook", help="handle one agent hook call: event JSON on stdin, hook output on stdout")
-    hook_sub = p.add_subparsers(dest="hook_command", required=True, metavar="HARNESS", help="the harness calling the hook:")
+    hook_sub = p.add_subparsers(
+        dest="hook_command", required=True, metavar="HARNESS", help="the harness calling the hook:"
+    )
     q = hook_sub.add_parser(
         "claude-code",
         help="a Claude Code hook (SessionStart, UserPromptSubmit, PreCompact, SessionEnd)",
@@ -328,8 +370,13 @@ def _add_agent(sub: Subparsers) -> None:
     )
     _where_options(p)
     p.add_argument("--prompt", metavar="TEXT", help="assemble the per-prompt context for TEXT instead")
-    p.add_argument("--budget", type=int, default=4000, metavar="TOKENS",
-                   help="total estimated tokens (default 4000; per-prompt context is usually far smaller)")
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=4000,
+        metavar="TOKENS",
+        help="total estimated tokens (default 4000; per-prompt context is usually far smaller)",
+    )
     p.add_argument("--json", action="store_true", help="print blocks, token counts and the text as JSON")
     p.set_defaults(func=agent.cmd_context)
     p = sub.add_parser("note", help="append an entry to the current session's notes.md (through the write gate)")
@@ -345,7 +392,9 @@ def _add_agent(sub: Subparsers) -> None:
         description="TARGET is a path, or one of: project (MEMORY.md), global, checkpoint, notes, progress:TID. "
         "The gate decides by --agent, the session, the project and --task; a refusal says what is allowed.",
     )
-    p.add_argument("target", metavar="TARGET", help="path or layer name (project, global, checkpoint, notes, progress:TID)")
+    p.add_argument(
+        "target", metavar="TARGET", help="path or layer name (project, global, checkpoint, notes, progress:TID)"
+    )
     _where_options(p)
     p.add_argument("--agent", default="main", metavar="NAME", help="who is writing (default: main)")
     p.add_argument("--task", metavar="TID", help="the task this agent is bound to (a subagent's journal)")

@@ -15,5 +15,5 @@ def cmd_tokenize(args: argparse.Namespace) -> int:
         print(json.dumps([t._asdict() for t in found], ensure_ascii=False))
     else:
         for t in found:
-            print(f"{t.text}\t{t.start}\t{t.end}\t{args.text[t.start:t.end]}")
+            print(f"{t.text}\t{t.start}\t{t.end}\t{args.text[t.start : t.end]}")
     return 0

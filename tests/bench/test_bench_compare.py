@@ -13,12 +13,39 @@ from mimomem.cli import main
 
 
 def _result(ndcg: float = 0.5, ranks: dict[str, int] | None = None, tokens: list[str] | None = None) -> dict:
-    query = {"text": "部署脚本", "category": "long", "ndcg@10": ndcg, "recall@10": 1.0, "recall@100": 1.0, "mrr@10": 1.0,
-             "returned": 3, "relevant_ranks": ranks if ranks is not None else {"d1": 1, "d2": 12}, "tokens": tokens or ["部署 署脚 脚本", "部署", "脚本"]}
-    backend = {"backend": "fts5-bigram", "ndcg@10": ndcg, "recall@10": 1.0, "recall@100": 1.0, "mrr@10": 1.0, "zero_result_share": 0.0,
-               "latency_ms": {"p50": 0.1, "p95": 0.2}, "build_s": 0.1, "index_bytes": {"disk": 1, "memory": None},
-               "categories": {"long": {"queries": 1, "ndcg@10": ndcg, "recall@10": 1.0, "recall@100": 1.0, "mrr@10": 1.0, "zero_result_share": 0.0}},
-               "queries": {"q1": query}}
+    query = {
+        "text": "部署脚本",
+        "category": "long",
+        "ndcg@10": ndcg,
+        "recall@10": 1.0,
+        "recall@100": 1.0,
+        "mrr@10": 1.0,
+        "returned": 3,
+        "relevant_ranks": ranks if ranks is not None else {"d1": 1, "d2": 12},
+        "tokens": tokens or ["部署 署脚 脚本", "部署", "脚本"],
+    }
+    backend = {
+        "backend": "fts5-bigram",
+        "ndcg@10": ndcg,
+        "recall@10": 1.0,
+        "recall@100": 1.0,
+        "mrr@10": 1.0,
+        "zero_result_share": 0.0,
+        "latency_ms": {"p50": 0.1, "p95": 0.2},
+        "build_s": 0.1,
+        "index_bytes": {"disk": 1, "memory": None},
+        "categories": {
+            "long": {
+                "queries": 1,
+                "ndcg@10": ndcg,
+                "recall@10": 1.0,
+                "recall@100": 1.0,
+                "mrr@10": 1.0,
+                "zero_result_share": 0.0,
+            }
+        },
+        "queries": {"q1": query},
+    }
     return {"schema": 1, "datasets": [{"name": "mem", "backends": [backend]}]}
 
 
@@ -80,9 +107,15 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
 def _dataset(root: Path) -> Path:
     (root / "qrels").mkdir(parents=True)
     docs = {"n1": "部署脚本用 pnpm", "n2": "端口5433 数据库", "n3": "部署之前先跑测试"}
-    (root / "corpus.jsonl").write_text("".join(json.dumps({"_id": k, "text": v}, ensure_ascii=False) + "\n" for k, v in docs.items()), encoding="utf-8")
-    (root / "queries.jsonl").write_text('{"_id": "q1", "text": "部署"}\n{"_id": "q2", "text": "端口"}\n', encoding="utf-8")
-    (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\tn1\t2\nq1\tn3\t1\nq2\tn2\t1\n", encoding="utf-8")
+    (root / "corpus.jsonl").write_text(
+        "".join(json.dumps({"_id": k, "text": v}, ensure_ascii=False) + "\n" for k, v in docs.items()), encoding="utf-8"
+    )
+    (root / "queries.jsonl").write_text(
+        '{"_id": "q1", "text": "部署"}\n{"_id": "q2", "text": "端口"}\n', encoding="utf-8"
+    )
+    (root / "qrels" / "test.tsv").write_text(
+        "query-id\tcorpus-id\tscore\nq1\tn1\t2\nq1\tn3\t1\nq2\tn2\t1\n", encoding="utf-8"
+    )
     return root
 
 

@@ -12,7 +12,9 @@ from mimomem.bench.datasets import CorporaNotFoundError, DatasetError, discover_
 from mimomem.errors import MimomemError
 
 
-def write_dataset(root: Path, *, corpus: str | None = None, queries: str | None = None, qrels: str | None = None) -> Path:
+def write_dataset(
+    root: Path, *, corpus: str | None = None, queries: str | None = None, qrels: str | None = None
+) -> Path:
     """A three-document dataset; any file can be replaced by raw text."""
     (root / "qrels").mkdir(parents=True, exist_ok=True)
     docs = [
@@ -25,10 +27,17 @@ def write_dataset(root: Path, *, corpus: str | None = None, queries: str | None 
         {"_id": "q2", "text": "5433", "category": "literal"},
         {"_id": "q3", "text": "unjudged"},
     ]
-    (root / "corpus.jsonl").write_text(corpus if corpus is not None else "\n".join(json.dumps(d, ensure_ascii=False) for d in docs) + "\n", encoding="utf-8")
-    (root / "queries.jsonl").write_text(queries if queries is not None else "\n".join(json.dumps(q, ensure_ascii=False) for q in qs) + "\n", encoding="utf-8")
+    (root / "corpus.jsonl").write_text(
+        corpus if corpus is not None else "\n".join(json.dumps(d, ensure_ascii=False) for d in docs) + "\n",
+        encoding="utf-8",
+    )
+    (root / "queries.jsonl").write_text(
+        queries if queries is not None else "\n".join(json.dumps(q, ensure_ascii=False) for q in qs) + "\n",
+        encoding="utf-8",
+    )
     (root / "qrels" / "test.tsv").write_text(
-        qrels if qrels is not None else "query-id\tcorpus-id\tscore\nq1\td1\t2\nq2\td2\t1\nq2\td9\t1\nq3\td3\t0\n", encoding="utf-8"
+        qrels if qrels is not None else "query-id\tcorpus-id\tscore\nq1\td1\t2\nq2\td2\t1\nq2\td9\t1\nq3\td3\t0\n",
+        encoding="utf-8",
     )
     return root
 

@@ -23,23 +23,55 @@ def make_dataset(root: Path) -> Path:
         "n4": "memory_fts_idx 在 reconcile 时重建",
         "n5": "用户偏好：回复用中文，代码注释用英文",
     }
-    queries = [("q1", "部署", "two-char"), ("q2", "端口", "two-char"), ("q3", "memory_fts_idx", "identifier"), ("q4", "量子计算", "identifier")]
+    queries = [
+        ("q1", "部署", "two-char"),
+        ("q2", "端口", "two-char"),
+        ("q3", "memory_fts_idx", "identifier"),
+        ("q4", "量子计算", "identifier"),
+    ]
     qrels = [("q1", "n1", 2), ("q1", "n3", 1), ("q2", "n2", 2), ("q3", "n4", 2), ("q4", "n5", 1)]
-    (root / "corpus.jsonl").write_text("".join(json.dumps({"_id": k, "title": "", "text": v}, ensure_ascii=False) + "\n" for k, v in docs.items()), encoding="utf-8")
-    (root / "queries.jsonl").write_text("".join(json.dumps({"_id": q, "text": t, "category": c}, ensure_ascii=False) + "\n" for q, t, c in queries), encoding="utf-8")
-    (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t{s}\n" for q, d, s in qrels), encoding="utf-8")
+    (root / "corpus.jsonl").write_text(
+        "".join(json.dumps({"_id": k, "title": "", "text": v}, ensure_ascii=False) + "\n" for k, v in docs.items()),
+        encoding="utf-8",
+    )
+    (root / "queries.jsonl").write_text(
+        "".join(json.dumps({"_id": q, "text": t, "category": c}, ensure_ascii=False) + "\n" for q, t, c in queries),
+        encoding="utf-8",
+    )
+    (root / "qrels" / "test.tsv").write_text(
+        "query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t{s}\n" for q, d, s in qrels), encoding="utf-8"
+    )
     return root
 
 
 BACKEND_KEYS = {
-    "backend", "ndcg@10", "recall@10", "recall@100", "mrr@10", "zero_result_share",
-    "latency_ms", "cpu_ms", "build_s", "index_bytes", "categories", "queries",
+    "backend",
+    "ndcg@10",
+    "recall@10",
+    "recall@100",
+    "mrr@10",
+    "zero_result_share",
+    "latency_ms",
+    "cpu_ms",
+    "build_s",
+    "index_bytes",
+    "categories",
+    "queries",
 }
 
 
 def test_result_has_stable_keys_and_sane_values(tmp_path: Path) -> None:
     result = run_bench([make_dataset(tmp_path / "tiny")], BACKENDS, failures=False)
-    assert set(result) == {"schema", "machine", "timing", "backends", "skipped_backends", "datasets", "failures", "scale"}
+    assert set(result) == {
+        "schema",
+        "machine",
+        "timing",
+        "backends",
+        "skipped_backends",
+        "datasets",
+        "failures",
+        "scale",
+    }
     assert result["backends"] == BACKENDS and result["failures"] is None and result["scale"] is None
     assert {"python", "sqlite", "cpu_count", "native"} <= set(result["machine"])
     (ds,) = result["datasets"]
@@ -48,16 +80,31 @@ def test_result_has_stable_keys_and_sane_values(tmp_path: Path) -> None:
     by_name = {b["backend"]: b for b in ds["backends"]}
     for b in by_name.values():
         assert set(b) == BACKEND_KEYS
-        assert set(b["latency_ms"]) == set(b["cpu_ms"]) == {"p50", "p95"} and set(b["index_bytes"]) == {"disk", "memory"}
+        assert set(b["latency_ms"]) == set(b["cpu_ms"]) == {"p50", "p95"} and set(b["index_bytes"]) == {
+            "disk",
+            "memory",
+        }
         assert set(b["queries"]) == {"q1", "q2", "q3", "q4"}
-        assert set(b["queries"]["q1"]) == {"text", "category", "ndcg@10", "recall@10", "recall@100", "mrr@10", "returned", "relevant_ranks", "tokens"}
+        assert set(b["queries"]["q1"]) == {
+            "text",
+            "category",
+            "ndcg@10",
+            "recall@10",
+            "recall@100",
+            "mrr@10",
+            "returned",
+            "relevant_ranks",
+            "tokens",
+        }
         assert b["categories"]["two-char"]["queries"] == 2
     # unicode61 misses both two-character queries and the unanswerable one
     assert by_name["fts5-unicode61"]["zero_result_share"] == pytest.approx(0.75)
     assert by_name["fts5-unicode61"]["categories"]["two-char"]["ndcg@10"] == 0.0
     bigram = by_name["fts5-bigram"]
     assert bigram["zero_result_share"] == pytest.approx(0.25)  # only 量子计算
-    assert bigram["queries"]["q1"]["relevant_ranks"] == {"n1": 1, "n3": 2} or bigram["queries"]["q1"]["relevant_ranks"] == {"n3": 1, "n1": 2}
+    assert bigram["queries"]["q1"]["relevant_ranks"] == {"n1": 1, "n3": 2} or bigram["queries"]["q1"][
+        "relevant_ranks"
+    ] == {"n3": 1, "n1": 2}
     assert bigram["recall@100"] == pytest.approx(0.75)
     assert by_name["native-index"]["ndcg@10"] == pytest.approx(bigram["ndcg@10"])
     json.dumps(result)  # JSON-ready
@@ -100,9 +147,24 @@ def test_failures_table_from_cases(tmp_path: Path) -> None:
     root = make_dataset(tmp_path / "fail")
     cases = {
         "cases": [
-            {"row": 1, "query": "部署", "document": "部署脚本用 pnpm", "expected_hits": {"unicode61": 0, "trigram": 0, "bigram": 1}},
-            {"row": 2, "query": "pnpm", "document": "部署脚本用 pnpm", "expected_hits": {"unicode61": 1, "trigram": 1, "bigram": 1}},
-            {"row": 3, "query": "脚本", "document": "部署脚本用 pnpm", "expected_hits": {"unicode61": 1, "trigram": 0, "bigram": 1}},
+            {
+                "row": 1,
+                "query": "部署",
+                "document": "部署脚本用 pnpm",
+                "expected_hits": {"unicode61": 0, "trigram": 0, "bigram": 1},
+            },
+            {
+                "row": 2,
+                "query": "pnpm",
+                "document": "部署脚本用 pnpm",
+                "expected_hits": {"unicode61": 1, "trigram": 1, "bigram": 1},
+            },
+            {
+                "row": 3,
+                "query": "脚本",
+                "document": "部署脚本用 pnpm",
+                "expected_hits": {"unicode61": 1, "trigram": 0, "bigram": 1},
+            },
         ]
     }
     (root / "cases.json").write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
@@ -122,7 +184,7 @@ def test_failures_table_from_cases(tmp_path: Path) -> None:
 def test_failures_only_needs_a_cases_file(tmp_path: Path) -> None:
     from mimomem.bench.datasets import DatasetError
 
-    with pytest.raises(DatasetError, match="cases.json"):
+    with pytest.raises(DatasetError, match=r"cases\.json"):
         run_bench([make_dataset(tmp_path / "tiny")], ["fts5-bigram"], failures_only=True)
 
 

@@ -37,7 +37,10 @@ def test_run_scale_records_each_backend_and_size(tmp_path: Path) -> None:
     out = run_scale([10, 30], ["fts5-bigram", "native-index"], workroot=tmp_path)
     points = out["points"]
     assert [(p["backend"], p["documents"]) for p in points] == [
-        ("fts5-bigram", 10), ("native-index", 10), ("fts5-bigram", 30), ("native-index", 30)
+        ("fts5-bigram", 10),
+        ("native-index", 10),
+        ("fts5-bigram", 30),
+        ("native-index", 30),
     ]
     assert out["queries"] == 200
     for p in points:

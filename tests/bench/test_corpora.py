@@ -184,9 +184,7 @@ def test_committed_files_match_sources(tmp_path: Path) -> None:
         for rel in ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv"):
             fresh = (tmp_path / name / rel).read_bytes()
             assert fresh == (CORPORA / name / rel).read_bytes(), f"{name}/{rel} is stale: rerun build.py"
-    assert (tmp_path / "failures" / "cases.json").read_bytes() == (
-        CORPORA / "failures" / "cases.json"
-    ).read_bytes()
+    assert (tmp_path / "failures" / "cases.json").read_bytes() == (CORPORA / "failures" / "cases.json").read_bytes()
 
 
 def test_judged_ids_in_sources_exist() -> None:

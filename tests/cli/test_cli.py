@@ -55,7 +55,11 @@ def test_python_dash_m_runs_the_command():
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
     result = subprocess.run(
         [sys.executable, "-m", "mimomem", "tokenize", "用pnpm部署", "--json"],
-        capture_output=True, text=True, env=env, timeout=120, encoding="utf-8",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        encoding="utf-8",
     )
     assert result.returncode == 0, result.stderr
     assert [t["text"] for t in json.loads(result.stdout)] == ["用", "pnpm", "部署"]
@@ -248,8 +252,16 @@ def test_global_root_that_is_a_file(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     "argv",
-    [[], ["nosuch"], ["search"], ["search", "x", "--limit", "abc"], ["search", "x", "--backend", "nope"], ["index"],
-     ["rules", "accept"], ["bench", "--scale"]],
+    [
+        [],
+        ["nosuch"],
+        ["search"],
+        ["search", "x", "--limit", "abc"],
+        ["search", "x", "--backend", "nope"],
+        ["index"],
+        ["rules", "accept"],
+        ["bench", "--scale"],
+    ],
 )
 def test_usage_errors_are_one_line_pointing_at_help(argv, capsys):
     with pytest.raises(SystemExit) as exc:

@@ -51,17 +51,13 @@ def test_fault_readme_links_and_paths_exist():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     links = re.findall(r"\]\(([^)\s]+)\)", _outside_code(readme))
     assert links, "no links found: the pattern is broken"
-    missing = [
-        link for link in links
-        if not re.match(r"[a-z]+:|#", link) and not (ROOT / link.split("#")[0]).exists()
-    ]
+    missing = [link for link in links if not re.match(r"[a-z]+:|#", link) and not (ROOT / link.split("#")[0]).exists()]
     assert missing == [], f"README.md links to files that are not in the repository: {missing}"
     # paths in code spans that name a file or folder of the repository (mimomem/..., tests/..., ...)
     tops = {p.name for p in ROOT.iterdir() if not p.name.startswith(".")} | {".ci"}
     named = re.findall(r"`([^`\s<>*]+)`", readme)
     stale = [
-        path for path in named
-        if path.split("/")[0] in tops and "/" in path and not (ROOT / path.rstrip("/")).exists()
+        path for path in named if path.split("/")[0] in tops and "/" in path and not (ROOT / path.rstrip("/")).exists()
     ]
     assert stale == [], f"README.md names repository paths that do not exist: {stale}"
     for outside in ("../shared", "design/reference", "design/"):

@@ -65,7 +65,20 @@ def test_choices_come_from_the_library():
 
 def test_every_command_has_a_function():
     parser = build_parser()
-    for argv in (["tokenize", "x"], ["recall", "x"], ["remember", "facts", "s"], ["forget", "facts/x"], ["inspect"],
-                 ["rules", "accept", "rules/x"], ["rules", "reject", "rules/x"], ["import", "d"], ["inject", "x"],
-                 ["search", "x"], ["reconcile"], ["index", "stats"], ["paths"], ["bench"]):
+    for argv in (
+        ["tokenize", "x"],
+        ["recall", "x"],
+        ["remember", "facts", "s"],
+        ["forget", "facts/x"],
+        ["inspect"],
+        ["rules", "accept", "rules/x"],
+        ["rules", "reject", "rules/x"],
+        ["import", "d"],
+        ["inject", "x"],
+        ["search", "x"],
+        ["reconcile"],
+        ["index", "stats"],
+        ["paths"],
+        ["bench"],
+    ):
         assert callable(parser.parse_args(argv).func), argv

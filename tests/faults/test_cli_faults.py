@@ -46,8 +46,13 @@ def _run(tmp_path: Path, *args: str, close_stdout: bool = False) -> subprocess.C
     if close_stdout:  # exactly what `mimomem ... >&-` does in a shell
         command = ["sh", "-c", '"$0" "$@" >&-', *command]
     return subprocess.run(
-        command, capture_output=not close_stdout, stderr=subprocess.PIPE if close_stdout else None,
-        text=True, env=_env(tmp_path), timeout=120, check=False,
+        command,
+        capture_output=not close_stdout,
+        stderr=subprocess.PIPE if close_stdout else None,
+        text=True,
+        env=_env(tmp_path),
+        timeout=120,
+        check=False,
     )
 
 
@@ -56,8 +61,12 @@ def _run(tmp_path: Path, *args: str, close_stdout: bool = False) -> subprocess.C
 
 @pytest.mark.parametrize(
     ("old", "new"),
-    [(["--scope", "projects"], ["--scope", "project"]), (["--scope", "sessions"], ["--scope", "session"]),
-     (["--scope", "cc"], ["--scope", "claude-code"]), (["--backend", "native-scan"], ["--backend", "native-index"])],
+    [
+        (["--scope", "projects"], ["--scope", "project"]),
+        (["--scope", "sessions"], ["--scope", "session"]),
+        (["--scope", "cc"], ["--scope", "claude-code"]),
+        (["--backend", "native-scan"], ["--backend", "native-index"]),
+    ],
 )
 def test_fault_deprecated_cli_names(tmp_path, capsys, old, new):
     """`search --scope projects` was "invalid choice" -> it runs as --scope project, with a one-line note."""
@@ -150,8 +159,12 @@ def test_fault_unknown_type(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     ("filters", "named"),
-    [(["--scope-id", "nope"], "--scope-id nope"), (["--scope", "session"], "--scope session"),
-     (["--type", "checkpoint"], "--type checkpoint"), (["--scope", "global", "--scope-id", "nope"], "--scope-id nope")],
+    [
+        (["--scope-id", "nope"], "--scope-id nope"),
+        (["--scope", "session"], "--scope session"),
+        (["--type", "checkpoint"], "--type checkpoint"),
+        (["--scope", "global", "--scope-id", "nope"], "--scope-id nope"),
+    ],
 )
 def test_fault_filter_that_empties_the_result(tmp_path, capsys, filters, named):
     """`search 部署 --scope-id nope` printed a bare "No matches" -> it names the filter and the matches without it."""
@@ -184,21 +197,43 @@ def test_fault_index_stats_dates(tmp_path, capsys):
 
 def _bench_result(*, scale: bool) -> dict:
     backends = [
-        {"backend": "fts5-bigram", "ndcg@10": 0.8, "recall@10": 0.8, "recall@100": 0.8, "mrr@10": 0.8,
-         "zero_result_share": 0.0, "latency_ms": {"p50": 0.1, "p95": 0.2}, "cpu_ms": None, "build_s": 0.1,
-         "index_bytes": {"disk": 10, "memory": None}, "categories": {}, "queries": {}}
+        {
+            "backend": "fts5-bigram",
+            "ndcg@10": 0.8,
+            "recall@10": 0.8,
+            "recall@100": 0.8,
+            "mrr@10": 0.8,
+            "zero_result_share": 0.0,
+            "latency_ms": {"p50": 0.1, "p95": 0.2},
+            "cpu_ms": None,
+            "build_s": 0.1,
+            "index_bytes": {"disk": 10, "memory": None},
+            "categories": {},
+            "queries": {},
+        }
     ]
     datasets = [
         {"name": name, "path": name, "documents": docs, "queries": 2, "categories": [], "backends": backends}
         for name, docs in (("a", 10), ("b", 345), ("c", 110))
     ]
-    point = {"backend": "fts5-bigram", "documents": 1000, "build_s": 1.0, "latency_ms": {"p50": 0.1, "p95": 0.2},
-             "cpu_ms": None, "queries_with_hits": 1, "index_bytes": {"disk": 10, "memory": None},
-             "rss_growth_bytes": None}
+    point = {
+        "backend": "fts5-bigram",
+        "documents": 1000,
+        "build_s": 1.0,
+        "latency_ms": {"p50": 0.1, "p95": 0.2},
+        "cpu_ms": None,
+        "queries_with_hits": 1,
+        "index_bytes": {"disk": 10, "memory": None},
+        "rss_growth_bytes": None,
+    }
     return {
         "machine": {"python": "3", "sqlite": "3", "cpu_count": 2, "memory_bytes": 1, "platform": "x", "native": True},
-        "timing": "once", "backends": ["fts5-bigram"], "skipped_backends": {}, "datasets": datasets,
-        "failures": None, "scale": {"seed": 1, "queries": 1, "points": [point]} if scale else None,
+        "timing": "once",
+        "backends": ["fts5-bigram"],
+        "skipped_backends": {},
+        "datasets": datasets,
+        "failures": None,
+        "scale": {"seed": 1, "queries": 1, "points": [point]} if scale else None,
     }
 
 
