@@ -19,8 +19,11 @@ import site
 import subprocess
 import sys
 import tarfile
+from collections.abc import Iterable
+from fnmatch import fnmatch
 from importlib import metadata
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from packaging.requirements import Requirement
@@ -123,8 +126,13 @@ def build_env(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path
     return python, [venv_site(python), *this_environment()]
 
 
+class Sdist(NamedTuple):
+    path: Path  # the .tar.gz
+    source: Path  # the copy of the checkout it was built from (others may be editing the checkout meanwhile)
+
+
 @pytest.fixture(scope="module")
-def sdist(build_env: tuple[Path, list[Path]], tmp_path_factory: pytest.TempPathFactory) -> Path:
+def sdist(build_env: tuple[Path, list[Path]], tmp_path_factory: pytest.TempPathFactory) -> Sdist:
     """The sdist of this checkout, built the PEP 517 way (what ``python -m build --sdist`` calls).
 
     Built from a copy without the checkout's ``*.egg-info``: setuptools adds every file its old
@@ -135,7 +143,7 @@ def sdist(build_env: tuple[Path, list[Path]], tmp_path_factory: pytest.TempPathF
     shutil.copytree(ROOT, src, ignore=not_source, symlinks=True)
     code = f"import setuptools.build_meta as b; print(b.build_sdist({str(out)!r}))"
     name = run([python, "-c", code], cwd=src, env=clean_env()).strip().splitlines()[-1]
-    return out / name
+    return Sdist(out / name, src)
 
 
 def not_source(directory: str, names: list[str]) -> set[str]:
@@ -148,22 +156,38 @@ def not_source(directory: str, names: list[str]) -> set[str]:
     }
 
 
+def generated(paths: Iterable[str]) -> set[str]:
+    """Those of ``paths`` (relative to the checkout) that are build products: by suffix or by .gitignore."""
+    patterns = [line.strip().rstrip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()]
+    patterns = [pattern.lstrip("/") for pattern in patterns if pattern and not pattern.startswith(("#", "!"))]
+
+    def is_generated(path: str) -> bool:
+        parts = path.split("/")
+        return path.endswith(GENERATED) or any(
+            fnmatch(path, pattern) if "/" in pattern else any(fnmatch(part, pattern) for part in parts)
+            for pattern in patterns
+        )
+
+    return {path for path in paths if is_generated(path)}
+
+
 @pytest.mark.slow
-def test_sdist_holds_the_native_sources_and_nothing_generated(sdist: Path) -> None:
-    with tarfile.open(sdist) as tar:
-        names = [name.split("/", 1)[1] for name in tar.getnames() if "/" in name]
-    files = {name for name in names if name}
-    sources = {f"_native/{p.name}" for p in (ROOT / "_native").iterdir() if p.is_file() and p.suffix not in GENERATED}
+def test_sdist_holds_the_native_sources_and_nothing_generated(sdist: Sdist) -> None:
+    with tarfile.open(sdist.path) as tar:
+        files = {member.name.split("/", 1)[1] for member in tar.getmembers() if member.isfile()}
+    on_disk = {f"_native/{p.name}" for p in (sdist.source / "_native").iterdir() if p.is_file()}
+    sources = on_disk - generated(on_disk)
     assert {"_native/_native.pyx", "_native/_bm25.pxi", "_native/_tokenizer.pxi"} <= sources
     assert sources <= files, f"_native sources missing from the sdist (MANIFEST.in): {sorted(sources - files)}"
     assert {"mimomem/py.typed", "mimomem/data/synonyms.tsv", "README.md"} <= files
-    assert not [name for name in files if name.endswith(GENERATED)], "generated files in the sdist"
+    shipped = generated(name for name in files if not name.startswith("mimomem.egg-info/"))  # setuptools' own
+    assert not shipped, f"generated files in the sdist (MANIFEST.in): {sorted(shipped)}"
     assert {name.split("/", 1)[0] for name in files} <= SDIST_TOP_LEVEL
 
 
 @pytest.mark.slow
 def test_sdist_installs_native_into_a_fresh_venv(
-    sdist: Path, build_env: tuple[Path, list[Path]], tmp_path: Path
+    sdist: Sdist, build_env: tuple[Path, list[Path]], tmp_path: Path
 ) -> None:
     _, site_dirs = build_env
     venv = tmp_path / "venv"
@@ -173,7 +197,8 @@ def test_sdist_installs_native_into_a_fresh_venv(
     (venv_site(python) / "_mimomem_test_env.pth").write_text("".join(f"{d}\n" for d in site_dirs), encoding="utf-8")
     pip = [python, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index"]
     # --ignore-installed: this environment's own mimomem (visible through the .pth) is not ours to replace
-    run([*pip, "--ignore-installed", "--no-cache-dir", sdist], cwd=tmp_path, env=clean_env(MIMOMEM_REQUIRE_NATIVE="1"))
+    env = clean_env(MIMOMEM_REQUIRE_NATIVE="1")
+    run([*pip, "--ignore-installed", "--no-cache-dir", sdist.path], cwd=tmp_path, env=env)
 
     native, init_file, native_file = json.loads(run([python, "-c", PROBE], cwd=tmp_path, env=clean_env()))
     assert native is True
@@ -185,7 +210,8 @@ def test_sdist_installs_native_into_a_fresh_venv(
     assert [Path(f).name.split(".")[0] for f in package if f.endswith((".so", ".pyd"))] == ["_native"]
     assert not [f for f in package if f.endswith((".c", ".cpp", ".pyx", ".pxi", ".html"))]
     assert {"mimomem/py.typed", "mimomem/data/synonyms.tsv"} <= set(package)
-    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "mimomem").rglob("*.py") if "__pycache__" not in p.parts}
+    sources = (sdist.source / "mimomem").rglob("*.py")
+    modules = {p.relative_to(sdist.source).as_posix() for p in sources if "__pycache__" not in p.parts}
     missing = modules - set(package)
     assert not missing, f"modules not packaged (a package directory without __init__.py?): {sorted(missing)}"
     run([venv / ("Scripts" if os.name == "nt" else "bin") / "mimomem", "--help"], cwd=tmp_path, env=clean_env())
@@ -195,12 +221,13 @@ def test_no_generated_file_is_tracked_by_git() -> None:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
     tracked = run(["git", "ls-files"], cwd=ROOT).splitlines()
-    assert not [name for name in tracked if name.endswith(GENERATED)]
+    assert not generated(tracked)
 
 
 def test_the_test_extra_holds_the_build_requirements() -> None:
     tomllib = pytest.importorskip("tomllib", reason="reading pyproject.toml needs Python 3.11+")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    test_extra = {Requirement(req).name.lower() for req in project["project"]["optional-dependencies"]["test"]}
+    installed = [*project["project"]["dependencies"], *project["project"]["optional-dependencies"]["test"]]
     needed = {Requirement(req).name.lower() for req in project["build-system"]["requires"]}
-    assert needed <= test_extra, "pip install '.[test]' must bring the build requirements (test_packaging builds)"
+    missing = needed - {Requirement(req).name.lower() for req in installed}
+    assert not missing, f"pip install '.[test]' must bring the build requirements (test_packaging builds): {missing}"
