@@ -6,8 +6,18 @@ from pathlib import Path
 
 import pytest
 
+from mimomem.common.secrets import (
+    ALLOW_MARKER,
+    SecretFinding,
+    ensure_no_secrets,
+    ensure_no_secrets_appended,
+    ensure_no_secrets_in_fields,
+    redact_secrets,
+    scan_fields,
+    scan_secrets,
+    shannon_entropy,
+)
 from mimomem.errors import MimomemError, SecretRefusedError
-from mimomem.common.secrets import ALLOW_MARKER, SecretFinding, ensure_no_secrets, scan_secrets, shannon_entropy
 
 DATA = Path(__file__).parents[1] / "data" / "secrets"
 
@@ -34,11 +44,21 @@ HOLDOUT_POSITIVES = _cases("holdout_positives.txt")
 HOLDOUT_NEGATIVES = _cases("holdout_negatives.txt")
 EXPECTED_HOLDOUT_FALSE_NEGATIVES = 0
 EXPECTED_HOLDOUT_FALSE_POSITIVES = 0
+# A second held-out pair, written before the wider coverage (more provider tokens, command-line
+# and Markdown-table passwords, split PEM headers) was tuned on positives.txt / negatives.txt,
+# and measured once afterwards.  Before: 16 of 44 missed, 0 of 39 flagged.  After: 1 missed (a
+# password-table row pasted without its header row, which names no password), 0 flagged.
+HELDOUT_DIR_POSITIVES = _cases("heldout/positives.txt")
+HELDOUT_DIR_NEGATIVES = _cases("heldout/negatives.txt")
+EXPECTED_HELDOUT_DIR_FALSE_NEGATIVES = 1
+EXPECTED_HELDOUT_DIR_FALSE_POSITIVES = 0
 
 
 def test_corpora_are_substantial() -> None:
-    assert len(POSITIVES) >= 40
-    assert len(NEGATIVES) >= 60
+    assert len(POSITIVES) >= 100
+    assert len(NEGATIVES) >= 120
+    assert len(HELDOUT_DIR_POSITIVES) >= 40
+    assert len(HELDOUT_DIR_NEGATIVES) >= 35
 
 
 def test_false_negative_count_on_fake_secret_corpus() -> None:
@@ -60,7 +80,22 @@ def test_holdout_error_counts() -> None:
     )
 
 
-@pytest.mark.parametrize("case", POSITIVES + HOLDOUT_POSITIVES, ids=lambda c: c[:24])
+def test_second_holdout_error_counts() -> None:
+    missed = [case for case in HELDOUT_DIR_POSITIVES if not scan_secrets(case)]
+    flagged = [case for case in HELDOUT_DIR_NEGATIVES if scan_secrets(case)]
+    assert (len(missed), len(flagged)) == (
+        EXPECTED_HELDOUT_DIR_FALSE_NEGATIVES,
+        EXPECTED_HELDOUT_DIR_FALSE_POSITIVES,
+    ), (
+        missed,
+        flagged,
+    )
+
+
+CAUGHT_HELDOUT_DIR_POSITIVES = [case for case in HELDOUT_DIR_POSITIVES if scan_secrets(case)]
+
+
+@pytest.mark.parametrize("case", POSITIVES + HOLDOUT_POSITIVES + CAUGHT_HELDOUT_DIR_POSITIVES, ids=lambda c: c[:24])
 def test_no_finding_or_error_echoes_the_secret(case: str) -> None:
     findings = scan_secrets(case)
     with pytest.raises(SecretRefusedError) as info:
@@ -91,6 +126,22 @@ def test_no_finding_or_error_echoes_the_secret(case: str) -> None:
         ("Authorization: Bearer " + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2", "bearer-token"),
         ("AccountKey=" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe+/==", "secret-assignment"),
         ("sk_live_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2", "stripe-key"),
+        ("glrt-" + "xGqc_fQ7ZvqsP3CCT_nK", "gitlab-token"),
+        ("xapp-1-A1T6APR1H42-6974397230183-" + "0887bee1afbfa45289e0082c358452358902ff31", "slack-token"),
+        ("whsec_" + "hq32ohADlp7UTgC7S03yvBaISmxb3soi", "stripe-webhook-secret"),
+        ("pypi-AgEIcHlwaS5vcmc" + "z6UY-3EQs021cyLVcHZbNsD3QYUbUJ4TcfCWNkgkOVhJBg8a3X", "pypi-token"),
+        ("SK" + "d5eb7be5d17bfc4f6e75bcc05bf159a7", "twilio-api-key"),
+        ("key-" + "25c456a9920597ecfe5127ec1a099205", "mailgun-key"),
+        ("NjYzODI3MzU4Njc2NDc2MzYw.yqdJtY." + "NL4ag77HY484czEHx18MSMjuqmC_m2cIOEqRBO", "discord-bot-token"),
+        ("4629744349:" + "AAmoH-6KD_GUN8H34Qi46xxanAEt6tNmhFv", "telegram-bot-token"),
+        ("shpat_" + "86ec75da34e62dfdce6db4920bed4277", "shopify-token"),
+        ("secret access key " + "ltNmDrh6zM5YwW+q+NyW3ZncI4O3NbH0XwXC0x0+", "aws-secret-access-key"),
+        ("mysql -uroot -p" + "Vo21gRRcuQDd", "password-argument"),
+        ("export PGPASSWORD=" + "XchGGhB9bVcXoj", "password-assignment"),
+        ("| user | password |\n| --- | --- |\n| root | " + "65OUv2^Ici#b |", "password-in-table"),
+        ("the password for the router: " + "Y*zS!dxSh7X2", "password-in-text"),
+        ("-----BEGIN RSA PRIVATE\nKEY-----", "private-key"),
+        ('"-----BEGIN EC " + "PRIVATE KEY-----', "private-key"),
     ],
 )
 def test_each_kind_is_named(text: str, kind: str) -> None:
@@ -156,4 +207,52 @@ def test_entropy() -> None:
 
 def test_large_benign_text_scans_without_findings() -> None:
     text = "\n".join(NEGATIVES) * 50
+    assert scan_secrets(text) == []
+
+
+def test_redact_replaces_only_the_secret() -> None:
+    secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    assert "notes/[redacted github-token].md" == redact_secrets(f"notes/{secret}.md")
+    assert "nothing to hide" == redact_secrets("nothing to hide")
+
+
+def test_where_is_redacted_in_the_error() -> None:
+    secret = "AKIA" + "Q7X2M9K4P1Z8R5T3"
+    with pytest.raises(SecretRefusedError) as info:
+        ensure_no_secrets(secret, where=f"facts/{secret}.md", field="file name")
+    assert secret not in str(info.value) and "[redacted aws-access-key-id]" in str(info.value)
+    assert "in the file name on line 1" in str(info.value)
+
+
+def test_fields_count_lines_in_their_own_text() -> None:
+    fields = {"summary": "plain", "body": "one\ntwo\npassword = " + "Tq8zP2wLx9Kd"}
+    assert [SecretFinding("password-assignment", 3, 11, 23, "body")] == scan_fields(fields)
+    with pytest.raises(SecretRefusedError, match="in the body on line 3"):
+        ensure_no_secrets_in_fields(fields, where="the new memory")
+    ensure_no_secrets_in_fields({"summary": "plain", "body": ""}, where="x")  # does not raise
+
+
+def test_appended_text_is_scanned_with_the_lines_before_it() -> None:
+    value = "Zq3VbN8" + "xK2mP9wL4tR7yH1cF6gD0sJ5aE/u+Io8BnMk"
+    with pytest.raises(SecretRefusedError, match="line 1"):
+        ensure_no_secrets_appended("notes\nexport AWS_SECRET_ACCESS_KEY=\n", value, where="notes.md")
+    old_secret = "AKIA" + "Q7X2M9K4P1Z8R5T3"
+    ensure_no_secrets_appended(f"{old_secret}\n", "a new entry", where="notes.md")  # not this append's doing
+    far = "export AWS_SECRET_ACCESS_KEY=\n" + "filler\n" * 20
+    ensure_no_secrets_appended(far, "plain words", where="notes.md")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bot_token: 123456789:ABCdefGhIJKlmNoPQRsTUVwxyZ",  # a sequence, not a token
+        "AKIAXXXXXXXXXXXXXXXX",
+        "key_b64: " + "dGhpcyBpcyBvbmx5IGEgc2VudGVuY2UgYWJvdXQga2V5cw==",  # base64 of a sentence
+        "docker run -e PASSWORD_FILE=/run/secrets/pw nginx",
+        "mysql -u root -p -h 127.0.0.1 shop",
+        "pass_context = jinja2.pass_context",
+        "model = Model(password='IAmSensitive')",
+    ],
+)
+def test_look_alikes_pass(text: str) -> None:
     assert scan_secrets(text) == []
