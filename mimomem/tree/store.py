@@ -18,12 +18,12 @@ import contextlib
 import fcntl
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from mimomem.common.files import atomic_write
-from mimomem.common.secrets import ensure_no_secrets
+from mimomem.common.secrets import ensure_no_secrets, ensure_no_secrets_appended
 from mimomem.errors import BadMemoryPathError
 from mimomem.tree import gate, generation, locations, templates
 from mimomem.tree.gate import CHECKPOINT_WRITER, SANDBOXED_AGENTS, fold
@@ -254,9 +254,33 @@ class MemoryTree:
             except FileNotFoundError:
                 old = b""
             sep = b"\n" if old and not old.endswith(b"\n") else b""
+            _refuse_secrets(text, path, (old + sep).decode("utf-8", "replace"))  # a secret split over appends
             atomic_write(path, old + sep + text.encode("utf-8"), dir_fd=dir_fd)
         generation.bump(self.data_dir)
         return path
+
+    def update(
+        self, target: str | os.PathLike[str], change: Callable[[str | None], str | None], **who: Any
+    ) -> tuple[Path, bool]:
+        """Read-modify-write ``target`` under the directory lock: ``change(live_text)`` gives the new text.
+
+        ``change`` gets the file's text as it is now (None when missing), read under the
+        same lock as the write, so a concurrent writer's change is never lost; returning
+        None or the same text writes nothing.  Returns the real path and whether it changed.
+        """
+        path = self.check_write(target, **who)
+        with _locked_dir(path) as dir_fd:
+            try:
+                old: str | None = _read_regular(path, dir_fd).decode("utf-8")
+            except FileNotFoundError:
+                old = None
+            new = change(old)
+            if new is None or new == old:
+                return path, False
+            _refuse_secrets(new, path)
+            atomic_write(path, new, dir_fd=dir_fd)
+        generation.bump(self.data_dir)
+        return path, True
 
     def delete(self, target: str | os.PathLike[str], **who: Any) -> bool:
         """Delete the file ``target`` (the real file a symlink points at); False if absent."""
@@ -275,10 +299,12 @@ class MemoryTree:
 # --- write mechanics ---
 
 
-def _refuse_secrets(text: str, path: Path) -> None:
+def _refuse_secrets(text: str, path: Path, before: str = "") -> None:
+    """Refuse a likely secret in ``text``, in the file's name, or made by appending ``text`` to ``before``."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
-    ensure_no_secrets(text, where=str(path))
+    ensure_no_secrets(str(path), where=str(path), field="file name")
+    ensure_no_secrets_appended(before, text, where=str(path))
 
 
 @contextlib.contextmanager
@@ -286,11 +312,13 @@ def _locked_dir(path: Path) -> Iterator[int]:
     """Create ``path``'s parent, open it, check it is still the judged one, hold its flock.
 
     Yields the directory's descriptor: every change is then made relative to it, so a
-    parent swapped for a symlink after this check cannot redirect the write.
+    parent swapped for a symlink after this check cannot redirect the write.  The parent
+    is opened (and created) one component at a time without following symlinks
+    (:func:`_open_directory`), so nothing is created outside the judged path either.  A
+    directory where the file should be is refused (``BadMemoryPathError``).
     """
     parent = path.parent
-    os.makedirs(parent, exist_ok=True)
-    fd = os.open(parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    fd = _open_directory(parent)
     try:
         held = _fd_path(fd)
         if held is None:  # no way to ask the OS: a (racy) check by path
@@ -303,9 +331,67 @@ def _locked_dir(path: Path) -> Iterator[int]:
                 f"while writing, now {held or 'unknown'}); nothing was written"
             )
         fcntl.flock(fd, fcntl.LOCK_EX)
+        _refuse_directory(path, fd)
         yield fd
     finally:
         os.close(fd)  # closing releases the lock
+
+
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _open_directory(directory: Path) -> int:
+    """Open ``directory`` one component at a time from ``/``, creating missing ones, following no symlink.
+
+    The gate judged the fully resolved path, so none of its components is a symlink; one
+    that is now was swapped in after the verdict and is refused before anything is
+    created or opened through it.  Missing components are created inside the directory
+    just opened, never by path.
+    """
+    fd = os.open(os.sep, _DIR_FLAGS)
+    try:
+        for name in directory.parts[1:]:
+            fd = _open_child(fd, name, directory)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        raise
+    return fd
+
+
+def _open_child(fd: int, name: str, directory: Path) -> int:
+    """The sub-directory ``name`` of ``fd`` opened (created if missing); ``fd`` is closed (-1 on error)."""
+    try:
+        try:
+            return os.open(name, _DIR_FLAGS, dir_fd=fd)
+        except FileNotFoundError:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(name, 0o777, dir_fd=fd)
+            return os.open(name, _DIR_FLAGS, dir_fd=fd)
+    except OSError as exc:
+        try:
+            mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
+        except OSError:
+            raise exc from None
+        if stat.S_ISLNK(mode):
+            what = "a symlink now (swapped for one after the verdict?)"
+        elif not stat.S_ISDIR(mode):
+            what = "not a directory"
+        else:
+            raise
+        raise BadMemoryPathError(f"{directory}: its component {name!r} is {what}; nothing was written") from None
+    finally:
+        os.close(fd)
+
+
+def _refuse_directory(path: Path, dir_fd: int) -> None:
+    """Raise ``BadMemoryPathError`` when ``path`` names a directory (writing or deleting it must fail clearly)."""
+    try:
+        mode = os.stat(path.name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+    except OSError:
+        return
+    if stat.S_ISDIR(mode):
+        raise BadMemoryPathError(f"{path} is a directory, not a memory file; nothing was written or deleted")
 
 
 _FD_PATH_FOLDS = hasattr(fcntl, "F_GETPATH")
