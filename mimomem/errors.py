@@ -163,6 +163,18 @@ class InvalidMemoryError(CuratedError, ValueError):
     """A field of a memory to be written is invalid (empty summary, bad load_when...)."""
 
 
+class DiskFullError(CuratedError, OSError):
+    """The disk or the user's quota is full (ENOSPC/EDQUOT); the write was undone: free space and retry."""
+
+    def __init__(self, message: str, code: int, filename: str | None = None) -> None:
+        super().__init__(code, message)
+        self.message = message
+        self.filename = filename
+
+    def __str__(self) -> str:
+        return self.message
+
+
 # --- context assembly ---
 
 
