@@ -5,9 +5,14 @@ first; this module holds the whole decision and nothing else (no file is opened 
 The verdict is taken on the fully resolved real path (symlinks followed, ``..`` folded),
 so no spelling of a path can change it.  The rules, in order:
 
-1. A target with a NUL byte, or that names a case / Unicode-compatibility variant of
-   the memory root, the worktree or a reserved name (``sessions``, ``tasks``,
-   ``MEMORY.md``, ``checkpoint.md``, ``.git``…), is refused: on case-insensitive or
+0. The agent name is checked first (:func:`mimomem.tree.agents.check_agent`): control
+   characters and look-alikes of a restricted agent (``checkpoint‐writer``, ``dгeam``)
+   are refused, so a near miss never runs with the main agent's rights.
+1. A target with a NUL byte, a name that is not UTF-8 (surrogates in the ``str``) or
+   longer than :data:`~mimomem.tree.names.MAX_NAME_BYTES` (room for the atomic write's
+   temp file), or that names a case / Unicode-compatibility variant of the memory root,
+   the worktree or a reserved name (``sessions``, ``tasks``, ``MEMORY.md``,
+   ``checkpoint.md``, ``.git``…), is refused: on case-insensitive or
    normalization-insensitive filesystems (macOS, Windows) such a name opens the
    protected file itself.  Free-form names are written exactly as given (no
    normalization), so what was judged is what is written.
@@ -15,7 +20,9 @@ so no spelling of a path can change it.  The rules, in order:
 
    - writing disabled (``write_enabled=False``) refuses everything;
    - only ``global/<key>.md``, ``projects/<pid>/<key>.md`` and
-     ``sessions/<sid>/<key>.md`` shapes, no hidden components;
+     ``sessions/<sid>/<key>.md`` shapes (no sub-directories, MiMo-Code's
+     ``<scope>/<id>/<key>.md``), no hidden components; a task's own
+     ``sessions/<sid>/tasks/<TID>/`` is the one deeper area (below);
    - ``sessions/<sid>/tasks/`` is reserved: the subagent bound to ``task_id`` may write
      its own ``tasks/<TID>/**.md`` and the checkpoint writer ``tasks/<TID>/<file>.md``;
      nobody else writes there;
@@ -44,6 +51,7 @@ from typing import Protocol
 
 from mimomem.errors import (
     BadMemoryPathError,
+    InvalidFileNameError,
     InvalidMemoryIdError,
     NotInWriterAllowlistError,
     NotOwnerError,
@@ -51,16 +59,9 @@ from mimomem.errors import (
     ReservedTaskPathError,
     WritingDisabledError,
 )
+from mimomem.tree.agents import CHECKPOINT_WRITER, RESTRICTED_AGENTS, SANDBOXED_AGENTS, check_agent
 from mimomem.tree.layout import SCOPES, TASK_ID_RE, check_id, check_task_id
-
-CHECKPOINT_WRITER = "checkpoint-writer"
-"""The background agent that writes checkpoints and project memory."""
-
-SANDBOXED_AGENTS = frozenset({"dream", "distill"})
-"""Consolidation agents: they may write only the memory tree and ``<worktree>/<dotdir>/``."""
-
-RESTRICTED_AGENTS = frozenset({CHECKPOINT_WRITER, *SANDBOXED_AGENTS})
-"""Agents with narrower rights than the main agent; near-miss spellings of them are refused."""
+from mimomem.tree.names import MAX_NAME_BYTES, NAME_MAX, is_utf8, printable
 
 
 class GatedTree(Protocol):
@@ -142,13 +143,8 @@ class WriteGate:
         worktree: str | os.PathLike[str] | None,
         allow_foreign: bool,
     ) -> None:
-        if not isinstance(agent, str) or not agent.strip():
-            raise ValueError("agent must be a non-empty name such as 'main', 'checkpoint-writer' or 'dream'")
-        near = fold(agent).strip().replace("_", "-")
-        if agent not in RESTRICTED_AGENTS and near in RESTRICTED_AGENTS:
-            raise ValueError(f"agent {agent!r} looks like {near!r}; spell a restricted agent exactly as {near!r}")
         self.tree = tree
-        self.agent = agent
+        self.agent = check_agent(agent)
         self.sid = None if session_id is None else check_id(session_id, kind="session")
         self.pid = None if project_id is None else check_id(project_id, kind="project")
         self.tid = None if task_id is None else check_task_id(task_id)
@@ -172,6 +168,11 @@ class WriteGate:
             raise BadMemoryPathError(f"target must be a str path, not {type(raw).__name__}")
         if "\x00" in raw:
             raise BadMemoryPathError(f"target {raw!r} contains a NUL byte; nothing was written. {self.allowed()}")
+        if not is_utf8(raw):
+            raise InvalidFileNameError(
+                f"target {printable(raw)!r} is not valid UTF-8 (undecodable bytes shown as \\xNN); "
+                f"name files in UTF-8; nothing was written. {self.allowed()}"
+            )
         if not raw:
             raise BadMemoryPathError(f"target is empty. {self.allowed()}")
         if not os.path.isabs(raw):
@@ -190,6 +191,7 @@ class WriteGate:
     def judge(self, target: str | os.PathLike[str]) -> Path:
         real = self.resolve(target)
         shown = f"{os.fspath(target)!s}" + ("" if real == os.fspath(target) else f" (resolves to {real})")
+        self.refuse_long_names(real, shown)
         self.refuse_variants(real, shown)
         if _strictly_under(self.root, real):
             self.judge_memory(real, shown)
@@ -200,6 +202,23 @@ class WriteGate:
         else:
             self.judge_outside(real, shown)
         return Path(real)
+
+    def refuse_long_names(self, real: str, shown: str) -> None:
+        """Names the disk cannot hold, or that leave no room for the atomic write's temp file."""
+        parts = real.split(os.sep)
+        for part in parts:
+            if len(part.encode("utf-8")) > NAME_MAX:
+                raise InvalidFileNameError(
+                    f"{shown}: a name of {len(part.encode('utf-8'))} bytes is longer than the {NAME_MAX} bytes a "
+                    f"file name may have; use a shorter name. {self.allowed()}"
+                )
+        size = len(parts[-1].encode("utf-8"))
+        if size > MAX_NAME_BYTES:
+            raise InvalidFileNameError(
+                f"{shown}: the name is {size} bytes; at most {MAX_NAME_BYTES} bytes (UTF-8) can be written "
+                f"atomically (the temporary file beside it needs the rest of {NAME_MAX}); use a shorter name. "
+                f"{self.allowed()}"
+            )
 
     def refuse_variants(self, real: str, shown: str) -> None:
         folded = fold(real)
@@ -242,6 +261,11 @@ class WriteGate:
             )
         if self.agent == CHECKPOINT_WRITER:
             self.judge_writer(parts, shown)
+        if len(parts) > (2 if scope == "global" else 3):
+            raise BadMemoryPathError(
+                f"{shown}: memory files sit directly in global/, projects/<pid>/ or sessions/<sid>/ "
+                f"(no sub-directories; only a task writes below sessions/<sid>/tasks/<TID>/). {self.allowed()}"
+            )
         self.judge_owner(parts, shown)
 
     def check_shape(self, parts: list[str], shown: str) -> None:
@@ -342,7 +366,7 @@ class WriteGate:
             lines += [
                 f"{pdir}/MEMORY.md (edit Rules / Architecture decisions / Discovered durable knowledge)",
                 f"{sdir}/notes.md (append '## [turn N · YYYY-MM-DDTHH:MM:SSZ]' entries)",
-                f"other <key>.md files under {sdir}/ (not tasks/), {pdir}/ or {self.root}/global/",
+                f"other <key>.md files directly in {sdir}/, {pdir}/ or {self.root}/global/",
             ]
             if self.agent in SANDBOXED_AGENTS:
                 lines.append(f"{self.dotdir or '<worktree>/' + tree.worktree_dotdir}/...")
@@ -357,3 +381,14 @@ class WriteGate:
             "Existing memory is still READABLE: search it (mimomem search) or read the files explicitly. "
             "To re-enable, open the tree with write_enabled=True."
         )
+
+
+__all__ = [
+    "CHECKPOINT_WRITER",
+    "RESTRICTED_AGENTS",
+    "SANDBOXED_AGENTS",
+    "GatedTree",
+    "WriteGate",
+    "check_write",
+    "fold",
+]

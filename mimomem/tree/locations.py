@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from mimomem.errors import LocationError
+from mimomem.errors import LocationError, MemoryRootNotFoundError
 
 HOME_ENV = "MIMOMEM_HOME"
 MIMOCODE_HOME_ENV = "MIMOCODE_HOME"
@@ -63,9 +63,7 @@ def mimocode_data_dir(env: Mapping[str, str] | None = None) -> Path:
     return _data_dir(env, MIMOCODE_HOME_ENV, "mimocode")
 
 
-def mimocode_memory_root(
-    data: str | os.PathLike[str] | None = None, *, env: Mapping[str, str] | None = None
-) -> Path:
+def mimocode_memory_root(data: str | os.PathLike[str] | None = None, *, env: Mapping[str, str] | None = None) -> Path:
     """The memory root of an existing MiMo-Code data directory; it must already exist.
 
     Raises ``LocationError`` when there is no ``memory`` directory there, because opening
@@ -79,3 +77,19 @@ def mimocode_memory_root(
             f"(the one holding memory/ and mimocode.db) or set {MIMOCODE_HOME_ENV}"
         )
     return root
+
+
+def existing_memory_root(root: str | os.PathLike[str]) -> Path:
+    """``root`` (``~`` expanded, made absolute) if it is an existing directory.
+
+    Raises ``MemoryRootNotFoundError`` otherwise: a root someone typed must not quietly
+    get an empty index (and a database beside it) for a tree that is not there.
+    """
+    path = Path(os.path.abspath(os.path.expanduser(os.fspath(root))))
+    if not path.is_dir():
+        what = "is not a directory" if path.exists() else "does not exist"
+        raise MemoryRootNotFoundError(
+            f"memory root {path} {what}; fix the path, or create the directory first "
+            f"(mkdir -p {path}); nothing was created"
+        )
+    return path

@@ -15,15 +15,17 @@ directory name in the memory tree.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 import tempfile
 import time
 import uuid
 from pathlib import Path
 from typing import NamedTuple
 
-from mimomem.errors import InvalidMemoryIdError, ProjectIdError
 from mimomem.common.files import atomic_write, file_lock
+from mimomem.errors import InvalidMemoryIdError, ProjectIdError
 from mimomem.tree.layout import GLOBAL_ID, check_id
 
 ID_FILE = "mimomem-project-id"
@@ -34,6 +36,9 @@ MIMOCODE_ID_FILE = "mimocode-project-id"
 
 DEFAULT_ID_FILES: tuple[str, ...] = (ID_FILE, MIMOCODE_ID_FILE)
 MIMOCODE_ID_FILES: tuple[str, ...] = (MIMOCODE_ID_FILE, ID_FILE)
+
+_SMALL_FILE_LIMIT = 64 * 1024
+"""The most read from a git bookkeeping file (an id, ``commondir``, a ``.git`` file): all are one line."""
 
 
 class ProjectIdentity(NamedTuple):
@@ -73,11 +78,35 @@ def find_git(start: str | os.PathLike[str]) -> tuple[Path, Path] | None:
     return None
 
 
+def _read_small(file: Path) -> bytes | None:
+    """The first 64 KiB of the regular file ``file`` (symlinks followed), never blocking.
+
+    ``None`` when ``file`` is a FIFO, device or directory: it is opened non-blocking and
+    not read, so a FIFO cannot hang the caller.  Raises ``FileNotFoundError`` when it is
+    missing and any other ``OSError`` of the open or read.
+    """
+    fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while size <= _SMALL_FILE_LIMIT and (chunk := os.read(fd, _SMALL_FILE_LIMIT + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def _follow_gitdir_file(dot_git: Path) -> Path:
     try:
-        text = dot_git.read_text(encoding="utf-8", errors="replace")
+        raw = _read_small(dot_git)
     except OSError as exc:
         raise ProjectIdError(f"cannot read {dot_git}: {exc}; fix its permissions or remove it") from exc
+    if raw is None:
+        raise ProjectIdError(f"{dot_git} is not a regular file (a FIFO or device?); remove it or repair the worktree")
+    text = raw.decode("utf-8", errors="replace")
     for line in text.splitlines():
         if line.startswith("gitdir:"):
             target = line[len("gitdir:") :].strip()
@@ -97,8 +126,9 @@ def _follow_gitdir_file(dot_git: Path) -> Path:
 def _common_dir(git_dir: Path) -> Path:
     """The main git directory: ``commondir`` (linked worktrees) or ``git_dir`` itself."""
     try:
-        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
+        raw = _read_small(git_dir / "commondir")
+        common = "" if raw is None else raw.decode("utf-8").strip()
+    except (OSError, UnicodeDecodeError):  # missing or unreadable: this is the main git dir
         return git_dir
     if not common:
         return git_dir
@@ -106,9 +136,7 @@ def _common_dir(git_dir: Path) -> Path:
     return resolved if resolved.is_dir() else git_dir
 
 
-def project_id(
-    path: str | os.PathLike[str] = ".", *, id_files: tuple[str, ...] = DEFAULT_ID_FILES
-) -> ProjectIdentity:
+def project_id(path: str | os.PathLike[str] = ".", *, id_files: tuple[str, ...] = DEFAULT_ID_FILES) -> ProjectIdentity:
     """The identity of the project containing ``path``; creates the id on first use.
 
     ``id_files`` are looked up in order inside the main ``.git`` directory and the first
@@ -126,17 +154,19 @@ def project_id(
 def _read_id(file: Path) -> str | None:
     """The trimmed content of ``file``; ``None`` if missing, ``""`` if blank."""
     try:
-        raw = file.read_bytes()
+        raw = _read_small(file)
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise ProjectIdError(f"cannot read project id file {file}: {exc}") from exc
+    if raw is None:
+        raise ProjectIdError(
+            f"project id file {file} is not a regular file (a FIFO or device?); delete it and a new id will be created"
+        )
     try:
         return raw.decode("utf-8").strip()
     except UnicodeDecodeError:
-        raise ProjectIdError(
-            f"project id file {file} is not UTF-8; delete it and a new id will be created"
-        ) from None
+        raise ProjectIdError(f"project id file {file} is not UTF-8; delete it and a new id will be created") from None
 
 
 def _valid(value: str, file: Path) -> str:
@@ -203,9 +233,7 @@ def _create_exclusive(target: Path, value: str) -> str | None:
                     os.fsync(handle.fileno())
                 return value
     finally:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
     existing = _read_id(target)
     return _valid(existing, target) if existing else None

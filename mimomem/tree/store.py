@@ -349,18 +349,13 @@ def _open_directory(directory: Path) -> int:
     just opened, never by path.
     """
     fd = os.open(os.sep, _DIR_FLAGS)
-    try:
-        for name in directory.parts[1:]:
-            fd = _open_child(fd, name, directory)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        raise
+    for name in directory.parts[1:]:
+        fd = _open_child(fd, name, directory)  # closes the parent, also on error
     return fd
 
 
 def _open_child(fd: int, name: str, directory: Path) -> int:
-    """The sub-directory ``name`` of ``fd`` opened (created if missing); ``fd`` is closed (-1 on error)."""
+    """The sub-directory ``name`` of ``fd`` opened (created if missing); ``fd`` is closed in every case."""
     try:
         try:
             return os.open(name, _DIR_FLAGS, dir_fd=fd)

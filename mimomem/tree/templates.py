@@ -13,6 +13,7 @@ budget is defined as the sum of the section budgets, so the two cannot disagree.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from datetime import datetime, timezone
@@ -241,8 +242,6 @@ def migrate_legacy_memory(project_dir: str | os.PathLike[str]) -> bool:
         except FileNotFoundError:
             return False
         return True
-    try:
+    with contextlib.suppress(FileNotFoundError):
         os.unlink(old)
-    except FileNotFoundError:
-        pass
     return True

@@ -101,7 +101,6 @@ def test_main_agent_canonical_writes(env):
         t.project_memory("P1"),
         t.checkpoint("S1"),
         env.m("sessions/S1/scratch.md"),
-        env.m("projects/P1/deep/er.md"),
         t.global_memory(),
     ):
         assert t.write(target, "hello\n", **env.main) == target
