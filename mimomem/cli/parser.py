@@ -149,6 +149,11 @@ def _add_curated(sub: Subparsers) -> None:
     _roots(p)
     p.set_defaults(func=curated.cmd_inspect)
 
+    _add_curated_review(sub)
+
+
+def _add_curated_review(sub: Subparsers) -> None:
+    """``rules``, ``import`` and ``inject``: what a person reviews, loads in bulk, or shows a model."""
     p = sub.add_parser("rules", help="review rule proposals written by a model")
     rules_sub = p.add_subparsers(
         dest="rules_command", required=True, metavar="SUBCOMMAND", help="what to do with the proposal:"
