@@ -13,13 +13,20 @@ forks one process per module (no interpreter start-up, no third-party import rep
 
 from __future__ import annotations
 
+import compileall
+import contextlib
+import importlib
 import importlib.util
 import inspect
 import json
 import os
 import pkgutil
+import shutil
 import subprocess
 import sys
+import tempfile
+import traceback
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -47,62 +54,63 @@ def modules() -> list[str]:
     return sorted({"mimomem", *(info.name for info in found if not _is_main(info.name))})
 
 
-def _serve() -> None:  # pragma: no cover - runs in the child interpreter, sent there as source with ``-c``
-    """Preload the package's dependencies once, then fork one "first import" per module; print the results."""
-    import compileall
-    import contextlib
-    import importlib
-    import importlib.util
-    import json
-    import os
-    import shutil
-    import sys
-    import tempfile
-    import traceback
-    from pathlib import Path
+# -- the child: these functions run in the fresh interpreter, sent there as source (``CHILD``) ---------------
 
-    names, origin = json.loads(sys.argv[1]), sys.argv[2]
-    out = Path(tempfile.mkdtemp(prefix="mimomem-import-first-"))
 
-    def import_all(report: Path) -> None:
+def _fork(task: Callable[[str], object], arg: str, report: Path) -> int:  # pragma: no cover - child side
+    """Run ``task(arg)`` in a forked process; its traceback, if any, goes to ``report``."""
+    pid = os.fork()
+    if pid == 0:
+        status = 0
+        try:
+            task(arg)
+        except BaseException:
+            report.write_text(traceback.format_exc(), encoding="utf-8")
+            status = 1
+        os._exit(status)
+    return pid
+
+
+def _dependencies(names: list[str], out: Path) -> list[str]:  # pragma: no cover - child side
+    """The non-mimomem modules that importing every module loads, found in a throwaway fork."""
+
+    def import_all(report: str) -> None:
         for name in names:
             importlib.import_module(name)
         deps = [m for m in sys.modules if m != "mimomem" and not m.startswith("mimomem.")]
-        report.write_text(json.dumps(deps), encoding="utf-8")
+        Path(report).write_text(json.dumps(deps), encoding="utf-8")
 
-    def import_first(name: str) -> None:
-        spec = importlib.util.find_spec("mimomem")
-        assert spec is not None and spec.loader is not None and spec.origin == origin, (spec, origin)
-        package = importlib.util.module_from_spec(spec)  # registered, its __init__ not run yet
-        sys.modules["mimomem"] = package
-        importlib.import_module(name)
-        spec.loader.exec_module(package)
+    _, status = os.waitpid(_fork(import_all, str(out / "deps"), out / "deps.error"), 0)
+    return json.loads((out / "deps").read_text(encoding="utf-8")) if status == 0 else []
 
-    def fork(task, arg, report: Path) -> int:  # type: ignore[no-untyped-def]
-        pid = os.fork()
-        if pid == 0:
-            status = 0
-            try:
-                task(arg)
-            except BaseException:
-                report.write_text(traceback.format_exc(), encoding="utf-8")
-                status = 1
-            os._exit(status)
-        return pid
 
+def _import_first(name: str) -> None:  # pragma: no cover - child side
+    """Import ``name`` with the top-level package registered but its ``__init__`` not run yet; then run it."""
+    spec = importlib.util.find_spec("mimomem")
+    assert spec is not None and spec.loader is not None and spec.origin == sys.argv[2], (spec, sys.argv[2])
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["mimomem"] = package
+    importlib.import_module(name)
+    spec.loader.exec_module(package)
+
+
+def _serve() -> None:  # pragma: no cover - child side
+    """Preload the package's dependencies once, then fork one first import per module; print the results."""
+    names, origin = json.loads(sys.argv[1]), sys.argv[2]
+    out = Path(tempfile.mkdtemp(prefix="mimomem-import-first-"))
     # compile the package once, into a private cache every fork reads (even under PYTHONDONTWRITEBYTECODE)
     sys.dont_write_bytecode, sys.pycache_prefix = False, str(out / "pycache")
     compileall.compile_dir(str(Path(origin).parent), quiet=1)
-    _, status = os.waitpid(fork(import_all, out / "deps", out / "deps.error"), 0)
-    deps = json.loads((out / "deps").read_text(encoding="utf-8")) if status == 0 else []
-    for dep in deps:
+    for dep in _dependencies(names, out):
         with contextlib.suppress(BaseException):  # one that fails on its own is left to its importer
             importlib.import_module(dep)
-    results, running, pending = {}, {}, list(enumerate(names))
+    results: dict[str, list[object]] = {}
+    running: dict[int, tuple[int, str]] = {}
+    pending = list(enumerate(names))
     while pending or running:
         while pending and len(running) < max(2, (os.cpu_count() or 1) * 2):
             i, name = pending.pop()
-            running[fork(import_first, name, out / f"{i}.error")] = (i, name)
+            running[_fork(_import_first, name, out / f"{i}.error")] = (i, name)
         pid, status = os.wait()
         i, name = running.pop(pid)
         error = out / f"{i}.error"
@@ -111,11 +119,24 @@ def _serve() -> None:  # pragma: no cover - runs in the child interpreter, sent 
     print(json.dumps(results))
 
 
+CHILD_IMPORTS = """
+from __future__ import annotations
+import compileall, contextlib, importlib, importlib.util, json, os, shutil, sys, tempfile, traceback
+from collections.abc import Callable
+from pathlib import Path
+"""
+
+
+def child_code() -> str:
+    functions = (_fork, _dependencies, _import_first, _serve)
+    return CHILD_IMPORTS + "\n".join(inspect.getsource(f) for f in functions) + "\n_serve()\n"
+
+
 @cache
 def results() -> dict[str, tuple[int, str]]:
     """Every module's first import: (exit code, traceback), run once for the whole session."""
     init = package_init()
-    code = inspect.getsource(_serve) + "\n_serve()\n"
+    code = child_code()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
     proc = subprocess.run(
         [sys.executable, "-c", code, json.dumps(modules()), init],
