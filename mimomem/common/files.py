@@ -90,10 +90,13 @@ def _replace(name: str, payload: bytes, *, dir_fd: int | None, durable: bool) ->
 
 
 def _open_temp(name: str, dir_fd: int | None) -> tuple[int, str]:
-    """Create ``.<name>.<random>.tmp`` next to ``name`` exclusively; its fd and path."""
+    """Create ``.<name>.<pid>.<random>.tmp`` next to ``name`` exclusively; its fd and path.
+
+    The pid tells a cleaner whether the writer is still alive (a killed writer's temp file stays).
+    """
     head, tail = os.path.split(name)
     for _ in range(100):
-        tmp = os.path.join(head, f".{tail}.{secrets.token_hex(8)}.tmp")
+        tmp = os.path.join(head, f".{tail}.{os.getpid()}.{secrets.token_hex(8)}.tmp")
         try:
             return os.open(tmp, _TEMP_FLAGS, 0o600, dir_fd=dir_fd), tmp
         except FileExistsError:

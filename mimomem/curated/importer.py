@@ -2,6 +2,7 @@
 
 A note becomes an item (a mapping of ``remember`` arguments); notes that cannot be read
 safely (symlinks, FIFOs, oversized, not UTF-8, compiled outlines) are skipped with a reason.
+Labels naming an item or a note (its summary, slug or file name) never show a likely secret.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mimomem.common import frontmatter
+from mimomem.common.secrets import redact_secrets
 from mimomem.curated.model import MAX_FILE_BYTES, str_list
 from mimomem.errors import InvalidMemoryError
 
@@ -20,11 +22,11 @@ ITEM_FIELDS = frozenset({"category", "summary", "body", "highlight", "load_when"
 
 
 def item_label(n: int, item: Any, labels: Sequence[str] | None) -> str:
-    """How a refused item is named: its given label, else its number and slug or summary."""
+    """How a refused item is named: its given label, else its number and slug or summary (secrets redacted)."""
     if labels is not None:
         return labels[n]
     if isinstance(item, Mapping):
-        return f"item {n} ({str(item.get('slug') or item.get('summary') or '')[:50]})"
+        return f"item {n} ({redact_secrets(str(item.get('slug') or item.get('summary') or ''))[:60]})"
     return f"item {n}"
 
 
@@ -57,7 +59,7 @@ def read_notes(base: Path, categories: Sequence[str]) -> tuple[list[dict[str, An
     labels: list[str] = []
     skipped: list[tuple[str, str]] = []
     for path in sorted(base.rglob("*.md")):
-        rel = str(path.relative_to(base))
+        rel = redact_secrets(str(path.relative_to(base)))  # labels are shown: a file name may hold a secret
         text = _read_note(base, path)
         if isinstance(text, _Skip):
             skipped.append((rel, text.reason))

@@ -74,7 +74,7 @@ def drift_problems(expected: Mapping[Path, str]) -> list[Problem]:
     problems = []
     for path, text in expected.items():
         try:
-            actual = path.read_text(encoding="utf-8")
+            actual = path.read_bytes().decode("utf-8")  # as written: no newline translation
         except FileNotFoundError:
             problems.append(Problem("drift", str(path), "compiled file is missing; run `mimomem inspect --fix`"))
             continue

@@ -2,7 +2,8 @@
 
 Both are generated from the memory files' frontmatter alone, deterministically (the same
 memories give the same bytes, whatever order they were written in), so ``inspect`` can
-report any drift by recompiling and comparing.
+report any drift by recompiling and comparing byte for byte.  Every listed text is put on
+one line (a carriage return in a hand-edited summary would otherwise never compare equal).
 """
 
 from __future__ import annotations
@@ -50,7 +51,15 @@ def index_line(m: Memory) -> str:
     if m.pinned:
         flags.append("pinned")
     suffix = f" [{'; '.join(flags)}]" if flags else ""
-    return f"- [{m.slug}]({m.slug}.md): {m.summary}{suffix}"
+    return f"- [{m.slug}]({m.slug}.md): {one_line(m.summary)}{suffix}"
+
+
+def one_line(text: str) -> str:
+    """``text`` with every line break (``\\r``, ``\\n`` and the Unicode ones) as a space."""
+    return " ".join(text.splitlines()) if any(c in text for c in _BREAKS) else text
+
+
+_BREAKS = frozenset("\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
 
 def root_outline(scope: str, by_cat: dict[str, list[Memory]]) -> str:
@@ -62,19 +71,31 @@ def root_outline(scope: str, by_cat: dict[str, list[Memory]]) -> str:
         (m for m in live if m.pinned and not m.is_hard_rule and m.kind != "rule-proposal"), key=lambda m: m.id
     )
     lines = [GENERATED, f"# Memory outline ({scope})", "", "## Goals", ""]
-    lines += [f"- {m.summary} ({m.id})" for m in goals] or ["(none: pin a memory to list it here)"]
+    lines += [f"- {one_line(m.summary)} ({m.id})" for m in goals] or ["(none: pin a memory to list it here)"]
     lines += ["", "## Hard rules", ""]
-    lines += [f"- {m.summary} ({m.id})" for m in rules] or ["(none)"]
+    lines += [f"- {one_line(m.summary)} ({m.id})" for m in rules] or ["(none)"]
     lines += ["", "## Directory", ""]
-    for category, items in by_cat.items():
-        n_live = sum(1 for m in items if not m.superseded_by and m.kind != "rule-proposal")
-        lines.append(f"- [{category}/]({category}/index.md): {n_live} live, {len(items)} files")
+    lines += _directory(by_cat)
     lines += ["", "## Routing", ""]
     lines += _routing(live)
     if proposals:
         lines += ["", "## Rule proposals awaiting review", ""]
-        lines += [f"- {m.summary} ({m.id}): `mimomem rules accept {m.id}` or `reject`" for m in proposals]
+        lines += [f"- {one_line(m.summary)} ({m.id}): `mimomem rules accept {m.id}` or `reject`" for m in proposals]
     return "\n".join(lines) + "\n"
+
+
+def _directory(by_cat: dict[str, list[Memory]]) -> list[str]:
+    """A linked line per category holding memory files; the empty categories named on one line."""
+    lines = []
+    for category, items in by_cat.items():
+        if items:
+            n_live = sum(1 for m in items if not m.superseded_by and m.kind != "rule-proposal")
+            files = "1 file" if len(items) == 1 else f"{len(items)} files"
+            lines.append(f"- [{category}/]({category}/index.md): {n_live} live, {files}")
+    empty = [category for category, items in by_cat.items() if not items]
+    if empty:
+        lines.append(f"- empty: {', '.join(empty)}")
+    return lines
 
 
 def _routing(live: Iterable[Memory]) -> list[str]:
@@ -84,7 +105,7 @@ def _routing(live: Iterable[Memory]) -> list[str]:
         if m.kind == "rule-proposal":
             continue
         for when in m.load_when:
-            routes.setdefault(when, []).append(m.id)
+            routes.setdefault(one_line(when), []).append(m.id)
     if not routes:
         return ["(no memory has load_when)"]
     rows = ["| when | memories |", "| --- | --- |"]
@@ -100,9 +121,9 @@ def write_compiled(root: CuratedRoot, categories: Sequence[str], only: Iterable[
     """Rewrite the compiled files that changed (the caller holds the root's write lock)."""
     for path, text in compiled_files(root, categories, only).items():
         try:
-            if path.read_text(encoding="utf-8") == text:
+            if path.read_bytes() == text.encode("utf-8"):  # bytes: no newline translation
                 continue
-        except (OSError, UnicodeDecodeError):
+        except OSError:
             pass
         if path.parent.is_symlink():
             raise OutsideRootError(f"{path.parent} is a symlink; refusing to write the compiled index there")
@@ -133,7 +154,7 @@ def outline_lines(
         cats = ", ".join(f"{c} {counts[c]}" for c in categories if c in counts)
         lines.append(f"- {root.scope} ({root.path}): {cats}")
         goals = sorted((m for m in live if m.pinned and not m.is_hard_rule), key=lambda m: m.id)
-        lines.extend(f"  - goal: {m.summary} ({m.id})" for m in goals[:max_goals])
+        lines.extend(f"  - goal: {one_line(m.summary)} ({m.id})" for m in goals[:max_goals])
         if len(goals) > max_goals:
             lines.append(f"  - ... and {len(goals) - max_goals} more pinned memories (all in {root.path / 'ROOT.md'})")
         if when:

@@ -1,9 +1,11 @@
 """One curated memory root on disk: its files, ids, lock, change detection and recall hit counts.
 
 A root holds ``<category>/<slug>.md`` memory files, compiled outlines, and three git-ignored
-files of its own: ``.state.json`` (recall hit counts), ``.lock`` (the writers' lock) and
-``.generation`` (bumped by every write, so other processes notice changes the directory
-mtimes miss).  Symlinks inside a root are never followed.
+files of its own: ``.state.json`` (recall hit counts), ``.lock`` (the writers' lock; while a
+write is under way it holds the writer's pid, so a write killed half-way is noticed and
+repaired) and ``.generation`` (bumped by every write, so other processes notice changes the
+directory mtimes miss).  Temp files of writers that died are removed after a minute.
+Symlinks inside a root are never followed.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import json
 import os
 import re
 import stat
+import time
 import unicodedata
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
@@ -22,10 +26,16 @@ from typing import Any
 from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write, file_lock
 from mimomem.curated.model import MAX_FILE_BYTES, RULES, Memory, Problem, memory_from_document
+from mimomem.curated.undo import hits_not_saved
 from mimomem.errors import InvalidCuratedIdError, OutsideRootError
 
 STATE_FILE = ".state.json"
 GITIGNORE = ".state.json\n.lock\n.generation\n.*.tmp\n"
+STALE_TEMP_SECONDS = 60
+"""A temp file of a dead writer older than this is removed (a live writer's never is)."""
+_TEMP_WITH_PID = re.compile(r"\..+\.(\d+)\.[0-9a-f]{16}\.tmp")
+_TEMP_WITHOUT_PID = re.compile(r"\..+\.[0-9a-f]{16}\.tmp")  # written before temp names carried the pid
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _SLUG_OK = re.compile(r"[^\W_](?:[\w.-]{0,78}[^\W_])?")
 _CATEGORY_OK = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
@@ -140,6 +150,69 @@ class CuratedRoot:
     def _lock(self) -> AbstractContextManager[None]:
         """The root's ``.lock`` (a planted symlink there is refused with ``OutsideRootError``)."""
         return file_lock(self.path / ".lock", symlink_error=OutsideRootError)
+
+    # -- interrupted writes --------------------------------------------------------------------
+    def begin_write(self) -> None:
+        """Note in ``.lock`` that this process is writing (the caller holds the lock)."""
+        self._set_marker(f"{os.getpid()}\n".encode())
+
+    def end_write(self) -> None:
+        """The write finished (or was undone) and the outlines match the files: clear the note."""
+        self._set_marker(b"")
+
+    def _set_marker(self, data: bytes) -> None:
+        fd = os.open(self.path / ".lock", os.O_WRONLY | _NOFOLLOW)
+        try:
+            os.ftruncate(fd, 0)
+            if data:
+                os.write(fd, data)
+        finally:
+            os.close(fd)
+
+    def interrupted_write(self, *, locked: bool) -> bool:
+        """Did a write stop half-way (its writer killed), leaving outlines to recompile?
+
+        Holding the lock, any note left in ``.lock`` is one; without it, only a note whose
+        writer is dead (a live one may be writing right now).
+        """
+        try:
+            fd = os.open(self.path / ".lock", os.O_RDONLY | _NOFOLLOW)
+        except OSError:
+            return False
+        try:
+            note = os.read(fd, 64).decode("ascii", "replace").strip()
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
+        if not note:
+            return False
+        if locked:
+            return True
+        return note.isdigit() and int(note) != os.getpid() and not pid_alive(int(note))
+
+    def clean_stale_temps(self, *, locked: bool) -> list[Path]:
+        """Remove temp files that writers killed half-way left behind; the paths removed.
+
+        A temp file goes when it is older than ``STALE_TEMP_SECONDS`` and its writer (the pid
+        in its name) is dead; one without a pid in its name only while we hold the lock (no
+        writer can be running then).  Symlinks and live writers' files are never touched.
+        """
+        removed: list[Path] = []
+        now = time.time()
+        for directory in [self.path, *(self.path / c for c in self.categories)]:
+            try:
+                entries = [e for e in os.scandir(directory) if e.name.startswith(".") and e.name.endswith(".tmp")]
+            except OSError:
+                continue
+            for entry in entries:
+                if _stale_temp(entry, now, locked=locked):
+                    try:
+                        os.unlink(entry.path)
+                        removed.append(Path(entry.path))
+                    except OSError:
+                        pass
+        return removed
 
     # -- change detection ----------------------------------------------------------------------
     def current_fingerprint(self) -> tuple[Any, ...]:
@@ -258,17 +331,28 @@ class CuratedRoot:
         return self.hits
 
     def add_hits(self, ids: Iterable[str]) -> None:
-        """Increment hit counters under an exclusive lock; the file is replaced atomically."""
+        """Increment hit counters under an exclusive lock; the file is replaced atomically.
+
+        Counting is best effort: when ``.state.json`` cannot be saved (a full disk) a
+        ``RuntimeWarning`` says so and the caller's results stand.
+        """
         self._update_hits(list(ids), 1, False)
 
     def drop_hits(self, memory_id: str) -> None:
-        """Forget a removed memory's counter (the caller holds the write lock)."""
+        """Forget a removed memory's counter (the caller holds the write lock; best effort, as above)."""
         self._update_hits([memory_id], 0, True)
 
     def _update_hits(self, ids: list[str], step: int, locked: bool) -> None:
         path = self.path / STATE_FILE
         if not ids or not self.exists() or (step == 0 and not path.exists()):
             return
+        try:
+            self._save_hits(path, ids, step, locked)
+        except OSError as exc:  # a full disk must not cost a recall its answer
+            warnings.warn(hits_not_saved(self.path, exc), RuntimeWarning, stacklevel=4)
+        self.state_sig = None
+
+    def _save_hits(self, path: Path, ids: list[str], step: int, locked: bool) -> None:
         with nullcontext() if locked else self._lock():
             state = read_state(path)
             hits = state.setdefault("hits", {})
@@ -279,7 +363,34 @@ class CuratedRoot:
                     hits.pop(memory_id, None)
             state["version"] = 1
             atomic_write(path, json.dumps(state, ensure_ascii=False, sort_keys=True, indent=0))
-        self.state_sig = None
+
+
+def pid_alive(pid: int) -> bool:
+    """Is process ``pid`` running (or not ours to signal, so possibly running)?"""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # e.g. another user's process
+    return True
+
+
+def _stale_temp(entry: os.DirEntry[str], now: float, *, locked: bool) -> bool:
+    """A regular temp file, older than a minute, whose writer is gone."""
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode) or now - st.st_mtime < STALE_TEMP_SECONDS:
+        return False
+    with_pid = _TEMP_WITH_PID.fullmatch(entry.name)
+    if with_pid is not None:
+        pid = int(with_pid.group(1))
+        return pid != os.getpid() and not pid_alive(pid)
+    return locked and _TEMP_WITHOUT_PID.fullmatch(entry.name) is not None
 
 
 def read_state(path: Path) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import datetime as _dt
 import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,6 @@ from mimomem.curated.importer import item_arguments, item_label, read_notes
 from mimomem.curated.inspection import drift_problems, inspect_root
 from mimomem.curated.model import (
     DEFAULT_CATEGORIES,
-    RULES,
     SCOPES,
     BulkResult,
     ForgetResult,
@@ -36,10 +36,12 @@ from mimomem.curated.model import (
     new_memory_meta,
 )
 from mimomem.curated.ranking import RecallIndex, decay, memory_key, rehearsal
-from mimomem.curated.render import compiled_files, outline_lines, write_compiled
+from mimomem.curated.render import compiled_files, outline_lines
 from mimomem.curated.roots import CuratedRoot, checked_categories, default_global_root, split_id
+from mimomem.curated.transaction import recover_root, writing
+from mimomem.curated.undo import Undo
 from mimomem.curated.writing import (
-    check_fields,
+    checked_input,
     choose_id,
     kind_for,
     memory_file_text,
@@ -118,12 +120,18 @@ class CuratedMemory:
             )
         return self._roots[scope]
 
-    def _refresh(self) -> RecallIndex:
-        """Reload any root whose files changed since we last read it, then rebuild the index."""
+    def _refresh(self, *, recover: bool = True) -> RecallIndex:
+        """Reload any root whose files changed since we last read it, then rebuild the index.
+
+        ``recover``: also clean up after a writer killed half-way (``recover_root``); off
+        when the caller holds the root's lock already (its write recompiles everything).
+        """
         changed = False
         for root in self._roots.values():
             if root.fingerprint is None or root.current_fingerprint() != root.fingerprint:
                 root.load()
+                if recover and root.exists():
+                    recover_root(root, self.categories)
                 self._dedup.pop(root.scope, None)
                 changed = True
         if changed or self._ranking is None:
@@ -203,7 +211,7 @@ class CuratedMemory:
         results = ranking.top(parsed, limit, now_ts, hits, max_mult)
         if count_hits:
             for scope, root in self._roots.items():
-                root.add_hits(r.memory.id for r in results if r.memory.scope == scope)
+                root.add_hits(r.memory.id for r in results if r.memory.scope == scope)  # warns if not saved
         return results
 
     # -- writing --------------------------------------------------------------------------------
@@ -221,16 +229,16 @@ class CuratedMemory:
         scope: str = "project",
         slug: str | None = None,
     ) -> Memory:
-        """Write one memory atomically and recompile its root's outlines.
+        """Write one memory and recompile its root's outlines, all or nothing (see ``_writing``).
 
-        Refused: likely secrets (``SecretRefusedError``), near-duplicates of a live memory in the
-        same root (``DuplicateMemoryError``, naming it).  ``author="model"`` cannot create hard
-        rules: a model's ``rules`` entry is stored as kind ``rule-proposal``.
+        Refused: likely secrets in any field (``SecretRefusedError``, never showing them),
+        near-duplicates of a live memory in the same root (``DuplicateMemoryError``, naming it).
+        ``author="model"`` cannot create hard rules: a model's ``rules`` entry is stored as kind
+        ``rule-proposal``.  Line endings are stored as ``\\n``.
         """
         root = self._root(scope)
-        with root.write_lock():
-            self._refresh()
-            memory = self._write_one(
+        with self._writing(root) as undo:
+            return self._write_one(
                 root,
                 category,
                 summary,
@@ -241,17 +249,23 @@ class CuratedMemory:
                 pinned=pinned,
                 supersedes=supersedes,
                 slug=slug,
+                undo=undo,
             )
-            touched = {memory.category} | ({supersedes.split("/", 1)[0]} if supersedes else set())
-            write_compiled(root, self.categories, touched)
-            root.written()
-        return memory
+
+    def _writing(self, root: CuratedRoot) -> AbstractContextManager[Undo]:
+        """One all-or-nothing write to ``root`` (``transaction.writing``; ``reset`` after an undo)."""
+        return writing(root, self.categories, refresh=lambda: self._refresh(recover=False), reset=self._reset)
+
+    def _reset(self, root: CuratedRoot) -> None:
+        self._dedup.pop(root.scope, None)
+        self._ranking = None
 
     def remember_many(self, items: Iterable[Mapping[str, Any]], *, author: str, scope: str = "project") -> BulkResult:
         """Write many memories, compiling once at the end; refused items are reported, not raised.
 
         Each item is a mapping with ``category`` and ``summary`` and optionally ``body``,
-        ``highlight``, ``load_when``, ``pinned``, ``supersedes`` and ``slug``.
+        ``highlight``, ``load_when``, ``pinned``, ``supersedes`` and ``slug``.  Any other failure
+        (a full disk, an error from ``items``) undoes the whole batch.
         """
         return self._bulk(items, author=author, scope=scope)
 
@@ -277,21 +291,16 @@ class CuratedMemory:
     ) -> BulkResult:
         root = self._root(scope)
         result = BulkResult()
-        with root.write_lock():
-            self._refresh()
-            try:
-                for n, item in enumerate(items):
-                    try:
-                        memory = self._write_one(root, **item_arguments(n, item), author=author, durable=False)
-                    except (CuratedError, SecretRefusedError, ValueError) as exc:
-                        result.refused.append((item_label(n, item, labels), str(exc)))
-                        continue
-                    result.written.append(memory.id)
-            finally:  # even when a write fails (disk full...), what was written gets compiled
-                if result.written:
-                    os.sync()  # one flush for the whole batch instead of one fsync per file
-                    write_compiled(root, self.categories)
-                root.written(bump=bool(result.written))
+        with self._writing(root) as undo:  # all or nothing: a full disk undoes the whole batch
+            for n, item in enumerate(items):
+                try:
+                    memory = self._write_one(root, **item_arguments(n, item), author=author, durable=False, undo=undo)
+                except (CuratedError, SecretRefusedError, ValueError) as exc:
+                    result.refused.append((item_label(n, item, labels), str(exc)))
+                    continue
+                result.written.append(memory.id)
+            if result.written:
+                os.sync()  # one flush for the whole batch instead of one fsync per file
         return result
 
     def _write_one(
@@ -307,11 +316,13 @@ class CuratedMemory:
         pinned: bool,
         supersedes: str | None,
         slug: str | None,
+        undo: Undo,
         durable: bool = True,
     ) -> Memory:
         """Check, write and register one memory (the caller holds the root's lock and compiles)."""
-        summary, when = check_fields(
-            category, summary, body, author=author, highlight=highlight, load_when=load_when, categories=self.categories
+        given = {"category": category, "summary": summary, "slug": slug, "highlight": highlight, "load when": load_when}
+        summary, body, highlight, when = checked_input(
+            {**given, "supersedes": supersedes, "body": body}, author=author, root=root, categories=self.categories
         )
         memory_id = choose_id(root, category, summary, slug)
         root.file_for(memory_id)  # a symlinked category directory or file is refused before anything else
@@ -331,28 +342,29 @@ class CuratedMemory:
             author=author,
         )
         content = memory_file_text(meta, body, where=f"{root.scope}:{memory_id}")
-        path = write_memory_file(root, memory_id, content, durable=durable)
+        path = write_memory_file(root, memory_id, content, durable=durable, undo=undo)
         memory, _ = memory_from_meta(  # exactly what loading the file back gives
             meta, body.strip("\n"), memory_id=memory_id, scope=root.scope, path=path, mtime=now
         )
         assert memory is not None
-        self._register(root, memory, dedup, old, durable=durable)
+        self._register(root, memory, dedup, old, durable=durable, undo=undo)
         return memory
 
     def _register(
-        self, root: CuratedRoot, memory: Memory, dedup: DedupIndex, old: Memory | None, *, durable: bool
+        self, root: CuratedRoot, memory: Memory, dedup: DedupIndex, old: Memory | None, *, durable: bool, undo: Undo
     ) -> None:
         """Bring the in-memory view in step with a memory just written (and the one it supersedes)."""
         root.memories[memory.id] = memory
         dedup.add_memory(memory.id, memory.summary, memory.body)
         if old is not None:
-            self._set_superseded_by(root, old, memory.id, durable=durable)
+            self._set_superseded_by(root, old, memory.id, durable=durable, undo=undo)
         if memory.scope == "project" and "global" in self._roots and memory.id in self._roots["global"].memories:
             self._reindex(None, key=f"global:{memory.id}")  # the project memory now shadows it
         self._reindex(memory)
 
-    def _set_superseded_by(self, root: CuratedRoot, old: Memory, new_id: str, *, durable: bool = True) -> None:
-        updated = rewrite_meta(root, old, {"superseded_by": new_id, "updated": iso(self.now())}, durable=durable)
+    def _set_superseded_by(self, root: CuratedRoot, old: Memory, new_id: str, *, durable: bool, undo: Undo) -> None:
+        changes = {"superseded_by": new_id, "updated": iso(self.now())}
+        updated = rewrite_meta(root, old, changes, durable=durable, undo=undo)
         self._reindex(updated)
         if root.scope in self._dedup:
             self._dedup[root.scope].remove(old.id)
@@ -376,21 +388,20 @@ class CuratedMemory:
             root = self._root(s)
             if memory_id not in root.memories:
                 continue
-            with root.write_lock():
-                self._refresh()
+            with self._writing(root) as undo:
                 memory = root.memories.get(memory_id)
                 if memory is None:
                     continue
-                dangling = self._remove(root, memory)
-                write_compiled(root, self.categories, {memory.category})
-                root.written()
+                dangling = self._remove(root, memory, undo)
             return ForgetResult(memory_id, s, dangling)
         where = f"the {scope} root" if scope else "any root"
         raise MemoryNotFoundError(f"no memory {memory_id!r} in {where}; `mimomem inspect` lists every id")
 
-    def _remove(self, root: CuratedRoot, memory: Memory) -> list[str]:
+    def _remove(self, root: CuratedRoot, memory: Memory, undo: Undo) -> list[str]:
         """Delete a memory's file and counter; the ids whose links now point at nothing."""
-        root.file_for(memory.id).unlink()
+        path = root.file_for(memory.id)
+        undo.note(path)
+        path.unlink()
         root.drop_hits(memory.id)  # a later memory with this id starts from zero
         del root.memories[memory.id]
         if root.scope in self._dedup:  # built lazily by the first write; nothing to update before
@@ -406,12 +417,10 @@ class CuratedMemory:
         """Turn a ``rule-proposal`` into a hard rule (a person's decision)."""
         memory = self._proposal(memory_id, scope)
         root = self._root(memory.scope)
-        with root.write_lock():
+        with self._writing(root) as undo:
             changes = {"kind": "rule", "updated": iso(self.now()), "accepted_by": "user"}
-            updated = rewrite_meta(root, memory, changes)
+            updated = rewrite_meta(root, memory, changes, undo=undo)
             self._reindex(updated)
-            write_compiled(root, self.categories, {RULES})
-            root.written()
         return updated
 
     def reject_rule(self, memory_id: str, *, scope: str | None = None) -> ForgetResult:
@@ -429,13 +438,12 @@ class CuratedMemory:
 
     # -- compiled outlines and the self-check ---------------------------------------------------
     def compile(self) -> None:
-        """Recompile ``ROOT.md`` and every ``index.md`` of the existing roots."""
+        """Recompile ``ROOT.md`` and every ``index.md`` of the existing roots (``inspect --fix``)."""
         self._refresh()
         for root in self._roots.values():
             if root.exists():
-                with root.write_lock():
-                    write_compiled(root, self.categories)
-                    root.written(bump=False)
+                with self._writing(root):
+                    pass  # the write recompiles every outline and clears a stale-write note
 
     def inspect(self) -> InspectReport:
         """Every memory with its status, plus the self-check: drift, broken links, malformed files, secrets."""

@@ -2,7 +2,9 @@
 
 Each step raises the error the caller reports (``InvalidMemoryError``,
 ``InvalidCuratedIdError``, ``DuplicateMemoryError``, ``MemoryNotFoundError``,
-``SecretRefusedError``, ``OutsideRootError``) before anything is written.
+``SecretRefusedError``, ``OutsideRootError``) before anything is written.  The caller's text
+is scanned for secrets first, field by field, so no later message (an id made from the
+summary, a refused slug) can show one, and line numbers count in the caller's own text.
 """
 
 from __future__ import annotations
@@ -13,11 +15,54 @@ from typing import Any
 
 from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write
-from mimomem.common.secrets import ensure_no_secrets
+from mimomem.common.secrets import ensure_no_secrets, ensure_no_secrets_in_fields
 from mimomem.curated.dedup import DedupIndex
 from mimomem.curated.model import AUTHORS, KIND_OF, MAX_FILE_BYTES, RULES, Memory, str_list
 from mimomem.curated.roots import CuratedRoot, slugify, split_id
+from mimomem.curated.undo import Undo
 from mimomem.errors import DuplicateMemoryError, InvalidCuratedIdError, InvalidMemoryError, MemoryNotFoundError
+
+
+def normalised(value: Any) -> Any:
+    """Text with ``\r\n`` and lone ``\r`` as ``\n`` (what is stored then reads and compiles the same)."""
+    if isinstance(value, str) and "\r" in value:
+        return value.replace("\r\n", "\n").replace("\r", "\n")
+    if isinstance(value, (list, tuple)):
+        return type(value)(normalised(v) for v in value)
+    return value
+
+
+def refuse_secrets_in_input(fields: Mapping[str, Any], *, where: str) -> None:
+    """``SecretRefusedError`` for a likely secret in any text the caller gave, before it is used or shown."""
+    texts: dict[str, str] = {}
+    for name, value in fields.items():
+        if isinstance(value, str):
+            texts[name] = value
+        elif isinstance(value, (list, tuple)):
+            texts[name] = "\n".join(v for v in value if isinstance(v, str))
+    ensure_no_secrets_in_fields(texts, where=where)
+
+
+def checked_input(
+    given: Mapping[str, Any], *, author: str, root: CuratedRoot, categories: Sequence[str]
+) -> tuple[str, str, str, tuple[str, ...]]:
+    """``(summary, body, highlight, load_when)`` of a new memory: line endings normalised, no secret, valid.
+
+    ``given`` maps field names (``category``, ``summary``, ``slug``, ``highlight``, ``load when``,
+    ``supersedes``, ``body``) to the caller's values; every text is scanned before any is used.
+    """
+    fields = {name: normalised(value) for name, value in given.items()}
+    refuse_secrets_in_input(fields, where=f"a new {root.scope} memory")
+    summary, when = check_fields(
+        fields["category"],
+        fields["summary"],
+        fields["body"],
+        author=author,
+        highlight=fields["highlight"],
+        load_when=fields["load when"],
+        categories=categories,
+    )
+    return summary, fields["body"], fields["highlight"], when
 
 
 def check_fields(
@@ -112,21 +157,25 @@ def memory_file_text(meta: Mapping[str, Any], body: str, *, where: str) -> str:
     return content
 
 
-def write_memory_file(root: CuratedRoot, memory_id: str, content: str, *, durable: bool) -> Path:
-    """Create the root and category directory if needed and write the file atomically."""
+def write_memory_file(root: CuratedRoot, memory_id: str, content: str, *, durable: bool, undo: Undo) -> Path:
+    """Create the root and category directory if needed and write the file atomically (noted in ``undo``)."""
     root.ensure()
-    root.file_for(memory_id).parent.mkdir(exist_ok=True)
+    undo.mkdir(root.file_for(memory_id).parent)
     path = root.file_for(memory_id)  # re-check now that the category directory exists
+    undo.note(path)
     atomic_write(path, content, durable=durable)
     return path
 
 
-def rewrite_meta(root: CuratedRoot, memory: Memory, changes: Mapping[str, Any], *, durable: bool = True) -> Memory:
+def rewrite_meta(
+    root: CuratedRoot, memory: Memory, changes: Mapping[str, Any], *, undo: Undo, durable: bool = True
+) -> Memory:
     """Update frontmatter fields of an existing memory file in place; the memory as read back."""
     doc = frontmatter.parse(memory.path.read_text(encoding="utf-8"))
     if doc.problem is not None:
         raise InvalidMemoryError(f"cannot update {memory.id}: {doc.problem}")
     doc.meta.update(changes)
+    undo.note(memory.path)
     atomic_write(memory.path, frontmatter.serialize(doc.meta, doc.body.strip("\n")), durable=durable)
     updated = root.load_file(memory.path, memory.id)
     if updated is None:
