@@ -172,8 +172,10 @@ def test_hostile_queries_do_not_crash(store: CuratedMemory, query: str) -> None:
     assert all(r.id == "facts/drop-table-notes" for r in store.recall(query))
 
 
-@pytest.mark.skipif(not mimomem.native_available(), reason="needs the native extension")
-def test_pure_and_native_cores_recall_identically(store: CuratedMemory, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.native
+def test_pure_and_native_cores_recall_identically(
+    store: CuratedMemory, monkeypatch: pytest.MonkeyPatch, native_implementation: object
+) -> None:
     import mimomem.text.bm25 as bm25_module
     from mimomem.text._bm25_py import BM25Core as PureCore
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
-from conftest import Implementation
+
+if TYPE_CHECKING:
+    from conftest import Implementation
 
 
 @pytest.mark.native
