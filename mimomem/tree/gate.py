@@ -35,7 +35,9 @@ so no spelling of a path can change it.  The rules, in order:
      rule (for a user's own maintenance tools, never for agents).
 3. Outside the tree: ``checkpoint-writer`` writes nothing; ``dream`` and ``distill``
    only ``<worktree>/.mimomem/`` (a memory area, refused too when writing is
-   disabled); any other agent only inside ``worktree`` (never its ``.git``).
+   disabled), and ``distill`` also the skill files it creates,
+   ``<worktree>/.claude/skills/<name>/SKILL.md`` (``name`` lower-case letters, digits
+   and hyphens); any other agent only inside ``worktree`` (never its ``.git``).
    Everything else is refused.
 
 A refusal is a ``WriteDeniedError`` subclass whose message lists what the caller *may*
@@ -45,6 +47,7 @@ write (see :meth:`WriteGate.allowed`).
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from pathlib import Path
 from typing import Protocol
@@ -107,6 +110,9 @@ def fold(text: str) -> str:
     kept = "".join(ch for ch in unicodedata.normalize("NFKC", text) if unicodedata.category(ch) != "Cf")
     return os.sep.join(part.rstrip(". ") for part in kept.casefold().split(os.sep))
 
+
+SKILL_NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+"""Skill directory names ``distill`` may create under ``<worktree>/.claude/skills/``."""
 
 _FOLDED_TREE = {fold(name): name for name in _TREE_RESERVED}
 _FOLDED_WORKTREE = {fold(name): name for name in _WORKTREE_RESERVED}
@@ -327,7 +333,8 @@ class WriteGate:
                 f"agent {self.agent!r} may only write under the memory tree; refused {shown}. {self.allowed()}"
             )
         if self.agent in SANDBOXED_AGENTS:
-            if self.dotdir is not None and _strictly_under(self.dotdir, real):
+            in_dotdir = self.dotdir is not None and _strictly_under(self.dotdir, real)
+            if in_dotdir or (self.agent == "distill" and self.is_skill_file(real)):
                 if not self.tree.write_enabled:
                     raise WritingDisabledError(self.disabled_message(shown))
                 return
@@ -342,6 +349,18 @@ class WriteGate:
                 raise WritingDisabledError(self.disabled_message(shown))
             return
         raise OutsideAllowedAreaError(f"{shown} is outside the memory tree and outside the worktree. {self.allowed()}")
+
+    def is_skill_file(self, real: str) -> bool:
+        """Whether ``real`` is ``<worktree>/.claude/skills/<name>/SKILL.md``, the skill file distill may create."""
+        if self.worktree is None or not _strictly_under(self.worktree, real):
+            return False
+        parts = _rel(self.worktree, real)
+        return (
+            len(parts) == 4
+            and parts[:2] == [".claude", "skills"]
+            and parts[3] == "SKILL.md"
+            and SKILL_NAME_RE.fullmatch(parts[2]) is not None
+        )
 
     # -- messages --
 
@@ -370,6 +389,8 @@ class WriteGate:
             ]
             if self.agent in SANDBOXED_AGENTS:
                 lines.append(f"{self.dotdir or '<worktree>/' + tree.worktree_dotdir}/...")
+                if self.agent == "distill":
+                    lines.append(f"{self.worktree or '<worktree>'}/.claude/skills/<name>/SKILL.md")
             elif self.worktree is not None:
                 lines.append(f"files inside the worktree {self.worktree}/ (not .git)")
         return "Allowed: " + "; ".join(lines) + "."
