@@ -216,11 +216,17 @@ def _index_options(p: argparse.ArgumentParser) -> None:
 def _add_search(sub: Subparsers) -> None:
     p = sub.add_parser(
         "search",
-        help="search the memory tree (reconciles the index first)",
+        help="search this project's memory: tree files and curated memories in one list",
         description="BM25-ranked memory search. Terms are OR-joined; CJK is matched by bigrams; "
-        "identifiers like v1.2.3 are matched as a unit. Zero results print what to try next.",
+        "identifiers like v1.2.3 are matched as a unit. By default the memory tree and the curated store "
+        "are searched together (reciprocal-rank fusion), limited to the current project, its sessions and "
+        "global memory; --all-projects widens that. With --scope, --scope-id or --type only the memory tree "
+        "is searched, with those filters. Zero results print what to try next.",
     )
     p.add_argument("query", help="what to search for")
+    p.add_argument("--project", metavar="DIR", help="a directory inside the project (default: .)")
+    p.add_argument("--session", metavar="SID", help="the current session (default: $MIMOMEM_SESSION)")
+    p.add_argument("--all-projects", action="store_true", help="search every project, not only the current one")
     p.add_argument(
         "--backend",
         choices=BACKENDS,

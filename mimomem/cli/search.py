@@ -34,7 +34,12 @@ def open_index(args: argparse.Namespace) -> MemoryIndex:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    """BM25-ranked hits as Markdown blocks (or JSON); zero hits print what to try next and exit 1 (as grep)."""
+    """This project's tree and curated hits in one list; with tree filters, the memory tree alone.
+
+    Zero hits print what to try next and exit 1 (as grep).
+    """
+    if not (args.scope or args.scope_id or args.type):
+        return _search_everything(args)
     with open_index(args) as index:
         result = index.search(
             args.query, backend=args.backend, scope=args.scope, scope_id=args.scope_id, type=args.type, limit=args.limit
@@ -56,6 +61,43 @@ def cmd_search(args: argparse.Namespace) -> int:
     for hit in result:
         where = hit.scope + (f"/{hit.scope_id}" if hit.scope_id else "")
         print(f"### {hit.path}\nScope: {where}, Type: {hit.type}, Score: {hit.score:.4g}\n{hit.snippet}\n")
+    return OK
+
+
+def _search_everything(args: argparse.Namespace) -> int:
+    from mimomem.context.where import locate
+    from mimomem.search.everything import search_everything
+    from mimomem.search.memory_index import ESCALATION_HINTS
+
+    project = checks.existing_dir(args.project, "--project") or "."
+    with open_index(args) as index:
+        if args.backend:
+            index.backend_name = args.backend
+        where = locate(project, session_id=args.session, tree=index.tree)
+        hits = search_everything(where, args.query, limit=args.limit, all_projects=args.all_projects, index=index)
+    hints = [] if hits else [line.format(root=where.tree.root) for line in ESCALATION_HINTS]
+    if not hits and not args.all_projects:
+        hints.insert(0, "Only this project, its sessions and global memory were searched; add --all-projects.")
+    if args.json:
+        out = {
+            "query": args.query,
+            "project": where.project_name,
+            "count": len(hits),
+            "hits": [vars(h) for h in hits],
+            "hints": hints,
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return OK if hits else NO
+    if not hits:
+        print(f'No matches for "{args.query}".')
+        print("\n".join(hints))
+        return NO
+    print(
+        f"Found {len(hits)} match(es) in {'all projects' if args.all_projects else where.project_name} "
+        "(tree and curated memory, best first):\n"
+    )
+    for hit in hits:
+        print(f"### {hit.path}\n{hit.label}, type {hit.type}\n{hit.snippet}\n")
     return OK
 
 

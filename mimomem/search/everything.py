@@ -16,6 +16,7 @@ from pathlib import Path
 from mimomem.context.budgeted import content_only
 from mimomem.context.where import Where, project_names, session_projects
 from mimomem.search.memory_index import MemoryIndex
+from mimomem.search.params import MAX_LIMIT, check_limit
 from mimomem.text.tokens import tokenize
 
 K = 60
@@ -49,7 +50,11 @@ def search_everything(
     curated: bool = True,
     index: MemoryIndex | None = None,
 ) -> list[Found]:
-    """Tree and curated hits for ``query``, fused and scoped (see the module docstring)."""
+    """Tree and curated hits for ``query``, fused and scoped (see the module docstring).
+
+    ``limit`` must be 1..``MAX_LIMIT`` (``InvalidLimitError`` otherwise).
+    """
+    check_limit(limit, maximum=MAX_LIMIT)
     tree_hits = _tree_hits(where, query, all_projects, index)
     curated_hits = _curated_hits(where, query) if curated else []
     fused: dict[str, tuple[float, Found]] = {}

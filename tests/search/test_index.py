@@ -204,10 +204,15 @@ def test_document_index_validates_arguments():
 
 def test_cli_search_json_and_text(tree, capsys):
     db = str(tree.parent / "cli.db")
-    assert 0 == cli.main(["search", "postgres", "--root", str(tree), "--db", db, "--json"])
+    assert 0 == cli.main(["search", "postgres", "--root", str(tree), "--db", db, "--json", "--all-projects"])
     out = json.loads(capsys.readouterr().out)
     assert 1 == out["count"] and out["hits"][0]["path"].endswith("memory-db.md")
-    assert 0 == cli.main(["search", "postgres", "--root", str(tree), "--db", db, "--backend", "native-index"])
+    assert out["hits"][0]["source"] == "tree" and out["hits"][0]["label"].startswith("project p2")
+    assert 1 == cli.main(["search", "postgres", "--root", str(tree), "--db", db])  # another project: not by default
+    assert "--all-projects" in capsys.readouterr().out
+    assert 0 == cli.main(
+        ["search", "postgres", "--root", str(tree), "--db", db, "--backend", "native-index", "--scope", "project"]
+    )
     text = capsys.readouterr().out
     assert "Found 1 match" in text and "Scope: project/p2, Type: memory" in text
     assert 1 == cli.main(["search", "nothing-here", "--root", str(tree), "--db", db])
