@@ -14,6 +14,12 @@ Triggers keep both indexes in step with the table, removing old tokens with FTS5
 and eventually corrupts it).  The database is a cache: it can be deleted at any time
 and is rebuilt from the files by the next reconcile.
 
+A damaged database (or a file that is not one) raises ``CorruptDatabaseError``, naming
+the file and saying to delete it, from :func:`connect` and from every operation run
+under :func:`reporting_corruption`.  It is deliberately *not* deleted and rebuilt
+automatically: the path may be a mistyped ``--db`` naming someone's real database, and
+a ``DocumentIndex`` holds documents that exist nowhere else.
+
 Schema history (``PRAGMA user_version``), each step a forward migration:
 
 1. MiMo-Code's ``memory_fts`` as of its v6.1.1 migrations (content table, unicode61
@@ -28,15 +34,16 @@ Schema history (``PRAGMA user_version``), each step a forward migration:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-from mimomem.errors import SchemaTooNewError
+from mimomem.errors import CorruptDatabaseError, SchemaTooNewError
 from mimomem.text._accel import tokenize_bigram
 
 SCHEMA_VERSION = 4
@@ -116,16 +123,56 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
         os.makedirs(parent, exist_ok=True)
     conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        if target != ":memory:":
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-        migrate(conn)
-        ensure_tokenizers(conn)
+        with reporting_corruption(target):
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if target != ":memory:":
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = NORMAL")
+            migrate(conn)
+            ensure_tokenizers(conn)
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+_CORRUPT_CODES = (11, 26)
+"""``SQLITE_CORRUPT`` and ``SQLITE_NOTADB`` (primary result codes)."""
+
+
+def is_corrupt(exc: sqlite3.Error) -> bool:
+    """True when ``exc`` says the database file is damaged or not a database at all."""
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return int(code) & 0xFF in _CORRUPT_CODES
+    return type(exc) is sqlite3.DatabaseError  # 3.10: CORRUPT and NOTADB raise exactly this class
+
+
+def database_file(conn: sqlite3.Connection) -> str:
+    """The file behind ``conn``'s main database (``":memory:"`` when there is none)."""
+    try:
+        for _, name, file in conn.execute("PRAGMA database_list"):
+            if name == "main":
+                return str(file) or ":memory:"
+    except sqlite3.Error:
+        pass
+    return "(unknown file)"
+
+
+@contextlib.contextmanager
+def reporting_corruption(where: str | sqlite3.Connection) -> Iterator[None]:
+    """Turn SQLite's corruption errors in the block into ``CorruptDatabaseError`` naming the file."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        if not is_corrupt(exc):
+            raise
+        path = where if isinstance(where, str) else database_file(where)
+        raise CorruptDatabaseError(
+            f"index database {path} is damaged or is not a mimomem database ({exc}). It is only a cache "
+            f"of the memory files: delete it (and any {path}-wal / {path}-shm beside it) and the next search "
+            f"rebuilds it; if that path is not the index you meant, fix --db / db_path instead"
+        ) from exc
 
 
 class transaction:
@@ -390,12 +437,15 @@ __all__ = [
     "SchemaTooNewError",
     "bigram_tokenizer_id",
     "connect",
+    "database_file",
     "delete_paths",
     "ensure_tokenizers",
     "generation",
     "get_meta",
+    "is_corrupt",
     "migrate",
     "put_rows",
+    "reporting_corruption",
     "set_meta",
     "shadow_tokens",
     "tokenizer_ids",

@@ -4,6 +4,11 @@ The raw engine under ``MemoryIndex`` (which adds reconcile, filters, the relativ
 and hints); the benchmark harness feeds it BEIR corpora directly.  Ranking is
 :meth:`DocumentIndex.rank` (a backend's rows, optionally widened by the synonym
 glossary); :meth:`DocumentIndex.search` adds validation, the floor and snippets.
+
+Any query answers in milliseconds: ``parse_query`` caps the text and the terms, and
+``fts5-unicode61`` (which reads the raw text, MiMo-Code's way) gets at most ``MAX_TERMS``
+distinct words once a query has more words than that (``Query.truncated`` is then set).
+A damaged database raises ``CorruptDatabaseError`` (see ``mimomem.search.db``).
 """
 
 from __future__ import annotations
@@ -14,12 +19,39 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
 
+import regex
+
 from mimomem.search import db
 from mimomem.search.backends import Backend, make_backends
 from mimomem.search.hits import DocumentHit, RankedRow
-from mimomem.search.params import apply_floor, check_backend, check_floor, check_limit, check_scope
-from mimomem.text.query import Query, parse_query
+from mimomem.search.params import (
+    apply_floor,
+    check_backend,
+    check_floor,
+    check_limit,
+    check_scope,
+    check_type,
+    stored_scope,
+)
+from mimomem.text.query import MAX_TERMS, Query, clip_query_text, parse_query
 from mimomem.text.synonyms import DEFAULT_WEIGHT, Glossary
+
+_MIMO_WORD = regex.compile(r"[\p{L}\p{N}_]+")
+"""The words ``backends.mimo_fts_query`` quotes for ``fts5-unicode61`` (MiMo-Code's rule)."""
+
+
+def mimo_query(text: str) -> Query:
+    """The ``Query`` ``fts5-unicode61`` evaluates: the user's text, capped.
+
+    Up to ``MAX_TERMS`` words the text is kept as given (MiMo-Code's scores, repeated
+    words included); past that, or past ``MAX_QUERY_CHARS``, only the first ``MAX_TERMS``
+    distinct words are kept and the query is marked ``truncated``.
+    """
+    head, clipped = clip_query_text(text)
+    words = _MIMO_WORD.findall(head)
+    if not clipped and len(words) <= MAX_TERMS:
+        return Query(text, ())
+    return Query(" ".join(list(dict.fromkeys(words))[:MAX_TERMS]), (), True)
 
 
 class DocumentIndex:
@@ -75,12 +107,12 @@ class DocumentIndex:
     def add_documents(self, docs: Iterable[tuple[str, str]]) -> int:
         """Add or replace ``(doc_id, text)`` documents in one transaction; returns the count."""
         rows = (db.Row(str(doc_id), "", "", "", text, "") for doc_id, text in docs)
-        with self._lock, db.transaction(self._conn):
+        with self._lock, db.reporting_corruption(self._conn), db.transaction(self._conn):
             return db.put_rows(self._conn, rows)
 
     def remove_documents(self, doc_ids: Iterable[str]) -> int:
         """Remove documents by id; returns how many existed."""
-        with self._lock, db.transaction(self._conn):
+        with self._lock, db.reporting_corruption(self._conn), db.transaction(self._conn):
             return db.delete_paths(self._conn, (str(d) for d in doc_ids))
 
     def __len__(self) -> int:
@@ -100,7 +132,7 @@ class DocumentIndex:
         if not isinstance(query, str):
             raise TypeError(f"query must be str or Query, got {type(query).__name__}")
         if backend == "fts5-unicode61":
-            return Query(query, ())
+            return mimo_query(query)
         options = {k: v for k, v in (("segment", segment), ("phrases", phrases)) if v is not None}
         return parse_query(query, **options)
 
@@ -116,12 +148,13 @@ class DocumentIndex:
     ) -> list[RankedRow]:
         """The ``limit`` best rows for an already parsed query (no floor, no snippets).
 
-        ``scope`` is one of ``SCOPES`` (an old name gives the new one, with a warning);
-        empty filters are ignored.
+        ``scope`` is one of ``SCOPES`` (an old name gives the new one, with a warning) and
+        ``type`` one of ``TYPES`` (else ``InvalidTypeError``); empty filters are ignored.
         """
         backend = check_backend(backend, stacklevel=3)
         scope = check_scope(scope, stacklevel=3)
-        with self._lock:
+        type = check_type(type)
+        with self._lock, db.reporting_corruption(self._conn):
             return self._backends[backend].rank(query, scope=scope, scope_id=scope_id, type=type, limit=limit)
 
     def rank_expanded(
@@ -144,7 +177,7 @@ class DocumentIndex:
         """
         backend = check_backend(backend, stacklevel=3)
         scope = check_scope(scope, stacklevel=3)
-        extra = self.glossary.expand(query) if backend != "fts5-unicode61" else Query(query.text, ())
+        extra = self.glossary.expand(query) if backend != "fts5-unicode61" else Query(query.text, (), query.truncated)
         if not extra.terms:
             return self.rank(query, backend, limit=limit, scope=scope, scope_id=scope_id, type=type), query
         pool = max(4 * limit, 100)
@@ -157,12 +190,12 @@ class DocumentIndex:
         for h in more:
             scores[h.id] = scores.get(h.id, 0.0) + weight * h.score
         ranked = sorted(rows.values(), key=lambda h: (-scores[h.id], h.path))[:limit]
-        combined = Query(query.text, query.terms + extra.terms)
+        combined = Query(query.text, query.terms + extra.terms, query.truncated)
         return [h._replace(score=scores[h.id]) for h in ranked], combined
 
     def snippets(self, query: Query, backend: str, hits: Sequence[RankedRow]) -> list[str]:
         """One snippet per hit, as the backend makes them."""
-        with self._lock:
+        with self._lock, db.reporting_corruption(self._conn):
             return self.backend(backend).snippets(query, hits)
 
     def search(
@@ -197,6 +230,18 @@ class DocumentIndex:
         hits = apply_floor(ranked, ratio, limit)
         texts: list[str | None] = list(self.snippets(parsed, backend, hits)) if snippets else [None] * len(hits)
         return [DocumentHit(h.path, h.score, s) for h, s in zip(hits, texts, strict=True)]
+
+    def has_scope_id(self, scope_id: str, scope: str | None = None) -> bool:
+        """Whether any stored document has ``scope_id`` (within ``scope`` when given).
+
+        Lets a caller tell "no hits" from "that scope id names nothing" (a typo).
+        """
+        scope = check_scope(scope, stacklevel=3)
+        sql, params = "SELECT 1 FROM memory_fts WHERE scope_id = ?", [scope_id]
+        if scope:
+            sql, params = sql + " AND scope = ?", [*params, stored_scope(scope)]
+        with self._lock, db.reporting_corruption(self._conn):
+            return self._conn.execute(sql + " LIMIT 1", params).fetchone() is not None
 
     def size_bytes(self, backend: str) -> int:
         """Index size for ``backend``: FTS5 tables on disk/in the database, or RAM for native-index."""

@@ -34,9 +34,10 @@ from mimomem.search.params import (
     public_scope,
 )
 from mimomem.text import _accel
-from mimomem.text.query import Query
+from mimomem.text.query import TRUNCATED_HINT, Query
 from mimomem.text.synonyms import USER_FILE, Glossary
 from mimomem.tree import generation
+from mimomem.tree.locations import existing_memory_root
 from mimomem.tree.store import MemoryTree
 
 SEARCH_WAIT_MS = 500
@@ -102,7 +103,8 @@ class MemoryIndex:
         if isinstance(tree_or_root, MemoryTree):
             self.tree = tree_or_root
         else:
-            self.tree = MemoryTree(None if tree_or_root is None else os.path.expanduser(os.fspath(tree_or_root)))
+            # a root given by path must exist (MemoryRootNotFoundError): a typo must not get a database
+            self.tree = MemoryTree(None if tree_or_root is None else existing_memory_root(tree_or_root))
         self.root = self.tree.root
         path = db_path if db_path is not None else self.tree.data_dir / "mimomem.db"
         self.backend_name = check_backend(backend, stacklevel=3) if backend else default_backend()
@@ -230,6 +232,8 @@ class MemoryIndex:
             MemoryHit(h.path, h.scope, h.scope_id, h.type, h.score, s) for h, s in zip(kept, snippets, strict=True)
         )
         hints = () if hits else tuple(line.format(root=self.root) for line in ESCALATION_HINTS)
+        if parsed.truncated:  # the query was cut to the caps of mimomem.text.query
+            hints = (TRUNCATED_HINT, *hints)
         return SearchResults(parsed.text, name, hits, hints, tuple(warnings))
 
     def issues(self) -> list[reconcile_mod.Issue]:

@@ -1,10 +1,13 @@
-"""What a search call accepts, checked: backend and scope names, limit, floor; and the relative floor.
+"""What a search call accepts, checked: backend, scope and type names, limit, floor; and the relative floor.
 
 One vocabulary for every search entry point (``MemoryIndex``, ``DocumentIndex``, the
 backends, ``MIMOMEM_BACKEND``):
 
 * backends: ``fts5-bigram`` (default), ``native-index``, ``fts5-unicode61``;
-* scopes: ``global``, ``project``, ``session``, ``claude-code`` (Claude Code memory).
+* scopes: ``global``, ``project``, ``session``, ``claude-code`` (Claude Code memory);
+* types: the memory tree's ``memory``, ``checkpoint``, ``progress``, ``notes``, ``free`` and
+  Claude Code's ``feedback``, ``project``, ``reference``, ``user``.  An unknown type is an
+  error (``InvalidTypeError``), not a filter that silently matches nothing.
 
 The names of mimomem 0.1 (backend ``native-scan``; scopes ``projects``, ``sessions``,
 ``cc``) are still accepted for one release, with a ``DeprecationWarning``.  The cache
@@ -20,7 +23,13 @@ import warnings
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from mimomem.errors import InvalidFloorError, InvalidLimitError, InvalidScopeError, UnknownBackendError
+from mimomem.errors import (
+    InvalidFloorError,
+    InvalidLimitError,
+    InvalidScopeError,
+    InvalidTypeError,
+    UnknownBackendError,
+)
 
 BACKENDS = ("fts5-bigram", "native-index", "fts5-unicode61")
 """Valid backend names."""
@@ -38,6 +47,9 @@ SCOPES = ("global", "project", "session", "claude-code")
 
 DEPRECATED_SCOPES = {"projects": "project", "sessions": "session", "cc": "claude-code"}
 """Old scope name -> new one; accepted with a ``DeprecationWarning`` until mimomem 0.3."""
+
+TYPES = ("memory", "checkpoint", "progress", "notes", "free", "feedback", "project", "reference", "user")
+"""Valid type filters: ``mimomem.tree.layout.TYPES`` then ``CC_TYPES`` (not imported: no YAML on this path)."""
 
 _STORED = {"global": "global", "project": "projects", "session": "sessions", "claude-code": "cc"}
 _PUBLIC = {stored: public for public, stored in _STORED.items()}
@@ -90,6 +102,15 @@ def check_scope(scope: str | None, *, stacklevel: int = 2) -> str | None:
     if isinstance(scope, str) and scope in DEPRECATED_SCOPES:
         return _deprecated("scope", scope, DEPRECATED_SCOPES[scope], stacklevel)
     raise InvalidScopeError(f"unknown scope {scope!r}; valid scopes: {', '.join(SCOPES)}")
+
+
+def check_type(type: str | None) -> str | None:
+    """The type filter ``type`` (None for no filter: None or ``""``); else ``InvalidTypeError`` listing ``TYPES``."""
+    if not type:
+        return None
+    if type in TYPES:
+        return type
+    raise InvalidTypeError(f"unknown type {type!r}; valid types: {', '.join(TYPES)}")
 
 
 def stored_scope(scope: str) -> str:
@@ -152,11 +173,13 @@ __all__ = [
     "MAX_FETCH",
     "MAX_LIMIT",
     "SCOPES",
+    "TYPES",
     "apply_floor",
     "check_backend",
     "check_floor",
     "check_limit",
     "check_scope",
+    "check_type",
     "default_backend",
     "public_scope",
     "stored_scope",

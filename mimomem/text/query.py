@@ -18,6 +18,11 @@ How text becomes terms (``parse_query``), OR-joined and de-duplicated:
   dictionary load (about a second) in every new process;
 * CJK glued to Latin or digits splits (``端口5433`` -> ``端口`` OR ``5433``).
 
+Caps: only the first ``MAX_QUERY_CHARS`` characters are parsed (cut at a space when one is
+near), and the de-duplicated terms are cut to the first ``MAX_TERMS``; either cut sets
+``Query.truncated`` so callers can say so.  A 100,000-character query thus costs what a
+2,000-character one does (milliseconds), while ordinary queries are untouched.
+
 Why this shape: the bigram terms keep the recall of a plain OR of bigrams (pure phrase
 queries lose recall on multi-word questions: measured on ``corpora/agent-memory``), and
 the phrases add score only where the exact sequence occurs.  ``phrases=False`` gives the
@@ -36,15 +41,25 @@ from mimomem.text._chars import CJK, char_class
 from mimomem.text.tokens import Token, tokenize
 
 MAX_TERMS = 64
-"""Terms kept from one query (the first ones); longer queries are cut, never rejected."""
+"""Distinct terms kept from one query (the first ones); longer queries are cut, never rejected."""
+
+MAX_QUERY_CHARS = 2000
+"""Characters of a query that are parsed (the first ones); the rest is cut, never rejected."""
+
+TRUNCATED_HINT = (
+    f"The query was truncated to its first {MAX_QUERY_CHARS} characters / {MAX_TERMS} distinct terms; the results "
+    "match only that part. Search with fewer, more distinctive words."
+)
+"""What a search result says when ``Query.truncated`` is set."""
 
 CONNECTORS = frozenset(".-/:@+#~\\")
 """Punctuation that joins words into one identifier when no space intervenes."""
 
-QUERY_STOPWORDS = frozenset(
+_STOPWORD_TEXT = (
     "什么 怎么 怎样 如何 为什么 为何 哪里 哪些 哪个 是否 可以 能否 需要 应该 我们 你们 他们 "
-    "这个 那个 一个 一下 还是 或者 以及 因为 所以 但是 如果 时候 是不是 有没有 多少 吗 呢 的".split()
+    "这个 那个 一个 一下 还是 或者 以及 因为 所以 但是 如果 时候 是不是 有没有 多少 吗 呢 的"
 )
+QUERY_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 """Question and function words dropped from jieba segments (never from the exact phrase)."""
 
 
@@ -58,10 +73,15 @@ class Term(NamedTuple):
 
 @dataclass(frozen=True)
 class Query:
-    """A parsed query: the user's text and the OR of its terms."""
+    """A parsed query: the text searched, the OR of its terms, and whether a cap cut it.
+
+    ``truncated`` is True when the text was longer than ``MAX_QUERY_CHARS`` (``text`` is
+    then the part searched) or had more than ``MAX_TERMS`` distinct terms.
+    """
 
     text: str
     terms: tuple[Term, ...]
+    truncated: bool = False
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -115,6 +135,22 @@ def _run_text(toks: list[Token]) -> str:
     return toks[0].text + "".join(t.text[-1] for t in toks[1:])
 
 
+def clip_query_text(text: str, limit: int = MAX_QUERY_CHARS) -> tuple[str, bool]:
+    """The first ``limit`` characters of ``text`` and whether anything was cut.
+
+    A cut inside a word backs up to the last whitespace in the second half, so the last
+    word searched is a whole one (CJK runs and long identifiers are simply cut).
+    """
+    if len(text) <= limit:
+        return text, False
+    head = text[:limit]
+    if head[-1].isalnum() and text[limit].isalnum():
+        space = max(head.rfind(" "), head.rfind("\n"), head.rfind("\t"))
+        if space >= limit // 2:
+            head = head[:space]
+    return head, True
+
+
 def parse_query(
     text: str,
     *,
@@ -126,9 +162,11 @@ def parse_query(
 
     ``phrases=False`` gives the naive baseline (every bigram and word its own term);
     ``segment=True`` adds jieba words of 3+ characters as phrases (imports jieba).
+    Text past ``MAX_QUERY_CHARS`` and terms past ``max_terms`` are cut (``truncated``).
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_query() needs str, got {type(text).__name__}")
+    text, clipped = clip_query_text(text)
     tokens = tokenize(text)
     terms: list[Term] = []
     for kind, toks in _units(text, tokens):
@@ -143,7 +181,8 @@ def parse_query(
             terms.append(Term(_bigrams(run), "phrase", source))
             if segment:
                 terms.extend(_segment_terms(run))
-    return Query(text, _dedupe(terms)[:max_terms])
+    unique = _dedupe(terms)
+    return Query(text, unique[:max_terms], clipped or len(unique) > max_terms)
 
 
 def _weak_part(token: str) -> bool:
@@ -168,7 +207,8 @@ def _word_terms(toks: list[Token], source: str, text: str, phrases: bool) -> lis
         return [Term((t.text,), "word", text[t.start : t.end]) for t in toks]
     out = [Term((t.text,), "word", text[t.start : t.end]) for t in toks if len(toks) == 1 or not _weak_part(t.text)]
     split = tuple(p for w in words for p in _pieces(w))
-    out.extend(Term((p,), "word", p) for p in split if p not in words and not _weak_part(p))
+    known = set(words)  # a set: an identifier of 50,000 parts must not cost 50,000 x 50,000 comparisons
+    out.extend(Term((p,), "word", p) for p in split if p not in known and not _weak_part(p))
     if len(words) > 1:
         out.append(Term(words, "identifier", source))
     if len(split) > 1 and split != words:
@@ -196,7 +236,7 @@ def _dedupe(terms: list[Term]) -> tuple[Term, ...]:
     return tuple(out)
 
 
-def as_query(query: "str | Query | Sequence[str | Sequence[str]]") -> Query:
+def as_query(query: str | Query | Sequence[str | Sequence[str]]) -> Query:
     """Accept a string (parsed), a ``Query``, or a list of terms (token or token tuple)."""
     if isinstance(query, Query):
         return query
