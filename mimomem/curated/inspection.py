@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
-from mimomem.common.secrets import scan_secrets
-from mimomem.curated.model import Memory, MemoryStatus, Problem
+from mimomem.common.secrets import redact_secrets, scan_secrets
+from mimomem.curated.model import InspectReport, Memory, MemoryStatus, Problem
+from mimomem.curated.render import compiled_files
 from mimomem.curated.roots import CuratedRoot
 
 
@@ -17,6 +19,26 @@ def status_of(memory: Memory, is_live: Callable[[Memory], bool]) -> str:
     if memory.kind == "rule-proposal":
         return "proposal"
     return "live" if is_live(memory) else "shadowed"
+
+
+def inspect_roots(
+    roots: Sequence[CuratedRoot], categories: Sequence[str], is_live: Callable[[Memory], bool]
+) -> InspectReport:
+    """The report of ``inspect``: every memory with its status, and the problems of every root.
+
+    A likely secret in an id, path, summary or message is redacted (a hand-made file may hold one).
+    """
+    statuses: list[MemoryStatus] = []
+    problems: list[Problem] = []
+    for root in roots:
+        problems.extend(root.problems)
+        if not root.exists():
+            continue
+        root_statuses, root_problems = inspect_root(root, is_live)
+        statuses.extend(root_statuses)
+        problems.extend(root_problems)
+        problems.extend(drift_problems(compiled_files(root, categories)))
+    return InspectReport({r.scope: str(r.path) for r in roots}, *shown(statuses, problems))
 
 
 def inspect_root(root: CuratedRoot, is_live: Callable[[Memory], bool]) -> tuple[list[MemoryStatus], list[Problem]]:
@@ -32,6 +54,17 @@ def inspect_root(root: CuratedRoot, is_live: Callable[[Memory], bool]) -> tuple[
         problems.extend(link_problems(m, root.memories))
         problems.extend(secret_problems(m))
     return statuses, problems
+
+
+def shown(statuses: Iterable[MemoryStatus], problems: Iterable[Problem]) -> tuple[list[MemoryStatus], list[Problem]]:
+    """Statuses and problems as reported: a likely secret in an id, path, summary or message is redacted."""
+    return (
+        [
+            replace(s, id=redact_secrets(s.id), path=redact_secrets(s.path), summary=redact_secrets(s.summary))
+            for s in statuses
+        ],
+        [replace(p, path=redact_secrets(p.path), message=redact_secrets(p.message)) for p in problems],
+    )
 
 
 def link_problems(m: Memory, memories: Mapping[str, Memory]) -> list[Problem]:

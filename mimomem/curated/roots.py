@@ -25,6 +25,7 @@ from typing import Any
 
 from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write, file_lock
+from mimomem.common.secrets import redact_secrets
 from mimomem.curated.model import MAX_FILE_BYTES, RULES, Memory, Problem, memory_from_document
 from mimomem.curated.undo import hits_not_saved
 from mimomem.errors import InvalidCuratedIdError, OutsideRootError
@@ -72,19 +73,20 @@ def slugify(text: str) -> str:
 
 
 def split_id(memory_id: str, categories: Sequence[str]) -> tuple[str, str]:
-    """``(category, slug)`` of a valid id; ``InvalidCuratedIdError`` (saying why) otherwise."""
+    """``(category, slug)`` of a valid id; ``InvalidCuratedIdError`` (saying why, secrets redacted) otherwise."""
     if not isinstance(memory_id, str) or memory_id.count("/") != 1:
-        raise InvalidCuratedIdError(f"memory id {memory_id!r} must look like '<category>/<slug>', e.g. 'facts/db-port'")
+        message = f"memory id {memory_id!r} must look like '<category>/<slug>', e.g. 'facts/db-port'"
+        raise InvalidCuratedIdError(redact_secrets(message))
     category, slug = memory_id.split("/")
     if category not in categories:
-        raise InvalidCuratedIdError(
-            f"unknown category {category!r} in {memory_id!r}; categories: {', '.join(categories)}"
-        )
+        message = f"unknown category {category!r} in {memory_id!r}; categories: {', '.join(categories)}"
+        raise InvalidCuratedIdError(redact_secrets(message))
     if slug in (".", "..", "index") or not _SLUG_OK.fullmatch(slug) or "\x00" in slug:
-        raise InvalidCuratedIdError(
+        message = (
             f"slug {slug!r} in {memory_id!r} is not allowed: use letters, digits, '-', '.', '_' "
             f"(starting and ending with a letter or digit), not 'index'"
         )
+        raise InvalidCuratedIdError(redact_secrets(message))
     return category, slug
 
 

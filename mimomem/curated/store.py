@@ -18,9 +18,10 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
+from mimomem.common.secrets import redact_secrets
 from mimomem.curated.dedup import DedupIndex
 from mimomem.curated.importer import item_arguments, item_label, read_notes
-from mimomem.curated.inspection import drift_problems, inspect_root
+from mimomem.curated.inspection import inspect_roots
 from mimomem.curated.model import (
     DEFAULT_CATEGORIES,
     SCOPES,
@@ -36,7 +37,7 @@ from mimomem.curated.model import (
     new_memory_meta,
 )
 from mimomem.curated.ranking import RecallIndex, decay, memory_key, rehearsal
-from mimomem.curated.render import compiled_files, outline_lines
+from mimomem.curated.render import outline_lines
 from mimomem.curated.roots import CuratedRoot, checked_categories, default_global_root, split_id
 from mimomem.curated.transaction import recover_root, writing
 from mimomem.curated.undo import Undo
@@ -181,7 +182,7 @@ class CuratedMemory:
         for root in self._roots.values():
             if (scope is None or root.scope == scope) and memory_id in root.memories:
                 return root.memories[memory_id]
-        raise MemoryNotFoundError(f"no memory {memory_id!r}; `mimomem inspect` lists every id")
+        raise MemoryNotFoundError(redact_secrets(f"no memory {memory_id!r}; `mimomem inspect` lists every id"))
 
     # -- recall ---------------------------------------------------------------------------------
     def _decay(self, memory: Memory, now: _dt.datetime) -> float:
@@ -395,7 +396,7 @@ class CuratedMemory:
                 dangling = self._remove(root, memory, undo)
             return ForgetResult(memory_id, s, dangling)
         where = f"the {scope} root" if scope else "any root"
-        raise MemoryNotFoundError(f"no memory {memory_id!r} in {where}; `mimomem inspect` lists every id")
+        raise MemoryNotFoundError(redact_secrets(f"no memory {memory_id!r} in {where}; `mimomem inspect` lists ids"))
 
     def _remove(self, root: CuratedRoot, memory: Memory, undo: Undo) -> list[str]:
         """Delete a memory's file and counter; the ids whose links now point at nothing."""
@@ -448,17 +449,7 @@ class CuratedMemory:
     def inspect(self) -> InspectReport:
         """Every memory with its status, plus the self-check: drift, broken links, malformed files, secrets."""
         self._refresh()
-        statuses: list[MemoryStatus] = []
-        problems: list[Problem] = []
-        for root in self._roots.values():
-            problems.extend(root.problems)
-            if not root.exists():
-                continue
-            root_statuses, root_problems = inspect_root(root, self._is_eligible)
-            statuses.extend(root_statuses)
-            problems.extend(root_problems)
-            problems.extend(drift_problems(compiled_files(root, self.categories)))
-        return InspectReport({s: str(r.path) for s, r in self._roots.items()}, statuses, problems)
+        return inspect_roots(list(self._roots.values()), self.categories, self._is_eligible)
 
     # -- injection ------------------------------------------------------------------------------
     def render_injection(self, context_text: str, *, max_bodies: int = 4, budget_chars: int = 1200) -> str:

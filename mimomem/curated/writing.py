@@ -15,7 +15,7 @@ from typing import Any
 
 from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write
-from mimomem.common.secrets import ensure_no_secrets, ensure_no_secrets_in_fields
+from mimomem.common.secrets import ensure_no_secrets, ensure_no_secrets_in_fields, redact_secrets
 from mimomem.curated.dedup import DedupIndex
 from mimomem.curated.model import AUTHORS, KIND_OF, MAX_FILE_BYTES, RULES, Memory, str_list
 from mimomem.curated.roots import CuratedRoot, slugify, split_id
@@ -136,12 +136,12 @@ def refuse_duplicate(dedup: DedupIndex, summary: str, body: str, *, skip: str | 
     """``DuplicateMemoryError`` naming the live memory this one nearly repeats, and the way out."""
     dup = dedup.find_duplicate(summary, body, skip=skip)
     if dup is not None:
-        existing, why = dup
-        raise DuplicateMemoryError(
+        existing, why = dup  # an id read from a file: shown redacted, like every id in a message
+        message = (
             f"near-duplicate of {existing} ({why}); to replace it, remember with supersedes={existing!r} "
-            f"(CLI: --supersedes {existing}), or forget it first",
-            existing,
+            f"(CLI: --supersedes {existing}), or forget it first"
         )
+        raise DuplicateMemoryError(redact_secrets(message), redact_secrets(existing))
 
 
 def memory_file_text(meta: Mapping[str, Any], body: str, *, where: str) -> str:

@@ -135,3 +135,19 @@ MISSED_BEFORE = [
 def test_fault_wider_secret_coverage(text: str) -> None:
     """Provider tokens, command-line/table passwords and split PEM headers passed -> each is flagged."""
     assert scan_secrets(text), text
+
+
+def test_fault_inspect_and_lookups_do_not_echo(store: CuratedMemory) -> None:
+    """inspect listed a hand-made file's token-bearing name and summary; lookups echoed the id -> redacted."""
+    store.remember("facts", "a normal memory", author="user")
+    facts = store.roots["project"] / "facts"
+    (facts / f"{GITHUB_TOKEN}.md").write_text(f"---\nsummary: deploy key {AWS_KEY_ID}\n---\nbody\n", encoding="utf-8")
+    store.reload()
+    report = store.inspect()
+    shown = repr(report)
+    assert GITHUB_TOKEN not in shown and AWS_KEY_ID not in shown
+    assert any(p.kind == "secret" for p in report.problems)
+    for bad_id in (f"facts/{GITHUB_TOKEN}x", f"nope/{GITHUB_TOKEN}", GITHUB_TOKEN):
+        with pytest.raises(LookupError if bad_id.startswith("facts/") else ValueError) as info:
+            store.get(bad_id)
+        assert not _echoes(info.value, GITHUB_TOKEN), info.value
