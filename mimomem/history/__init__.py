@@ -1,0 +1,11 @@
+"""The trajectory history: what agents did, imported read-only from their own records.
+
+- ``store``: ``<data>/history.db`` (sessions, messages, parts; bigram FTS5 index), a cache;
+- ``claude_code``, ``agent_db``, ``opencode``: importers for Claude Code transcripts,
+  MiMo-Code's (and OpenCode's) SQLite database, and OpenCode's JSON file store;
+- ``jsonl``: defensive, incremental reading of append-only JSONL files;
+- ``model``: the records importers produce and the import report;
+- ``search``: ranked search over the history;
+- ``signals``: what one tool call or message says (command, files, statements);
+- ``evidence``: the evidence queries the write-back passes are built on.
+"""

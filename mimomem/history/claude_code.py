@@ -1,0 +1,227 @@
+"""Import Claude Code transcripts (``~/.claude/projects/<slug>/<session>.jsonl``) into the history store.
+
+Only reads them.  Incremental: each file is read from the byte offset the last import
+stopped at (a replaced or shortened file is read again from the start).  User text and
+assistant text become text parts; a ``tool_use`` block becomes a tool part that its
+``tool_result`` completes (``is_error`` marks failures).  Text the harness injected
+(``isMeta`` lines, compaction summaries, ``<command-...>`` wrappers) is kept but marked
+synthetic, so evidence queries never mistake it for the user's words.  Lines of unknown
+type, and blocks or shapes this importer does not know, are skipped and counted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from mimomem.history.jsonl import read_jsonl
+from mimomem.history.model import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart, parse_time
+from mimomem.history.store import HistoryStore, SourceState
+
+ORIGIN = "claude-code"
+CONFIG_ENV = "CLAUDE_CONFIG_DIR"
+COMPACTION_PREFIX = "This session is being continued from a previous conversation"
+IGNORED_TYPES = frozenset(
+    {
+        "system",
+        "file-history-snapshot",
+        "permission-mode",
+        "progress",
+        "queue-operation",
+        "attachment",
+        "custom-title",
+        "last-prompt",
+        "agent-name",
+        "tag",
+    }
+)
+"""Line types that carry no conversation; not counted as unknown."""
+
+
+def projects_dir(env: Mapping[str, str] | None = None) -> Path:
+    """``$CLAUDE_CONFIG_DIR/projects``, else ``~/.claude/projects``."""
+    env = os.environ if env is None else env
+    base = env.get(CONFIG_ENV) or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".claude")
+    return Path(base) / "projects"
+
+
+def transcript_files(root: str | os.PathLike[str]) -> list[Path]:
+    """Every ``<slug>/*.jsonl`` under ``root`` (and ``*.jsonl`` directly in it), regular files only."""
+    base = Path(root)
+    found: list[Path] = []
+    for pattern in ("*.jsonl", "*/*.jsonl"):
+        for path in base.glob(pattern):
+            if not path.is_symlink() and path.is_file():
+                found.append(path)
+    return sorted(found)
+
+
+def import_claude_code(
+    store: HistoryStore, root: str | os.PathLike[str] | None = None, *, files: list[Path] | None = None
+) -> ImportReport:
+    """Import every transcript under ``root`` (default :func:`projects_dir`), or just ``files``."""
+    report = ImportReport()
+    base = Path(root) if root is not None else projects_dir()
+    if files is None:
+        if not base.is_dir():
+            report.problems.append(f"no Claude Code transcripts at {base} (set {CONFIG_ENV} or pass the folder)")
+            return report
+        files = transcript_files(base)
+    for path in files:
+        try:
+            report.merge(import_transcript(store, path))
+        except OSError as exc:
+            report.problems.append(f"{path}: {exc.strerror or exc}; skipped")
+    return report
+
+
+def import_transcript(store: HistoryStore, path: str | os.PathLike[str]) -> ImportReport:
+    """Import what is new in one transcript, in one transaction."""
+    key = os.path.abspath(os.fspath(path))
+    state = store.source_state(key)
+    reader = _Transcript(store, key)
+    with store.batch():
+        result = read_jsonl(
+            key,
+            reader.line,
+            offset=state.offset if state else 0,
+            head=state.head if state else "",
+            on_replaced=lambda: store.forget_source(key),
+        )
+        reader.flush_sessions()
+        store.save_source(
+            SourceState(key, ORIGIN, offset=result.end, head=result.head, size=result.size, mtime_ns=result.mtime_ns),
+            now=int(time.time() * 1000),
+        )
+    report = reader.report
+    report.sources = 1
+    report.pending_bytes = result.size - result.end
+    report.skipped.update(result.skipped)
+    if result.replaced:
+        report.problems.append(f"{key} was replaced or shortened since the last import; read again from the start")
+    return report
+
+
+class _Transcript:
+    """The lines of one transcript, turned into records as they stream by."""
+
+    def __init__(self, store: HistoryStore, source: str) -> None:
+        self.store = store
+        self.source = source
+        self.default_sid = Path(source).stem
+        self.report = ImportReport()
+        self.sessions: dict[str, dict[str, Any]] = {}
+
+    def line(self, offset: int, obj: dict[str, Any]) -> None:
+        kind = obj.get("type")
+        if kind in ("user", "assistant"):
+            self.message(offset, obj, kind)
+        elif kind == "summary":
+            self.summary(obj)
+        elif kind not in IGNORED_TYPES:
+            self.report.skipped[f"unknown line type {str(kind)[:40]!r}"] += 1
+
+    def session_of(self, obj: dict[str, Any]) -> str:
+        sid = obj.get("sessionId")
+        sid = sid if isinstance(sid, str) and sid else self.default_sid
+        info = self.sessions.setdefault(sid, {"cwd": None, "first": None, "last": None, "title": None})
+        when = parse_time(obj.get("timestamp"))
+        if isinstance(obj.get("cwd"), str) and info["cwd"] is None:
+            info["cwd"] = obj["cwd"]
+        if when is not None:
+            info["first"] = when if info["first"] is None else min(info["first"], when)
+            info["last"] = when if info["last"] is None else max(info["last"], when)
+        return sid
+
+    def summary(self, obj: dict[str, Any]) -> None:
+        if isinstance(obj.get("summary"), str) and self.sessions:
+            next(reversed(self.sessions.values()))["title"] = obj["summary"][:200]
+
+    def flush_sessions(self) -> None:
+        for sid, info in self.sessions.items():
+            record = SessionRecord(
+                sid,
+                ORIGIN,
+                self.source,
+                cwd=info["cwd"],
+                title=info["title"],
+                started_at=info["first"],
+                updated_at=info["last"],
+            )
+            self.report.sessions += self.store.put_session(record)
+
+    def message(self, offset: int, obj: dict[str, Any], kind: str) -> None:
+        sid = self.session_of(obj)
+        message = obj.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        if not isinstance(content, list):
+            self.report.skipped[f"{kind} line without message content"] += 1
+            return
+        mid = obj["uuid"] if isinstance(obj.get("uuid"), str) and obj["uuid"] else f"{self.default_sid}@{offset}"
+        when = parse_time(obj.get("timestamp"))
+        meta = bool(obj.get("isMeta"))
+        record = MessageRecord(mid, sid, kind, "sidechain" if obj.get("isSidechain") else "main", when)
+        wrote = False
+        for index, block in enumerate(content):
+            wrote = self.block(record, index, block, meta) or wrote
+        if wrote:
+            self.report.messages += self.store.put_message(record, source=self.source)
+
+    def block(self, msg: MessageRecord, index: int, block: Any, meta: bool) -> bool:
+        """Store one content block; True when it became a part of ``msg``."""
+        kind = block.get("type") if isinstance(block, dict) else None
+        uid = f"{msg.id}#{index}"
+        if kind == "text" and isinstance(block.get("text"), str):
+            text = block["text"]
+            synthetic = meta or (msg.role == "user" and _injected(text))
+            self.report.parts += self.store.put_text(TextPart(uid, msg.id, msg.session_id, text, synthetic, msg.time))
+            return True
+        if kind == "tool_use" and msg.role == "assistant":
+            raw = block.get("input")
+            call = block.get("id") if isinstance(block.get("id"), str) else None
+            part = ToolPart(
+                uid,
+                msg.id,
+                msg.session_id,
+                str(block.get("name") or "?"),
+                call,
+                json.dumps(raw, ensure_ascii=False, sort_keys=True),
+                time=msg.time,
+            )
+            self.report.parts += self.store.put_tool(part)
+            return True
+        if kind == "tool_result":
+            self.result(msg, block)
+        elif kind not in ("thinking", "redacted_thinking", "image", "document", "server_tool_use"):
+            self.report.skipped[f"unknown content block {str(kind)[:40]!r}"] += 1
+        return False
+
+    def result(self, msg: MessageRecord, block: dict[str, Any]) -> None:
+        call = block.get("tool_use_id")
+        ok = not block.get("is_error")
+        text = result_text(block.get("content"))
+        if isinstance(call, str) and self.store.finish_tool(msg.session_id, call, ok=ok, text=text, end_time=msg.time):
+            self.report.results += 1
+        else:
+            self.report.skipped["tool result without its call"] += 1
+
+
+def _injected(text: str) -> bool:
+    stripped = text.lstrip()
+    return stripped.startswith(COMPACTION_PREFIX) or stripped.startswith("<")
+
+
+def result_text(content: Any) -> str:
+    """The text of a tool result (a string, or the text blocks of a list)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)]
+        return "\n".join(texts)
+    return ""

@@ -1,0 +1,368 @@
+"""The trajectory store: sessions, messages and parts of every imported agent, in ``<data>/history.db``.
+
+A cache of the agents' own transcripts and databases (those stay the truth): delete the
+file and ``mimomem history import`` rebuilds it.  Tables:
+
+- ``sources``: one row per imported file or database, with how far it was read (byte
+  offset of a transcript, newest ``time_updated`` of a database) and a hash of its first
+  bytes, so a replaced file is re-read from the start;
+- ``sessions``, ``messages``, ``parts``: the records of :mod:`mimomem.history.model`; a
+  tool call is one part, updated in place when its result arrives;
+- ``part_fts``: a contentless FTS5 index of each part's searchable text as bigram tokens
+  (the same tokenizer as the memory search), kept in step by triggers that call
+  ``mimomem_part_tokens``, a function every connection of this module registers.
+
+A different tokenizer version rebuilds the index.  A database that holds other tables (an
+agent's own database passed by mistake) is refused, never changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from mimomem.errors import HistoryError, ProjectIdError, SchemaTooNewError
+from mimomem.history.model import OUTPUT_LIMIT, TEXT_LIMIT, MessageRecord, SessionRecord, TextPart, ToolPart, clip
+from mimomem.search.db import BUSY_TIMEOUT_MS, bigram_tokenizer_id, shadow_tokens, transaction
+
+SCHEMA_VERSION = 1
+FILENAME = "history.db"
+INDEXED_OUTPUT = 1_000
+"""Characters of a tool's output that are searchable (the rest is kept, not indexed)."""
+
+_SCHEMA = [
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE sources ("
+    " path TEXT PRIMARY KEY, kind TEXT NOT NULL, offset INTEGER NOT NULL DEFAULT 0,"
+    " watermark INTEGER NOT NULL DEFAULT 0, head TEXT NOT NULL DEFAULT '', size INTEGER,"
+    " mtime_ns INTEGER, imported_at INTEGER)",
+    "CREATE TABLE sessions ("
+    " id TEXT PRIMARY KEY, origin TEXT NOT NULL, source TEXT NOT NULL, parent_id TEXT, title TEXT,"
+    " cwd TEXT, project TEXT, started_at INTEGER, updated_at INTEGER)",
+    "CREATE INDEX sessions_project ON sessions(project, started_at)",
+    "CREATE TABLE messages ("
+    " id TEXT PRIMARY KEY, session_id TEXT NOT NULL, source TEXT NOT NULL, role TEXT NOT NULL,"
+    " agent TEXT NOT NULL DEFAULT 'main', time INTEGER)",
+    "CREATE INDEX messages_session ON messages(session_id, time)",
+    "CREATE INDEX messages_source ON messages(source)",
+    "CREATE TABLE parts ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT, uid TEXT NOT NULL UNIQUE, message_id TEXT NOT NULL,"
+    " session_id TEXT NOT NULL, kind TEXT NOT NULL, synthetic INTEGER NOT NULL DEFAULT 0,"
+    " text TEXT NOT NULL DEFAULT '', tool TEXT, call_id TEXT, input TEXT, status TEXT,"
+    " output TEXT, error TEXT, time INTEGER, end_time INTEGER)",
+    "CREATE INDEX parts_session ON parts(session_id, time)",
+    "CREATE INDEX parts_message ON parts(message_id)",
+    "CREATE INDEX parts_call ON parts(session_id, call_id)",
+    "CREATE VIRTUAL TABLE part_fts USING fts5(tokens, content='', tokenize=\"ascii tokenchars '_'\")",
+]
+_TOKENS_OF_NEW = "mimomem_part_tokens(new.kind, new.text, new.tool, new.input, new.output, new.error)"
+_TOKENS_OF_OLD = "mimomem_part_tokens(old.kind, old.text, old.tool, old.input, old.output, old.error)"
+_TRIGGERS = [
+    f"CREATE TRIGGER parts_ai AFTER INSERT ON parts BEGIN "
+    f"INSERT INTO part_fts(rowid, tokens) VALUES (new.id, {_TOKENS_OF_NEW}); END",
+    f"CREATE TRIGGER parts_ad AFTER DELETE ON parts BEGIN "
+    f"INSERT INTO part_fts(part_fts, rowid, tokens) VALUES ('delete', old.id, {_TOKENS_OF_OLD}); END",
+    f"CREATE TRIGGER parts_au AFTER UPDATE OF kind, text, tool, input, output, error ON parts BEGIN "
+    f"INSERT INTO part_fts(part_fts, rowid, tokens) VALUES ('delete', old.id, {_TOKENS_OF_OLD}); "
+    f"INSERT INTO part_fts(rowid, tokens) VALUES (new.id, {_TOKENS_OF_NEW}); END",
+]
+
+
+def default_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
+    """``<data>/history.db`` (``data_dir`` defaults to mimomem's data directory)."""
+    from mimomem.tree import locations
+
+    return Path(data_dir if data_dir is not None else locations.data_dir()) / FILENAME
+
+
+def input_summary(raw: str | None) -> str:
+    """The string values of a tool's JSON input, space-joined (command, file path, pattern...)."""
+    if not raw:
+        return ""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return raw[:2000]
+    if isinstance(data, str):
+        return data[:2000]
+    if not isinstance(data, dict):
+        return ""
+    return " ".join(v[:2000] for v in data.values() if isinstance(v, str))
+
+
+def searchable_text(
+    kind: str, text: str | None, tool: str | None, raw_input: str | None, output: str | None, error: str | None
+) -> str:
+    """What of a part is searched: its text, or a tool call's name, input, error and output head."""
+    if kind != "tool":
+        return text or ""
+    pieces = [tool or "", input_summary(raw_input), error or "", (output or "")[:INDEXED_OUTPUT]]
+    return "\n".join(p for p in pieces if p)
+
+
+def _part_tokens(
+    kind: str, text: str | None, tool: str | None, raw_input: str | None, output: str | None, error: str | None
+) -> str:
+    return shadow_tokens(searchable_text(kind, text, tool, raw_input, output, error))
+
+
+def project_of(cwd: str | None) -> str | None:
+    """The repository root holding ``cwd`` (nothing is created), else ``cwd`` itself.
+
+    A relative ``cwd`` (a damaged record) is kept as written: resolving it against this
+    process's directory would file the session under an unrelated project.
+    """
+    if not cwd:
+        return None
+    if not os.path.isabs(cwd):
+        return cwd
+    from mimomem.tree.project import find_git
+
+    try:
+        found = find_git(cwd)
+    except (OSError, ProjectIdError):
+        found = None
+    return str(found[0]) if found is not None else os.path.realpath(cwd)
+
+
+@dataclass(frozen=True)
+class SourceState:
+    """How far a source was imported."""
+
+    path: str
+    kind: str
+    offset: int = 0
+    watermark: int = 0
+    head: str = ""
+    size: int | None = None
+    mtime_ns: int | None = None
+
+
+class HistoryStore:
+    """The history database: open, write records in batches, and query with SQL (``conn``)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.conn = _connect(self.path)
+        self._projects: dict[str, str | None] = {}
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    def __enter__(self) -> HistoryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def batch(self) -> Iterator[HistoryStore]:
+        """One write transaction (all or nothing) around a run of ``put_*`` calls."""
+        with transaction(self.conn):
+            yield self
+
+    # --- sources ---
+
+    def source_state(self, path: str) -> SourceState | None:
+        """How far ``path`` was imported, or None if never."""
+        row = self.conn.execute(
+            "SELECT path, kind, offset, watermark, head, size, mtime_ns FROM sources WHERE path = ?", (path,)
+        ).fetchone()
+        return None if row is None else SourceState(*row)
+
+    def save_source(self, state: SourceState, *, now: int) -> None:
+        """Record how far a source was imported."""
+        self.conn.execute(
+            "INSERT OR REPLACE INTO sources(path, kind, offset, watermark, head, size, mtime_ns, imported_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (state.path, state.kind, state.offset, state.watermark, state.head, state.size, state.mtime_ns, now),
+        )
+
+    def forget_source(self, path: str) -> None:
+        """Delete everything imported from ``path`` (it was replaced; it will be read again)."""
+        c = self.conn
+        c.execute("DELETE FROM parts WHERE message_id IN (SELECT id FROM messages WHERE source = ?)", (path,))
+        c.execute("DELETE FROM messages WHERE source = ?", (path,))
+        c.execute(
+            "DELETE FROM sessions WHERE source = ? AND id NOT IN (SELECT DISTINCT session_id FROM messages)", (path,)
+        )
+        c.execute("DELETE FROM sources WHERE path = ?", (path,))
+
+    # --- records ---
+
+    def put_session(self, rec: SessionRecord) -> bool:
+        """Insert or complete a session (missing fields filled, time span widened); True if new."""
+        key = rec.cwd or ""
+        if key not in self._projects:
+            self._projects[key] = project_of(rec.cwd)
+        project = self._projects[key]
+        new = self.conn.execute("SELECT 1 FROM sessions WHERE id = ?", (rec.id,)).fetchone() is None
+        self.conn.execute(
+            "INSERT INTO sessions(id, origin, source, parent_id, title, cwd, project, started_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET"
+            " parent_id = coalesce(sessions.parent_id, excluded.parent_id),"
+            " title = coalesce(excluded.title, sessions.title),"
+            " cwd = coalesce(sessions.cwd, excluded.cwd), project = coalesce(sessions.project, excluded.project),"
+            " started_at = min(coalesce(sessions.started_at, excluded.started_at),"
+            "                  coalesce(excluded.started_at, sessions.started_at)),"
+            " updated_at = max(coalesce(sessions.updated_at, excluded.updated_at),"
+            "                  coalesce(excluded.updated_at, sessions.updated_at))",
+            (
+                rec.id,
+                rec.origin,
+                rec.source,
+                rec.parent_id,
+                rec.title,
+                rec.cwd,
+                project,
+                rec.started_at,
+                rec.updated_at,
+            ),
+        )
+        return new
+
+    def put_message(self, rec: MessageRecord, *, source: str) -> bool:
+        """Insert or replace a message; True if it was new."""
+        cur = self.conn.execute(
+            "INSERT INTO messages(id, session_id, source, role, agent, time) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT(id) DO UPDATE SET role = excluded.role, agent = excluded.agent,"
+            " time = coalesce(excluded.time, messages.time)"
+            " WHERE messages.role IS NOT excluded.role OR messages.agent IS NOT excluded.agent"
+            " OR messages.time IS NOT coalesce(excluded.time, messages.time)",
+            (rec.id, rec.session_id, source, rec.role, rec.agent, rec.time),
+        )
+        return cur.rowcount > 0
+
+    def put_text(self, part: TextPart) -> bool:
+        """Insert a text part, or update it when its text changed; True if anything was written."""
+        cur = self.conn.execute(
+            "INSERT INTO parts(uid, message_id, session_id, kind, synthetic, text, time)"
+            " VALUES (?, ?, ?, 'text', ?, ?, coalesce(?, (SELECT time FROM messages WHERE id = ?)))"
+            " ON CONFLICT(uid) DO UPDATE SET"
+            " text = excluded.text, synthetic = excluded.synthetic, time = coalesce(excluded.time, parts.time)"
+            " WHERE parts.text IS NOT excluded.text OR parts.synthetic IS NOT excluded.synthetic",
+            (
+                part.uid,
+                part.message_id,
+                part.session_id,
+                int(part.synthetic),
+                clip(part.text, TEXT_LIMIT),
+                part.time,
+                part.message_id,
+            ),
+        )
+        return cur.rowcount > 0
+
+    def put_tool(self, part: ToolPart) -> bool:
+        """Insert a tool call, or update it when its state changed; True if anything was written."""
+        output = None if part.output is None else clip(part.output, OUTPUT_LIMIT)
+        error = None if part.error is None else clip(part.error, OUTPUT_LIMIT)
+        cur = self.conn.execute(
+            "INSERT INTO parts(uid, message_id, session_id, kind, tool, call_id, input, status, output, error,"
+            " time, end_time) VALUES (?, ?, ?, 'tool', ?, ?, ?, ?, ?, ?,"
+            " coalesce(?, (SELECT time FROM messages WHERE id = ?)), ?) ON CONFLICT(uid) DO UPDATE SET"
+            " tool = excluded.tool, input = excluded.input, status = excluded.status, output = excluded.output,"
+            " error = excluded.error, time = coalesce(excluded.time, parts.time), end_time = excluded.end_time"
+            " WHERE parts.status IS NOT excluded.status OR parts.input IS NOT excluded.input"
+            " OR parts.output IS NOT excluded.output OR parts.error IS NOT excluded.error",
+            (
+                part.uid,
+                part.message_id,
+                part.session_id,
+                part.tool,
+                part.call_id,
+                part.input,
+                part.status,
+                output,
+                error,
+                part.time,
+                part.message_id,
+                part.end_time,
+            ),
+        )
+        return cur.rowcount > 0
+
+    def finish_tool(self, session_id: str, call_id: str, *, ok: bool, text: str, end_time: int | None) -> bool:
+        """Record the result of call ``call_id``; False when that call was never imported."""
+        output, error = (clip(text, OUTPUT_LIMIT), None) if ok else (None, clip(text, OUTPUT_LIMIT))
+        cur = self.conn.execute(
+            "UPDATE parts SET status = ?, output = ?, error = ?, end_time = ?"
+            " WHERE session_id = ? AND call_id = ? AND kind = 'tool'",
+            ("completed" if ok else "error", output, error, end_time, session_id, call_id),
+        )
+        return cur.rowcount > 0
+
+    # --- reading ---
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table: sessions, messages, parts, sources."""
+        out = {}
+        for table in ("sessions", "messages", "parts", "sources"):
+            out[table] = int(self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        return out
+
+
+# --- connection and schema ---
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(os.fspath(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        conn.create_function("mimomem_part_tokens", 6, _part_tokens, deterministic=True)
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        _refuse_foreign(conn, path)  # before WAL: switching the journal mode would change the file
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        with transaction(conn):
+            _migrate(conn, path)
+            _check_tokenizer(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version == SCHEMA_VERSION:
+        return
+    if version > SCHEMA_VERSION:
+        raise SchemaTooNewError(
+            f"{path} was written by a newer mimomem (schema {version}, this one knows {SCHEMA_VERSION}); "
+            f"upgrade mimomem, or delete the file (it is a cache of the transcripts) and import again"
+        )
+    for sql in _SCHEMA + _TRIGGERS:
+        conn.execute(sql)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a database that has tables but no history schema version (an agent's own database?)."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
+    if version == 0 and tables:
+        raise HistoryError(
+            f"{path} holds tables but is not a mimomem history database (is it an agent's own database?); "
+            "pass another --db; that file was not changed"
+        )
+
+
+def _check_tokenizer(conn: sqlite3.Connection) -> None:
+    """Rebuild ``part_fts`` when the bigram tokenizer changed since it was filled."""
+    wanted = bigram_tokenizer_id()
+    row = conn.execute("SELECT value FROM meta WHERE key = 'tokenizer'").fetchone()
+    if row is not None and row[0] == wanted:
+        return
+    conn.execute("INSERT INTO part_fts(part_fts) VALUES ('delete-all')")
+    conn.execute(
+        "INSERT INTO part_fts(rowid, tokens) SELECT id, mimomem_part_tokens(kind, text, tool, input, output, error)"
+        " FROM parts"
+    )
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('tokenizer', ?)", (wanted,))

@@ -1,0 +1,144 @@
+"""What every pass shares: where it works, the evidence window, planned changes and the report.
+
+A pass first *plans*: it reads the memory files and the history and produces
+:class:`Change` objects (old text, new text) and a :class:`PassReport`.  ``--dry-run``
+shows the changes as unified diffs; otherwise each change is applied with
+:meth:`MemoryTree.update <mimomem.tree.store.MemoryTree.update>`, which re-reads the live
+file under the tree's lock, so the pass merges into what is there *now*, and passes the
+write gate as the pass's own agent (``dream``, ``distill``, ``checkpoint-writer``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mimomem.context.where import Where
+from mimomem.history.evidence import Evidence, Window
+from mimomem.history.store import HistoryStore
+
+DAY_MS = 86_400_000
+
+
+@dataclass
+class PassContext:
+    """One pass's inputs: the caller's memory location, the history store and the time window."""
+
+    where: Where
+    store: HistoryStore
+    project_dir: str
+    now: int
+    days: int | None = None
+    _evidence: Evidence | None = field(default=None, repr=False)
+
+    @classmethod
+    def open(
+        cls,
+        where: Where,
+        store: HistoryStore,
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        days: int | None = None,
+        now: int | None = None,
+    ) -> PassContext:
+        """The context for ``where``: history of its repository (or of ``cwd`` outside git)."""
+        if days is not None and days < 0:
+            raise ValueError(f"days must be 0 (all history) or more, got {days}")
+        root = where.worktree if where.worktree is not None else Path(os.path.realpath(cwd or os.getcwd()))
+        return cls(where, store, str(root), int(time.time() * 1000) if now is None else now, days or None)
+
+    def window(self, *, session_id: str | None = None) -> Window:
+        """This project's history over the last ``days`` (all of it when ``days`` is None)."""
+        since = None if self.days is None else self.now - self.days * DAY_MS
+        return Window(project=self.project_dir, since=since, session_id=session_id)
+
+    def evidence(self) -> Evidence:
+        """The evidence of :meth:`window`, loaded once."""
+        if self._evidence is None:
+            self._evidence = Evidence.gather(self.store, self.window())
+        return self._evidence
+
+    def who(self, agent: str) -> dict[str, Any]:
+        """Gate arguments for ``agent`` writing in this project and session."""
+        return dict(self.where.who(agent))
+
+
+@dataclass
+class Change:
+    """A planned change of one file; ``apply`` gets the live text and returns the text to write."""
+
+    path: Path
+    old: str | None
+    new: str
+    apply: Callable[[str | None], str | None]
+
+    def diff(self) -> str:
+        """The change as a unified diff (``/dev/null`` for a new file)."""
+        before = [] if self.old is None else self.old.splitlines(keepends=True)
+        after = self.new.splitlines(keepends=True)
+        name = str(self.path)
+        lines = difflib.unified_diff(before, after, "/dev/null" if self.old is None else f"a{name}", f"b{name}")
+        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+@dataclass
+class PassReport:
+    """What a pass found and did, by heading (``Consolidated``, ``Skipped``, ``Health``…)."""
+
+    name: str
+    headings: tuple[str, ...]
+    sections: dict[str, list[str]] = field(default_factory=dict)
+    changes: list[Change] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+    dry_run: bool = False
+
+    def add(self, heading: str, line: str) -> None:
+        """Add ``line`` under ``heading``."""
+        self.sections.setdefault(heading, []).append(line)
+
+    def render(self, *, diffs: bool = False) -> str:
+        """The report as Markdown (with the diffs of a dry run when ``diffs``)."""
+        out = [f"# mimomem {self.name}" + (" (dry run: nothing written)" if self.dry_run else "")]
+        for heading in self.headings:
+            out += ["", f"## {heading}"]
+            out += [f"- {line}" for line in self.sections.get(heading, [])] or ["- (none)"]
+        if self.written:
+            out += ["", "## Written", *[f"- {path}" for path in self.written]]
+        if diffs and self.changes:
+            out += ["", "## Diff", "", "```diff", *[c.diff().rstrip("\n") for c in self.changes], "```"]
+        return "\n".join(out) + "\n"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data (diffs included)."""
+        return {
+            "pass": self.name,
+            "dry_run": self.dry_run,
+            **{h.lower().replace(" ", "_"): self.sections.get(h, []) for h in self.headings},
+            "written": self.written,
+            "diffs": [c.diff() for c in self.changes],
+        }
+
+
+def apply_changes(ctx: PassContext, report: PassReport, agent: str, *, dry_run: bool, **extra: Any) -> None:
+    """Write ``report.changes`` through the tree as ``agent`` (unless ``dry_run``)."""
+    report.dry_run = dry_run
+    if dry_run:
+        return
+    who = ctx.who(agent) | extra
+    for change in report.changes:
+        path, changed = ctx.where.tree.update(change.path, change.apply, **who)
+        if changed:
+            report.written.append(str(path))
+
+
+def read_text(path: Path) -> str | None:
+    """The file's text, or None when it does not exist."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None

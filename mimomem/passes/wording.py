@@ -1,0 +1,63 @@
+"""How promoted evidence is worded in memory: dated, sourced lines with absolute dates.
+
+A promoted line is ``- <what> (<YYYY-MM-DD>, [session <id>])``, more ``[session …]``
+citations when several sessions said it.  Relative dates in what the user said ("from
+today", "昨天决定") are rewritten as the absolute date they meant, counted from when it
+was said, because a memory line is read weeks later.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
+
+from mimomem.history.evidence import Provenance, short_id
+
+MAX_CITES = 3
+"""Sessions cited on one line at most (the first ones)."""
+
+_EN_DAYS = {"today": 0, "yesterday": -1, "tomorrow": 1}
+_ZH_DAYS = {"今天": 0, "今日": 0, "昨天": -1, "昨日": -1, "前天": -2, "明天": 1, "明日": 1, "后天": 2}
+_RELATIVE = re.compile(
+    r"\b(today|yesterday|tomorrow)\b|\b(\d{1,3}) days? ago\b"
+    r"|(今天|今日|昨天|昨日|前天|明天|明日|后天)|(\d{1,3})\s*天前",
+    re.I,
+)
+
+
+def absolute_dates(text: str, said_at: int | None) -> str:
+    """``text`` with today / yesterday / N days ago / 昨天 / N天前 … replaced by ``YYYY-MM-DD``."""
+    if said_at is None:
+        return text
+    base = datetime.fromtimestamp(said_at / 1000, timezone.utc).date()
+
+    def day(match: re.Match[str]) -> str:
+        if match.group(1):
+            offset = _EN_DAYS[match.group(1).lower()]
+        elif match.group(2):
+            offset = -int(match.group(2))
+        elif match.group(3):
+            offset = _ZH_DAYS[match.group(3)]
+        else:
+            offset = -int(match.group(4))
+        return (base + timedelta(days=offset)).isoformat()
+
+    return _RELATIVE.sub(day, text)
+
+
+def cites(sessions: Sequence[str]) -> str:
+    """``[session a], [session b]`` for the first :data:`MAX_CITES` distinct sessions."""
+    unique = list(dict.fromkeys(sessions))[:MAX_CITES]
+    return ", ".join(f"[session {short_id(s)}]" for s in unique)
+
+
+def sourced(text: str, first: Provenance, sessions: Sequence[str] = ()) -> str:
+    """The memory bullet ``- <text> (<day>, [session …])``."""
+    return f"- {text} ({first.day}, {cites([first.session_id, *sessions])})"
+
+
+def quote(text: str, limit: int = 200) -> str:
+    """``text`` on one line, cut at ``limit`` characters with ``…``."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
