@@ -309,3 +309,12 @@ def test_fault_unknown_type_filter_is_refused(root):
         index.docs.rank(index.docs.parse("hello", "fts5-bigram"), "fts5-bigram", limit=5, type="Notes")
     assert ["sessions/S1/notes.md"] == [os.path.relpath(h.path, root) for h in index.search("hello", type="notes")]
     assert ["sessions/S1/notes.md"] == [os.path.relpath(h.path, root) for h in index.search("hello", type="")]
+
+
+def test_fault_type_filter_names_match_the_layout():
+    """(consistency) the valid type filters are exactly the tree's types and Claude Code's."""
+    from mimomem.search.params import TYPES
+    from mimomem.tree.layout import CC_TYPES
+    from mimomem.tree.layout import TYPES as TREE_TYPES
+
+    assert TREE_TYPES + CC_TYPES == TYPES
