@@ -175,6 +175,11 @@ class MemoryTree:
 
     # --- the write gate (mimomem.tree.gate): one entry point, used by every mutation below ---
 
+    def _changed(self, path: Path) -> None:
+        """Tell searches that the tree changed (only for files inside it; see ``tree.generation``)."""
+        if str(path).startswith(str(self.root) + os.sep):
+            generation.bump(self.data_dir)
+
     def check_write(
         self,
         target: str | os.PathLike[str],
@@ -220,7 +225,7 @@ class MemoryTree:
         _refuse_secrets(text, path)
         with _locked_dir(path) as dir_fd:
             atomic_write(path, text, dir_fd=dir_fd)
-        generation.bump(self.data_dir)
+        self._changed(path)
         return path
 
     def create(self, target: str | os.PathLike[str], text: str, **who: Any) -> bool:
@@ -234,7 +239,7 @@ class MemoryTree:
             except FileNotFoundError:
                 pass
             atomic_write(path, text, dir_fd=dir_fd)
-        generation.bump(self.data_dir)
+        self._changed(path)
         return True
 
     def append(self, target: str | os.PathLike[str], text: str, **who: Any) -> Path:
@@ -256,7 +261,7 @@ class MemoryTree:
             sep = b"\n" if old and not old.endswith(b"\n") else b""
             _refuse_secrets(text, path, (old + sep).decode("utf-8", "replace"))  # a secret split over appends
             atomic_write(path, old + sep + text.encode("utf-8"), dir_fd=dir_fd)
-        generation.bump(self.data_dir)
+        self._changed(path)
         return path
 
     def update(
@@ -279,7 +284,7 @@ class MemoryTree:
                 return path, False
             _refuse_secrets(new, path)
             atomic_write(path, new, dir_fd=dir_fd)
-        generation.bump(self.data_dir)
+        self._changed(path)
         return path, True
 
     def delete(self, target: str | os.PathLike[str], **who: Any) -> bool:
@@ -292,7 +297,7 @@ class MemoryTree:
                 os.unlink(path.name, dir_fd=dir_fd)
             except FileNotFoundError:
                 return False
-        generation.bump(self.data_dir)
+        self._changed(path)
         return True
 
 

@@ -27,6 +27,7 @@ from mimomem.tree.store import MemoryTree
 ROOT = "l1/l2/l3/home/data/memory"
 WT = "l1/l2/l3/wt"
 OUT = "l1/l2/l3/outside"
+STATE = "l1/l2/l3/home/data/state"
 CWD = "l1/l2/l3/cwd"
 TASK_RE = re.compile(r"T[0-9]+(?:\.[0-9]+)*")
 
@@ -97,6 +98,8 @@ def allowed(rel: str, kind: str, ctx: dict, enabled: bool) -> bool:
     """May a change at ``rel`` (relative to the sandbox) happen for this caller?"""
     agent, sid, pid, tid = ctx["agent"], ctx["session_id"], ctx["project_id"], ctx["task_id"]
     foreign = ctx["allow_foreign"]
+    if rel in (STATE, f"{STATE}/generation"):
+        return enabled  # mimomem's own change counter beside the tree (tree/generation.py), after a write
     if rel.startswith(ROOT + "/"):
         if not enabled:
             return False
