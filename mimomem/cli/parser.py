@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import mimomem
-from mimomem.cli import agent, bench, checks, curated, hooks, search, text, tree
+from mimomem.cli import agent, bench, checks, curated, history, hooks, search, text, tree
 from mimomem.curated.model import AUTHORS, DEFAULT_CATEGORIES
 from mimomem.search.backends import BACKENDS
 from mimomem.search.index import (
@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench(sub)
     _add_agent(sub)
     _add_hook(sub)
+    history.add_parsers(sub)
     return parser
 
 
