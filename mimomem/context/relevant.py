@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from mimomem.context.where import Where
 
 if TYPE_CHECKING:
+    from mimomem.curated.model import Memory
     from mimomem.curated.store import CuratedMemory
 
 MIN_SCENARIO_OVERLAP = 0.75
@@ -73,7 +74,7 @@ def curated_prompt_text(where: Where, prompt: str, *, limit: int = 4) -> str:
         store = _store(where)
         if store is None:
             return ""
-        chosen = {}
+        chosen: dict[tuple[str, str], tuple[Memory, str]] = {}
         for memory in routed(store, prompt):
             chosen[(memory.scope, memory.id)] = (memory, "scenario")
         for item in store.recall(prompt, limit=limit, count_hits=False):
@@ -91,7 +92,7 @@ def curated_prompt_text(where: Where, prompt: str, *, limit: int = 4) -> str:
     return "\n".join(out) + "\n"
 
 
-def routed(store: CuratedMemory, prompt: str) -> list[object]:
+def routed(store: CuratedMemory, prompt: str) -> list[Memory]:
     """Live memories whose ``load_when`` scenario matches ``prompt`` (bigram term overlap)."""
     from mimomem.text.tokens import tokenize
 

@@ -59,8 +59,10 @@ def parse_payload(raw: str) -> dict[str, Any]:
         raise HookInputError("no JSON on stdin; Claude Code sends one object per hook call")
     try:
         payload = json.loads(raw)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise HookInputError(f"stdin is not valid JSON ({exc.msg} at character {exc.pos}); ignored") from None
+    except ValueError as exc:  # e.g. a number too long to convert
+        raise HookInputError(f"stdin is not usable JSON ({exc}); ignored") from None
     if not isinstance(payload, dict):
         raise HookInputError("stdin JSON is not an object; ignored")
     return payload

@@ -171,7 +171,8 @@ def _assistant_line(digest: Digest, content: list[Any], calls: dict[str, tuple[s
         if not isinstance(block, dict) or block.get("type") != "tool_use":
             continue
         name = str(block.get("name") or "")
-        data = block.get("input") if isinstance(block.get("input"), dict) else {}
+        raw = block.get("input")
+        data: dict[str, Any] = raw if isinstance(raw, dict) else {}
         if name == "Bash" and isinstance(data.get("command"), str):
             call = data["command"].strip()
             digest.commands[call] += 1
@@ -206,8 +207,9 @@ def _result_text(content: Any) -> str:
         return content.strip().split("\n")[0]
     if isinstance(content, list):
         for part in content:
-            if isinstance(part, dict) and isinstance(part.get("text"), str):
-                return part["text"].strip().split("\n")[0]
+            text = part.get("text") if isinstance(part, dict) else None
+            if isinstance(text, str):
+                return text.strip().split("\n")[0]
     return "(no message)"
 
 
