@@ -117,6 +117,10 @@ class InvalidFloorError(MimomemError, ValueError):
     """The relative score floor is not a number between 0 and 1."""
 
 
+class InvalidRetrievalError(MimomemError, ValueError):
+    """``retrieval`` is not ``RetrievalOptions``, ``"auto"`` or ``"off"``."""
+
+
 class InvalidScopeError(MimomemError, ValueError):
     """The scope filter is not one of ``SCOPES``."""
 
