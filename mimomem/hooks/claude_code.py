@@ -83,6 +83,10 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
         text = _prompt(where, prompt)
     else:
         append_digest(where, payload, trigger=str(payload.get("trigger") or payload.get("reason") or event))
+        if event == "SessionEnd":
+            from mimomem.passes.schedule import start_due_passes
+
+            start_due_passes(where, env=env)
         return ""
     if not text:
         return ""
