@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import mimomem
-from mimomem.cli import agent, bench, checks, curated, history, hooks, search, text, tree
+from mimomem.cli import agent, bench, checks, curated, history, hooks, mcp, search, text, tree
 from mimomem.curated.model import AUTHORS, DEFAULT_CATEGORIES
 from mimomem.search.backends import BACKENDS
 from mimomem.search.index import (
@@ -91,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_agent(sub)
     _add_hook(sub)
     history.add_parsers(sub)
+    _add_mcp(sub)
     return parser
 
 
@@ -364,6 +365,27 @@ def _add_hook(sub: Subparsers) -> None:
         "notes. Never blocks the agent: on a problem it prints one line on stderr and exits 0.",
     )
     q.set_defaults(func=hooks.cmd_hook_claude_code)
+
+
+def _add_mcp(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "mcp",
+        help="serve this project's memory to any agent harness over MCP (stdio)",
+        description="A Model Context Protocol server on standard input and output: memory_* tools (search, recall, "
+        "remember, forget, inspect, note, write, context), the memory files as memory:// resources, and the "
+        "checkpoint, dream and distill prompts. Standard output carries protocol only. Needs the mcp extra: "
+        "pip install 'mimomem[mcp]'.",
+    )
+    p.add_argument("--project", default=".", metavar="DIR", help="a directory inside the project (default: .)")
+    p.add_argument(
+        "--session",
+        metavar="SID",
+        help="session id (default: $MIMOMEM_SESSION, else the client's, else a new mcp-<id> per connection)",
+    )
+    p.add_argument("--root", metavar="DIR", help="memory root to use (default: <data>/memory, see MIMOMEM_HOME)")
+    p.add_argument("--agent", default="main", metavar="NAME", help="who writes, for the write gate (default: main)")
+    p.add_argument("--claude-code", action="store_true", help="also index ~/.claude/projects/*/memory/")
+    p.set_defaults(func=mcp.cmd_mcp)
 
 
 def _where_options(p: argparse.ArgumentParser) -> None:

@@ -1,0 +1,202 @@
+"""What each ``memory_*`` tool does: one library call, its result as compact Markdown for a model.
+
+Each function takes the connection's :class:`~mimomem.mcp.state.MemoryState`, the resolved
+:class:`~mimomem.context.where.Where` and the tool's validated arguments, and calls the same
+library functions as the matching CLI command (``search``, ``recall``, ``remember``,
+``forget``, ``inspect``, ``note``, ``write``, ``context``).  Refusals are the library's
+exceptions; :meth:`MemoryState.run` turns them into tool errors.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from mimomem.context.where import Where
+from mimomem.search.everything import Found, search_everything
+from mimomem.search.hits import MemoryHit
+from mimomem.search.memory_index import ESCALATION_HINTS
+
+if TYPE_CHECKING:
+    from mimomem.mcp.state import MemoryState
+
+SNIPPET_CHARS = 300
+"""A hit's snippet is cut to this many characters (the path is given to read the rest)."""
+
+EVERYTHING_FETCH = 100
+"""Hits asked of ``search_everything`` before a ``type`` filter is applied (both sources' worth)."""
+
+CLAUDE_CODE_HINT = "Claude Code memory is indexed only when the server runs as `mimomem mcp --claude-code`."
+
+
+# -- search and recall -------------------------------------------------------------------------
+def search(
+    state: MemoryState,
+    where: Where,
+    query: str,
+    scope: str | None,
+    type: str | None,
+    limit: int,
+    all_projects: bool,
+) -> str:
+    """``scope`` given: the tree index filtered like ``mimomem search``; else ``search_everything``."""
+    lines: list[str] = []
+    warnings: Sequence[str] = ()
+    if scope:
+        own = {"project": where.project_id, "session": where.session_id}
+        scope_id = None if all_projects else own.get(scope)
+        result = state.index.search(query, scope=scope, scope_id=scope_id, type=type, limit=limit)
+        lines = [_tree_hit(rank, hit) for rank, hit in enumerate(result, 1)]
+        warnings = result.warnings
+    else:
+        fetch = EVERYTHING_FETCH if type else limit
+        found = search_everything(where, query, limit=fetch, all_projects=all_projects, index=state.index)
+        kept = [f for f in found if f.type == type][:limit] if type else found
+        lines = [_found_hit(rank, hit) for rank, hit in enumerate(kept, 1)]
+    notes = [f"warning: {w}" for w in warnings]
+    if not lines:
+        hints = [line.format(root=where.tree.root) for line in ESCALATION_HINTS]
+        if scope == "claude-code" and not state.options.claude_code:
+            hints.insert(0, CLAUDE_CODE_HINT)
+        return "\n".join([f"No matches for {query!r}.", *hints, *notes])
+    where_text = "all projects" if all_projects else f"project {where.project_name}, its sessions and global"
+    head = f"{len(lines)} match(es) for {query!r}, best first ({scope or 'memory files + curated'}; {where_text}):"
+    return "\n".join([head, "", *lines, *notes]).rstrip("\n")
+
+
+def _snippet(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1] + "…"
+
+
+def _tree_hit(rank: int, hit: MemoryHit) -> str:
+    place = hit.scope + (f" {hit.scope_id}" if hit.scope_id else "")
+    return f"{rank}. {place} · {hit.type}\n   {hit.path}\n   {_snippet(hit.snippet)}\n"
+
+
+def _found_hit(rank: int, hit: Found) -> str:
+    return f"{rank}. {hit.label} · {hit.type}\n   {hit.path}\n   {_snippet(hit.snippet)}\n"
+
+
+def recall(state: MemoryState, where: Where, query: str, limit: int) -> str:
+    """``CuratedMemory.recall`` (hits counted, as ``mimomem recall``), each with why it matched."""
+    results = state.curated().recall(query, limit=limit)
+    if not results:
+        return (
+            f"No curated memory matched {query!r}. memory_inspect lists every id; "
+            "memory_search also searches the memory files and notes."
+        )
+    out = []
+    for r in results:
+        out.append(f"## {r.id} ({r.memory.scope}): {r.memory.summary}\nwhy: {r.why()}")
+        if r.memory.body.strip():
+            out.append(r.memory.body.strip())
+        out.append("")
+    return "\n".join(out).rstrip("\n")
+
+
+# -- curated writes ----------------------------------------------------------------------------
+MODEL_AUTHOR = "model"
+"""Who writes through this server: a model (``mimomem.curated.model.AUTHORS``); its rules become proposals."""
+
+
+def remember(
+    state: MemoryState,
+    where: Where,
+    category: str,
+    summary: str,
+    body: str,
+    load_when: Sequence[str],
+    pinned: bool,
+    supersedes: str | None,
+) -> str:
+    """``CuratedMemory.remember`` in the project root, as a model (secrets and near-duplicates refused)."""
+    memory = state.curated().remember(
+        category,
+        summary,
+        body,
+        author=MODEL_AUTHOR,
+        load_when=tuple(load_when),
+        pinned=pinned,
+        supersedes=supersedes,
+        scope="project",
+    )
+    text = f"remembered {memory.id} in {memory.path}"
+    if memory.kind == "rule-proposal":
+        text += " as a rule-proposal: a person must run `mimomem rules accept` before it becomes a hard rule"
+    return text
+
+
+def forget(state: MemoryState, where: Where, memory_id: str) -> str:
+    """``CuratedMemory.forget``; memories still linking to the removed one are named."""
+    result = state.curated().forget(memory_id)
+    lines = [f"forgot {result.id} ({result.scope})"]
+    lines += [f"note: {other} still links to {result.id} (supersedes chain)" for other in result.dangling]
+    return "\n".join(lines)
+
+
+def inspect(state: MemoryState, where: Where) -> str:
+    """``CuratedMemory.inspect``: every memory with status, id and summary, then the problems."""
+    report = state.curated().inspect()
+    lines = [f"{scope} root: {path}" for scope, path in report.roots.items()]
+    lines += [f"{m.status:10} {m.scope:7} {m.id}  hits={m.hits}  {m.summary}" for m in report.memories]
+    lines += [f"problem: {p}" for p in report.problems]
+    lines.append(f"{len(report.memories)} memories, {len(report.problems)} problems")
+    return "\n".join(lines)
+
+
+# -- tree writes -------------------------------------------------------------------------------
+def note(state: MemoryState, where: Where, text: str) -> str:
+    """One entry appended to the session's ``notes.md``, exactly as ``mimomem note`` does."""
+    from mimomem.tree.templates import notes_entry, notes_template, parse_notes
+
+    if not text.strip():
+        raise _usage("the note is empty; pass the text to keep")
+    tree, sid = where.tree, _session(where)
+    who = where.who(state.options.agent)
+    path = tree.notes(sid)
+    tree.create(path, notes_template(), **who)
+    turn = len(parse_notes(path.read_text(encoding="utf-8"))) + 1
+    written = tree.append(path, "\n" + notes_entry(turn, text), **who)
+    return f"noted as turn {turn} in {written} (session {sid})"
+
+
+def write(state: MemoryState, where: Where, target: str, text: str, append: bool) -> str:
+    """``MemoryTree.write`` / ``append`` of TARGET (``mimomem write``'s shortcuts), through the gate."""
+    from mimomem.cli.agent import _target
+
+    if not text.strip():
+        raise _usage("text is empty; to clear a file write its template headings instead")
+    tree = where.tree
+    who = where.who(state.options.agent)
+    path = _target(where, target)
+    written = tree.append(path, text, **who) if append else tree.write(path, text, **who)
+    return f"{'appended to' if append else 'wrote'} {written} ({len(text)} characters)"
+
+
+def context(state: MemoryState, where: Where, prompt: str | None, budget: int | None) -> str:
+    """``session_context`` or ``prompt_context``: token counts per block (JSON), then the text itself."""
+    from mimomem.context.assemble import PROMPT_BUDGET, SESSION_BUDGET, prompt_context, session_context
+
+    if prompt is not None and prompt.strip():
+        ctx = prompt_context(where, prompt, budget=budget or PROMPT_BUDGET)
+    else:
+        ctx = session_context(where, budget=budget or SESSION_BUDGET)
+    info = ctx.as_dict()
+    text = info.pop("text")
+    for block in info["blocks"]:
+        block.pop("text")
+    head = json.dumps(info, ensure_ascii=False)
+    return f"{head}\n\n{text}" if text else f"{head}\n\n(nothing would be injected now)"
+
+
+def _session(where: Where) -> str:
+    assert where.session_id is not None  # the server always has a session
+    return where.session_id
+
+
+def _usage(message: str) -> Exception:
+    from mimomem.errors import UsageError
+
+    return UsageError(message)
