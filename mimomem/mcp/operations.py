@@ -51,7 +51,9 @@ def search(
         warnings = result.warnings
     else:
         fetch = EVERYTHING_FETCH if type else limit
-        found = search_everything(where, query, limit=fetch, all_projects=all_projects, index=state.index)
+        found = search_everything(
+            where, query, limit=fetch, all_projects=all_projects, index=state.index, store=state.curated()
+        )
         kept = [f for f in found if f.type == type][:limit] if type else found
         lines = [_found_hit(rank, hit) for rank, hit in enumerate(kept, 1)]
     notes = [f"warning: {w}" for w in warnings]

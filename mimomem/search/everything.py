@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mimomem.context.budgeted import content_only
 from mimomem.context.where import Where, project_names, session_projects
 from mimomem.search.memory_index import MemoryIndex
 from mimomem.search.params import MAX_LIMIT, check_limit
 from mimomem.text.tokens import tokenize
+
+if TYPE_CHECKING:
+    from mimomem.curated.store import CuratedMemory
 
 K = 60
 """Reciprocal-rank fusion constant (Cormack et al., SIGIR 2009 use 60)."""
@@ -49,14 +53,16 @@ def search_everything(
     all_projects: bool = False,
     curated: bool = True,
     index: MemoryIndex | None = None,
+    store: CuratedMemory | None = None,
 ) -> list[Found]:
     """Tree and curated hits for ``query``, fused and scoped (see the module docstring).
 
-    ``limit`` must be 1..``MAX_LIMIT`` (``InvalidLimitError`` otherwise).
+    ``limit`` must be 1..``MAX_LIMIT`` (``InvalidLimitError`` otherwise).  A long-lived caller
+    (the MCP server) passes its open ``index`` and curated ``store`` to skip reopening them.
     """
     check_limit(limit, maximum=MAX_LIMIT)
     tree_hits = _tree_hits(where, query, all_projects, index)
-    curated_hits = _curated_hits(where, query) if curated else []
+    curated_hits = _curated_hits(where, query, store) if curated else []
     fused: dict[str, tuple[float, Found]] = {}
     for ranked in (tree_hits, curated_hits):
         for rank, hit in enumerate(ranked, 1):
@@ -128,15 +134,18 @@ def _label(scope: str, scope_id: str, names: dict[str, str], owner: str | None) 
     return f"{scope} {scope_id}".strip()
 
 
-def _curated_hits(where: Where, query: str) -> list[Found]:
+def _curated_hits(where: Where, query: str, store: CuratedMemory | None) -> list[Found]:
     from mimomem.curated.store import CuratedMemory
 
-    if where.worktree is None:
+    if store is not None:
+        recalled = store.recall(query, limit=FETCH, count_hits=False)
+    elif where.worktree is None:
         return []
-    from mimomem.context.relevant import header_cache
+    else:
+        from mimomem.context.relevant import header_cache
 
-    with header_cache(where):
-        recalled = CuratedMemory(project_root=where.worktree).recall(query, limit=FETCH, count_hits=False)
+        with header_cache(where):
+            recalled = CuratedMemory(project_root=where.worktree).recall(query, limit=FETCH, count_hits=False)
     out = []
     for item in recalled:
         m = item.memory
