@@ -8,9 +8,15 @@
 #            arrays; a merge rebuilds the CSR when pending grows past a threshold
 # Removal marks the slot dead (postings of dead slots are skipped, and dropped at the
 # next merge).  Scores accumulate phrase by phrase in query order, as fts5_aux.c does.
+#
+# Persistence: ``_export`` compacts and merges, then hands out the arrays as memoryviews
+# (``mimomem.text.bm25_file`` writes them); ``_import`` borrows them from a copy-on-write
+# mapping of that file (see _mvec.pxi).  A damaged file may hold any values, so every
+# value of the big arrays that is used as an index is bounds-checked where it is read
+# (never a crash, at worst wrong results), and ``_import`` checks every offset array.
 
 from libc.math cimport log
-from cpython.mem cimport PyMem_RawRealloc, PyMem_RawFree
+from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport partial_sort
 
@@ -58,9 +64,11 @@ cdef inline uint32_t _meta(uint64_t h, Py_ssize_t n) noexcept nogil:
 cdef struct U32Array:
     # A growable uint32 array on realloc: for large blocks glibc moves pages (mremap)
     # instead of copying, so growing never holds the old and new copies at once.
+    # ``borrowed``: data points into a mapped file (not ours to realloc or free).
     uint32_t *data
     size_t size
     size_t cap
+    bint borrowed
 
 
 cdef int _u32_reserve(U32Array *a, size_t cap) except -1:
@@ -68,7 +76,14 @@ cdef int _u32_reserve(U32Array *a, size_t cap) except -1:
         cap = 0xFFFFFFFF
         if a.size >= cap:
             raise MemoryError("mimomem: one BM25Index holds at most 4,294,967,295 tokens")
-    cdef uint32_t *grown = <uint32_t *>PyMem_RawRealloc(a.data, (cap if cap else 1) * sizeof(uint32_t))
+    cdef uint32_t *grown
+    if a.borrowed:
+        grown = <uint32_t *>PyMem_RawMalloc((cap if cap else 1) * sizeof(uint32_t))
+        if grown != NULL:
+            memcpy(grown, a.data, (a.size if a.size < cap else cap) * sizeof(uint32_t))
+            a.borrowed = False
+    else:
+        grown = <uint32_t *>PyMem_RawRealloc(a.data, (cap if cap else 1) * sizeof(uint32_t))
     if grown == NULL:
         raise MemoryError(f"mimomem: cannot grow an index array to {cap} entries")
     a.data = grown
@@ -118,26 +133,28 @@ cdef class BM25Core:
     """In-memory inverted index with FTS5-exact BM25 (native implementation)."""
 
     # vocabulary
-    cdef vector[char] arena
-    cdef vector[uint32_t] term_off  # term t is arena[term_off[t]:term_off[t + 1]]
-    cdef vector[Entry] table
+    cdef MVec[char] arena
+    cdef MVec[uint32_t] term_off  # term t is arena[term_off[t]:term_off[t + 1]]
+    cdef MVec[Entry] table
     cdef uint32_t n_terms
     cdef uint64_t mask
-    cdef vector[uint32_t] df
+    cdef MVec[uint32_t] df
     cdef Py_ssize_t live_terms
     # documents
     cdef U32Array fwd
-    cdef vector[uint64_t] fwd_off
-    cdef vector[uint8_t] alive
+    cdef MVec[uint64_t] fwd_off
+    cdef MVec[uint8_t] alive
     cdef list _doc_ids
     cdef dict _slot_of
     cdef uint64_t total
     cdef uint64_t dead_tokens
     # postings
-    cdef vector[uint32_t] post_off
-    cdef vector[uint32_t] post_slot
-    cdef vector[uint8_t] post_tf    # 255 = 255 or more: count in the forward index
+    cdef MVec[uint32_t] post_off
+    cdef MVec[uint32_t] post_slot
+    cdef MVec[uint8_t] post_tf    # 255 = 255 or more: count in the forward index
     cdef uint32_t frozen_slots
+    # the mapped file the borrowed arrays point into (see _import)
+    cdef unsigned char[::1] _mapped
     # scratch
     cdef vector[char] keybuf
     cdef vector[Py_ssize_t] key_off
@@ -151,7 +168,8 @@ cdef class BM25Core:
     cdef _Scanner scanner
 
     def __dealloc__(self):
-        PyMem_RawFree(self.fwd.data)
+        if not self.fwd.borrowed:
+            PyMem_RawFree(self.fwd.data)
 
     def __cinit__(self):
         self._doc_ids = []
@@ -175,12 +193,13 @@ cdef class BM25Core:
         cdef uint32_t meta = _meta(h, n)
         cdef Entry *e
         cdef uint32_t t
-        cdef uint64_t off
+        cdef uint64_t off, probes = 0
         while True:
             e = &self.table[pos]
-            if e.id1 == 0:
+            if e.id1 == 0 or probes > self.mask:  # (a full table only in a damaged file)
                 return -1 - <int64_t>pos
-            if e.meta == meta and e.prefix == prefix:
+            probes += 1
+            if e.meta == meta and e.prefix == prefix and e.id1 <= self.n_terms:
                 t = e.id1 - 1
                 if n <= 8:
                     return t
@@ -355,22 +374,24 @@ cdef class BM25Core:
         self.dead_tokens += (b - a)
         for j in range(a, b):
             t = self.fwd.data[j]
-            if not (self.df[t] & DF_MARK):
+            if t < self.n_terms and not (self.df[t] & DF_MARK):
                 self.df[t] = (self.df[t] - 1) | DF_MARK
                 if self.df[t] == DF_MARK:
                     self.live_terms -= 1
         for j in range(a, b):
-            self.df[self.fwd.data[j]] &= ~DF_MARK
+            t = self.fwd.data[j]
+            if t < self.n_terms:
+                self.df[t] &= ~DF_MARK
         return True
 
     # -- merging ---------------------------------------------------------------------
-    cdef void _merge(self):
+    cdef void _merge(self, bint compact=False):
         """Rebuild the CSR postings from the forward index of live documents.
 
         The old postings are dropped first (everything is rebuilt from the forward index),
         so the peak is the forward index plus one copy of the postings.  Compacts slots
         (dropping dead documents, keeping order) when dead tokens are at least half of
-        what is stored.
+        what is stored, or always with ``compact``.
         """
         cdef size_t nslots, nterms = self.df.size()
         cdef size_t s, t
@@ -383,18 +404,18 @@ cdef class BM25Core:
         self.post_slot.shrink_to_fit()
         self.post_tf.clear()
         self.post_tf.shrink_to_fit()
-        if self.dead_tokens * 2 >= self.fwd.size and self.dead_tokens > 0:
+        if compact or (self.dead_tokens * 2 >= self.fwd.size and self.dead_tokens > 0):
             self._compact()
         elif self.fwd.cap > self.fwd.size + self.fwd.size // 4 + 1024:
             _u32_reserve(&self.fwd, self.fwd.size)
         nslots = self.alive.size()
         # off[t] starts as term t's first position and serves as its write cursor
-        cdef vector[uint32_t] off
+        cdef MVec[uint32_t] off
         off.resize(nterms + 1, 0)
         for t in range(nterms):
             off[t + 1] = off[t] + self.df[t]
-        cdef vector[uint32_t] slots
-        cdef vector[uint8_t] tfs
+        cdef MVec[uint32_t] slots
+        cdef MVec[uint8_t] tfs
         slots.resize(off[nterms])
         tfs.resize(off[nterms])
         cdef vector[uint8_t] tf  # this document's count per term, saturating at 255
@@ -406,11 +427,11 @@ cdef class BM25Core:
             b = self.fwd_off[s + 1]
             for j in range(a, b):
                 t = self.fwd.data[j]
-                if tf[t] < 255:
+                if t < nterms and tf[t] < 255:
                     tf[t] += 1
             for j in range(a, b):
                 t = self.fwd.data[j]
-                if tf[t]:
+                if t < nterms and tf[t]:
                     pos = off[t]
                     slots[pos] = <uint32_t>s
                     tfs[pos] = tf[t]
@@ -430,7 +451,7 @@ cdef class BM25Core:
         cdef size_t nslots = self.alive.size()
         cdef size_t s, new = 0
         cdef uint64_t j, w = 0
-        cdef vector[uint64_t] new_off
+        cdef MVec[uint64_t] new_off
         new_off.push_back(0)
         new_ids = []
         for s in range(nslots):
@@ -513,7 +534,7 @@ cdef class BM25Core:
         if rare + 1 < self.post_off.size():
             for p in range(self.post_off[rare], self.post_off[rare + 1]):
                 s = self.post_slot[p]
-                if not self.alive[s]:
+                if s >= self.frozen_slots or not self.alive[s]:
                     continue
                 if plen == 1:
                     f = self.post_tf[p]
@@ -602,6 +623,133 @@ cdef class BM25Core:
         cdef size_t top = min(<size_t>k, ranked.size())
         partial_sort(ranked.begin(), ranked.begin() + top, ranked.end())
         return [(self._doc_ids[ranked[c].second], -ranked[c].first) for c in range(top)]
+
+
+    # -- persistence (mimomem.text.bm25_file) -------------------------------------------
+    def _export(self):
+        """``(scalars, sections, doc_ids)`` of the index, compacted and fully merged first.
+
+        ``sections`` are memoryviews over the arrays themselves (no copy), in the order
+        ``_import`` takes them: write them out before the index changes again.
+        """
+        if len(self._slot_of) != self.alive.size():
+            self._merge(True)  # drop dead slots: a saved index holds live documents only
+        elif self.fwd.size != self.fwd_off[self.frozen_slots]:
+            self._merge(False)
+        if self.post_off.size() != <size_t>self.n_terms + 1:
+            self._merge(False)  # (terms with no live document left, never merged yet)
+        scalars = {
+            "entry_size": sizeof(Entry),
+            "terms": self.n_terms,
+            "table_size": self.mask + 1,
+            "live_terms": self.live_terms,
+            "slots": self.alive.size(),
+            "tokens": self.fwd.size,
+            "postings": self.post_slot.size(),
+            "arena": self.arena.size(),
+        }
+        sections = [
+            _view_of(self.arena.data(), self.arena.size()),
+            _view_of(<char *>self.term_off.data(), self.term_off.size() * 4),
+            _view_of(<char *>self.table.data(), self.table.size() * sizeof(Entry)),
+            _view_of(<char *>self.df.data(), self.df.size() * 4),
+            _view_of(<char *>self.fwd.data, self.fwd.size * 4),
+            _view_of(<char *>self.fwd_off.data(), self.fwd_off.size() * 8),
+            _view_of(<char *>self.post_off.data(), self.post_off.size() * 4),
+            _view_of(<char *>self.post_slot.data(), self.post_slot.size() * 4),
+            _view_of(<char *>self.post_tf.data(), self.post_tf.size()),
+        ]
+        return scalars, sections, list(self._doc_ids)
+
+    def _import(self, dict scalars, buffer, offsets, list doc_ids):
+        """Adopt a saved index's arrays from ``buffer`` (writable, e.g. a copy-on-write mmap).
+
+        ``offsets[i]`` is where section ``i`` of ``_export`` starts in ``buffer``.  Only a
+        fresh core imports.  ``ValueError`` when anything is inconsistent (a damaged file);
+        nothing is adopted then.
+        """
+        if self.alive.size() or self.n_terms:
+            raise ValueError("only an empty BM25Core can import a saved index")
+        cdef unsigned char[::1] view = buffer
+        cdef size_t size = view.shape[0]
+        cdef unsigned char *base = &view[0] if size else NULL
+        cdef uint64_t n_terms = scalars["terms"], table_size = scalars["table_size"]
+        cdef uint64_t slots = scalars["slots"], tokens = scalars["tokens"]
+        cdef uint64_t postings = scalars["postings"], arena = scalars["arena"]
+        cdef uint64_t live_terms = scalars["live_terms"]
+        if scalars["entry_size"] != sizeof(Entry) or n_terms > 0x7FFFFFFF or live_terms > n_terms:
+            raise ValueError("saved index: bad header values")
+        if table_size < 1024 or table_size & (table_size - 1) or n_terms * 4 > table_size * 3:
+            raise ValueError("saved index: bad vocabulary table size")
+        if slots > 0xFFFFFFFF or tokens > 0xFFFFFFFF or postings > tokens or len(doc_ids) != <Py_ssize_t>slots:
+            raise ValueError("saved index: bad document counts")
+        cdef list nbytes = [arena, (n_terms + 1) * 4, table_size * sizeof(Entry), n_terms * 4, tokens * 4,
+                            (slots + 1) * 8, (n_terms + 1) * 4, postings * 4, postings]
+        if len(offsets) != len(nbytes):
+            raise ValueError("saved index: wrong number of sections")
+        cdef list ptrs = []
+        for off, want in zip(offsets, nbytes):
+            if off < 0 or off % 8 or off + want > size:
+                raise ValueError("saved index: a section lies outside the file")
+            ptrs.append(<size_t>(base + <size_t>off) if size else 0)
+        cdef uint32_t *term_off = <uint32_t *><size_t>ptrs[1]
+        cdef uint64_t *fwd_off = <uint64_t *><size_t>ptrs[5]
+        cdef uint32_t *post_off = <uint32_t *><size_t>ptrs[6]
+        if not (_monotone32(term_off, n_terms, arena) and _monotone32(post_off, n_terms, postings)
+                and _monotone64(fwd_off, slots, tokens)):
+            raise ValueError("saved index: offsets out of order")
+        slot_of = {d: i for i, d in enumerate(doc_ids)}
+        if len(slot_of) != len(doc_ids):
+            raise ValueError("saved index: duplicate document ids")
+        self.arena.borrow(<char *><size_t>ptrs[0], arena)
+        self.term_off.borrow(term_off, n_terms + 1)
+        self.table.borrow(<Entry *><size_t>ptrs[2], table_size)
+        self.df.borrow(<uint32_t *><size_t>ptrs[3], n_terms)
+        self.fwd.data = <uint32_t *><size_t>ptrs[4]
+        self.fwd.size = self.fwd.cap = tokens
+        self.fwd.borrowed = True
+        self.fwd_off.borrow(fwd_off, slots + 1)
+        self.post_off.borrow(post_off, n_terms + 1)
+        self.post_slot.borrow(<uint32_t *><size_t>ptrs[7], postings)
+        self.post_tf.borrow(<uint8_t *><size_t>ptrs[8], postings)
+        self.alive.assign(slots, 1)
+        self.n_terms = <uint32_t>n_terms
+        self.mask = table_size - 1
+        self.live_terms = live_terms
+        self.total = tokens
+        self.dead_tokens = 0
+        self.frozen_slots = <uint32_t>slots
+        self._doc_ids = doc_ids
+        self._slot_of = slot_of
+        self._mapped = view
+
+
+cdef bint _monotone32(const uint32_t *a, uint64_t n, uint64_t last) noexcept:
+    """``a[0] == 0 <= a[1] <= ... <= a[n] == last`` (an offset array of n + 1 entries)."""
+    cdef uint64_t i
+    if a[0] != 0 or a[n] != last:
+        return False
+    for i in range(n):
+        if a[i] > a[i + 1]:
+            return False
+    return True
+
+
+cdef bint _monotone64(const uint64_t *a, uint64_t n, uint64_t last) noexcept:
+    cdef uint64_t i
+    if a[0] != 0 or a[n] != last:
+        return False
+    for i in range(n):
+        if a[i] > a[i + 1]:
+            return False
+    return True
+
+
+cdef object _view_of(char *p, size_t n):
+    """A memoryview of ``n`` bytes at ``p``, without copying (the caller keeps ``p`` alive)."""
+    if n == 0:
+        return b""
+    return memoryview(<char[:n]> p)
 
 
 cdef bytes _utf8(str token):

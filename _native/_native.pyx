@@ -10,4 +10,5 @@ the index are written twice.
 
 include "_tables.pxi"
 include "_tokenizer.pxi"
+include "_mvec.pxi"
 include "_bm25.pxi"

@@ -105,6 +105,10 @@ class CorruptDatabaseError(MimomemError, RuntimeError):
     """The index database is damaged or not a database; delete it (it is a cache of the files)."""
 
 
+class IndexFileError(MimomemError, ValueError):
+    """A saved ``BM25Index`` file is damaged or from another engine or version; delete it (it is a cache)."""
+
+
 class UnknownBackendError(MimomemError, ValueError):
     """The backend name is not one of ``BACKENDS``."""
 

@@ -10,9 +10,10 @@ broken by path so every backend (and a rebuilt database) orders them the same wa
   that shows the CJK failure.
 * ``fts5-bigram``    - FTS5 over the pre-tokenized shadow column, queried only with
   ``Query.to_fts5()``; snippets cut from the original body by token offsets.
-* ``native-index``   - an in-memory inverted index (``BM25Index``) loaded lazily from the
-  shadow column (no re-tokenizing) and caught up incrementally; same documents, order
-  and scores as ``fts5-bigram``.  Called ``native-scan`` before mimomem 0.2 (the old
+* ``native-index``   - an in-memory inverted index (``BM25Index``) built from the shadow
+  column (no re-tokenizing), saved beside the database and mapped back by new processes,
+  caught up incrementally (``mimomem.search.native_index``); same documents, order and
+  scores as ``fts5-bigram``.  Called ``native-scan`` before mimomem 0.2 (the old
   name still works, with a ``DeprecationWarning``).
 """
 
@@ -21,14 +22,16 @@ from __future__ import annotations
 import sqlite3
 import warnings
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import regex
 
 from mimomem.errors import UnknownBackendError
 from mimomem.search import db
+from mimomem.search.backend_common import DeprecatedSearchName, filter_sql
 from mimomem.search.hits import RankedRow
-from mimomem.search.params import BACKENDS, check_backend, check_scope, public_scope, stored_scope
+from mimomem.search.native_index import NativeIndex
+from mimomem.search.params import BACKENDS, check_backend, check_scope, public_scope
 from mimomem.search.snippets import (
     SNIPPET_CLOSE,
     SNIPPET_ELLIPSIS,
@@ -37,7 +40,6 @@ from mimomem.search.snippets import (
     body_snippets,
     cut_snippet,
 )
-from mimomem.text.bm25 import BM25Index
 from mimomem.text.query import Query
 
 _MIMO_WORD = regex.compile(r"[\p{L}\p{N}_]+")
@@ -89,32 +91,7 @@ def mimo_fts_query(text: str) -> str | None:
     return " OR ".join('"' + w.replace('"', "") + '"' for w in words)
 
 
-def _filters(scope: str | None, scope_id: str | None, type: str | None) -> tuple[str, list[str]]:
-    """SQL for MiMo's optional equality filters (an empty string means no filter)."""
-    sql, params = "", []
-    stored = stored_scope(scope) if scope else None
-    for column, value in (("scope", stored), ("scope_id", scope_id), ("type", type)):
-        if value:
-            sql += f" AND f.{column} = ?"
-            params.append(value)
-    return sql, params
-
-
-class _OldSearchName:
-    """``search``: the 0.1 name of ``rank`` (deprecated)."""
-
-    def search(self, query: Query, **filters: Any) -> list[RankedRow]:
-        """Deprecated: use ``rank`` (same arguments, same result)."""
-        warnings.warn(
-            "Backend.search is deprecated and will be removed in mimomem 0.3; use Backend.rank",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        result: list[RankedRow] = self.rank(query, **filters)  # type: ignore[attr-defined]
-        return result
-
-
-class Fts5Backend(_OldSearchName):
+class Fts5Backend(DeprecatedSearchName):
     """An FTS5 index over ``memory_fts`` (``fts5-unicode61`` or ``fts5-bigram``)."""
 
     def __init__(self, conn: sqlite3.Connection, name: str) -> None:
@@ -143,7 +120,7 @@ class Fts5Backend(_OldSearchName):
         if match is None or limit <= 0:
             return []
         t = self.spec.table
-        where, params = _filters(scope, scope_id, type)
+        where, params = filter_sql(scope, scope_id, type)
         sql = (
             f"SELECT f.id, f.path, f.scope, f.scope_id, f.type, bm25({t}) AS rank"
             f" FROM {t} JOIN memory_fts AS f ON f.id = {t}.rowid"
@@ -201,105 +178,6 @@ def _tables_size(conn: sqlite3.Connection, table: str) -> int:
         docsize = conn.execute(f"SELECT coalesce(sum(length(sz)), 0) FROM {table}_docsize").fetchone()[0]
         idx = conn.execute(f"SELECT coalesce(sum(length(term)), 0) + 16 * count(*) FROM {table}_idx").fetchone()[0]
         return int(data) + int(docsize) + int(idx)
-
-
-class NativeIndex(_OldSearchName):
-    """``native-index``: a ``BM25Index`` over the shadow column, loaded on first use and kept in step.
-
-    Catching up reads ``(epoch, generation)`` from ``meta``: an unchanged pair means
-    nothing to do; a new generation removes rows that are gone and adds rows with ids
-    above the last one seen (changed documents always get new ids, see ``db.put_rows``);
-    a new epoch (the tokenizer changed) reloads everything.  Tokens come from the
-    database, so unchanged files are never re-tokenized.
-    """
-
-    name = "native-index"
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
-        self._index: BM25Index | None = None
-        self._state: tuple[int, int] = (-1, -1)
-        self._rows: dict[int, tuple[str, str, str, str]] = {}  # id -> (path, scope, scope_id, type)
-        self._max_id = 0
-
-    @property
-    def loaded(self) -> bool:
-        """Whether the in-memory index has been built."""
-        return self._index is not None
-
-    def sync(self) -> BM25Index:
-        """Bring the in-memory index up to date with the table; returns it."""
-        conn = self._conn
-        conn.execute("BEGIN")  # one read snapshot for the state and the rows
-        try:
-            state = db.generation(conn)
-            if self._index is not None and state == self._state:
-                return self._index
-            if self._index is None or state[0] != self._state[0]:
-                self._index, self._rows, self._max_id = BM25Index(), {}, 0
-            else:
-                live = {i for (i,) in conn.execute("SELECT id FROM memory_fts")}
-                for gone in [i for i in self._rows if i not in live]:
-                    self._index.remove(gone)
-                    del self._rows[gone]
-            index, rows = self._index, self._rows
-            cursor = conn.execute(
-                "SELECT id, path, scope, scope_id, type, tokens FROM memory_fts WHERE id > ? ORDER BY id",
-                (self._max_id,),
-            )
-            for i, path, scope, scope_id, type_, tokens in cursor:
-                index.add_joined(i, tokens)
-                rows[i] = (path, public_scope(scope), scope_id, type_)
-                self._max_id = i
-            self._state = state
-            return index
-        finally:
-            conn.execute("COMMIT")
-
-    def load(self) -> None:
-        """Load (or catch up) the in-memory index now."""
-        self.sync()
-
-    def rank(
-        self,
-        query: Query,
-        *,
-        scope: str | None = None,
-        scope_id: str | None = None,
-        type: str | None = None,
-        limit: int,
-    ) -> list[RankedRow]:
-        """The ``limit`` best rows for ``query``, best first (same as ``fts5-bigram``)."""
-        scope = check_scope(scope, stacklevel=3)
-        index = self.sync()
-        if not query or limit <= 0 or len(index) == 0:
-            return []
-        rows = self._rows
-        wanted = [(pos, value) for pos, value in ((1, scope), (2, scope_id), (3, type)) if value]
-
-        def keep(doc_id: object) -> bool:
-            row = rows[doc_id]  # type: ignore[index]
-            return all(row[pos] == value for pos, value in wanted)
-
-        k = limit
-        while True:
-            hits = index.search(query, k)
-            kept = [h for h in hits if keep(h.doc_id)] if wanted else hits
-            if len(hits) < k or k >= len(index):
-                break  # every matching document is in hand
-            if len(kept) >= limit and hits[-1].score < kept[limit - 1].score:
-                break  # nothing unseen can tie with or beat the last kept hit
-            k = min(k * 4, len(index))
-        kept = sorted(kept, key=lambda h: (-h.score, rows[h.doc_id][0]))[:limit]  # type: ignore[index]
-        return [RankedRow(h.doc_id, *rows[h.doc_id], h.score) for h in kept]  # type: ignore[arg-type, index]
-
-    def snippets(self, query: Query, hits: Sequence[RankedRow]) -> list[str]:
-        """Snippets cut from the original bodies, as ``fts5-bigram`` does."""
-        return body_snippets(self._conn, query, hits)
-
-    def size_bytes(self) -> int:
-        """Bytes held in memory by the index (loads it if needed)."""
-        return self.sync().memory_bytes()
 
 
 def make_backends(conn: sqlite3.Connection) -> dict[str, Backend]:

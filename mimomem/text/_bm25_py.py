@@ -14,9 +14,11 @@ instances count), nHit(i) = documents containing phrase i at least once.
 
 from __future__ import annotations
 
+import marshal
 import math
 import sys
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 from mimomem.text._tokenizer_py import tokenize_bigram
 
@@ -96,7 +98,7 @@ class BM25Core:
 
     def doc_ids(self) -> list[Hashable]:
         """Indexed document ids in slot (insertion) order."""
-        return [d for d, s in zip(self._doc_ids, self._seqs) if s is not None]
+        return [d for d, s in zip(self._doc_ids, self._seqs, strict=True) if s is not None]
 
     def total_tokens(self) -> int:
         """Token count over all live documents (FTS5's column total)."""
@@ -119,6 +121,38 @@ class BM25Core:
             if seq is not None:
                 size += sys.getsizeof(seq)
         return size
+
+    # -- persistence (mimomem.text.bm25_file) ---------------------------------------
+    def _export(self) -> tuple[dict[str, int], list[bytes], list[Hashable]]:
+        """``(scalars, sections, doc_ids)``: live documents only, slots renumbered in order."""
+        live = [slot for slot, seq in enumerate(self._seqs) if seq is not None]
+        new = {old: i for i, old in enumerate(live)}
+        postings = {tok: {new[s]: f for s, f in posting.items()} for tok, posting in self._postings.items()}
+        blob = marshal.dumps(([self._seqs[s] for s in live], postings, self._total_tokens))
+        return {"blob": len(blob)}, [blob], [self._doc_ids[s] for s in live]
+
+    def _import(self, scalars: dict[str, int], buffer: Any, offsets: Sequence[int], doc_ids: list[Hashable]) -> None:
+        """Adopt a saved index (``ValueError`` when it is inconsistent; nothing adopted then)."""
+        if self._doc_ids:
+            raise ValueError("only an empty BM25Core can import a saved index")
+        if len(offsets) != 1:
+            raise ValueError("saved index: wrong number of sections")
+        start, size = offsets[0], scalars["blob"]
+        if start < 0 or start + size > len(buffer):
+            raise ValueError("saved index: a section lies outside the file")
+        try:
+            seqs, postings, total = marshal.loads(bytes(buffer[start : start + size]))
+        except (EOFError, TypeError) as exc:
+            raise ValueError(f"saved index: unreadable contents ({exc})") from None
+        if not (isinstance(seqs, list) and isinstance(postings, dict) and len(seqs) == len(doc_ids)):
+            raise ValueError("saved index: inconsistent contents")
+        if total != sum(len(seq) for seq in seqs):
+            raise ValueError("saved index: token count does not match the documents")
+        slot_of = {d: i for i, d in enumerate(doc_ids)}
+        if len(slot_of) != len(doc_ids):
+            raise ValueError("saved index: duplicate document ids")
+        self._slot_of, self._doc_ids, self._seqs = slot_of, list(doc_ids), seqs
+        self._postings, self._total_tokens = postings, total
 
     def _phrase_freqs(self, phrase: Sequence[str]) -> dict[int, int]:
         """slot -> instances of ``phrase`` (overlapping ones count), live slots only."""

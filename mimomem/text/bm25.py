@@ -7,8 +7,9 @@ documents, order and scores (see ``_bm25_py`` for the formula).  Scores are FTS5
 
 from __future__ import annotations
 
+import os
 from collections.abc import Hashable, Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mimomem.text._accel import BM25Core
 from mimomem.text.query import Query, as_query
@@ -84,3 +85,21 @@ class BM25Index:
     def memory_bytes(self) -> int:
         """Bytes held by the index structures (exact for native, estimated for pure)."""
         return self._core.memory_bytes()
+
+    def save(self, path: str | os.PathLike[str], *, stamp: Any = None) -> int:
+        """Write the index to ``path`` (atomically, ``stamp`` kept in its header); returns its size in bytes.
+
+        ``BM25Index.load`` maps it back in milliseconds; see ``mimomem.text.bm25_file``.
+        """
+        from mimomem.text.bm25_file import save_index
+
+        return save_index(self, path, stamp=stamp)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> BM25Index:
+        """The index saved at ``path`` (``IndexFileError`` when damaged or from the other engine)."""
+        from mimomem.text.bm25_file import load_index
+
+        loaded = load_index(path)
+        assert loaded is not None  # no accept() given: never refused
+        return loaded[0]
