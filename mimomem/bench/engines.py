@@ -13,7 +13,8 @@ Three backends are mimomem's own (``fts5-unicode61``, ``fts5-bigram``, ``native-
   (runs of letters, digits and ``_``, each double-quoted, OR-joined);
 * ``fts5-jieba`` - FTS5 over jieba search-mode words, space-joined; query words the same;
 * ``naive-bigram`` - the quick fix: every query bigram its own OR-ed term, no phrases, no
-  segmentation (``parse_query(segment=False, phrases=False)``) on the bigram index;
+  segmentation (``parse_query(segment=False, phrases=False)``), no retrieval options, on
+  the bigram index;
 * ``bm25s`` / ``tantivy`` - peer engines fed the very tokens of mimomem's bigram tokenizer
   (query: the OR of the query's distinct tokens).
 
@@ -283,7 +284,8 @@ class DocumentIndexEngine(BaseEngine):
         return {"segment": False, "phrases": False} if self.naive else {}
 
     def search(self, query: str, k: int) -> Ranked:
-        hits = self.index.search(query, backend=self.backend, limit=k, **self._options())
+        retrieval = "off" if self.naive else None  # naive: no options; else the product's default policy
+        hits = self.index.search(query, backend=self.backend, limit=k, retrieval=retrieval, **self._options())
         return [(h.doc_id, h.score) for h in hits]
 
     def query_tokens(self, query: str) -> list[str]:

@@ -33,6 +33,7 @@ from mimomem.search.params import (
     check_type,
     stored_scope,
 )
+from mimomem.search.rerank import Retrieval, rank_with_options, resolve
 from mimomem.text.query import MAX_TERMS, Query, clip_query_text, parse_query
 from mimomem.text.synonyms import DEFAULT_WEIGHT, Glossary
 
@@ -210,6 +211,7 @@ class DocumentIndex:
         snippets: bool = False,
         expand: bool = False,
         expand_weight: float = DEFAULT_WEIGHT,
+        retrieval: Retrieval = None,
     ) -> list[DocumentHit]:
         """The ``limit`` best documents for ``query`` with ``backend``, best first.
 
@@ -217,7 +219,9 @@ class DocumentIndex:
         ranking is returned.  ``segment`` / ``phrases``, when given, go to ``parse_query``
         (``phrases=False, segment=False`` is the naive OR-of-bigrams baseline).
         ``expand=True`` adds glossary synonyms weighted by ``expand_weight`` (see
-        ``rank_expanded``).
+        ``rank_expanded``).  ``retrieval`` picks the options of ``mimomem.search.rerank``
+        (feedback, cross-language, proximity): None / ``"auto"`` = the default policy for the
+        query's kind, ``"off"`` = none, or ``RetrievalOptions``; not combined with ``expand``.
         """
         backend = check_backend(backend, stacklevel=3)
         check_limit(limit)
@@ -226,7 +230,8 @@ class DocumentIndex:
         if expand:
             ranked, parsed = self.rank_expanded(parsed, backend, limit=limit, weight=expand_weight)
         else:
-            ranked = self.rank(parsed, backend, limit=limit)
+            options = resolve(retrieval, parsed.text)
+            ranked, parsed = rank_with_options(self, parsed, backend, options, limit=limit)
         hits = apply_floor(ranked, ratio, limit)
         texts: list[str | None] = list(self.snippets(parsed, backend, hits)) if snippets else [None] * len(hits)
         return [DocumentHit(h.path, h.score, s) for h, s in zip(hits, texts, strict=True)]

@@ -33,6 +33,7 @@ from mimomem.search.params import (
     default_backend,
     public_scope,
 )
+from mimomem.search.rerank import Retrieval, rank_with_options, resolve
 from mimomem.text import _accel
 from mimomem.text.query import TRUNCATED_HINT, Query
 from mimomem.text.synonyms import USER_FILE, Glossary
@@ -203,6 +204,7 @@ class MemoryIndex:
         limit: int = DEFAULT_LIMIT,
         segment: bool | None = None,
         phrases: bool | None = None,
+        retrieval: Retrieval = None,
     ) -> SearchResults:
         """Best-first hits for ``query`` (MiMo's semantics: over-fetch, relative floor, filters).
 
@@ -210,7 +212,9 @@ class MemoryIndex:
         ``limit`` when that is more (MiMo-Code silently returned at most 50).  ``scope`` is
         one of global / project / session / claude-code (the 0.1 names projects / sessions /
         cc still work, with a ``DeprecationWarning``); empty filters are ignored.  With no
-        hits, ``hints`` holds the escalation advice.
+        hits, ``hints`` holds the escalation advice.  ``retrieval``: the options of
+        ``mimomem.search.rerank`` (None / ``"auto"``: the default policy for the query's
+        kind; ``"off"``; or ``RetrievalOptions``), unless ``expand_synonyms`` is set.
         """
         name = check_backend(backend, stacklevel=3) if backend else self.backend_name
         check_limit(limit, maximum=MAX_LIMIT)
@@ -225,7 +229,10 @@ class MemoryIndex:
                 parsed, name, limit=fetch, scope=scope, scope_id=scope_id, type=type
             )
         else:
-            ranked = self.docs.rank(parsed, name, limit=fetch, scope=scope, scope_id=scope_id, type=type)
+            options = resolve(retrieval, parsed.text)
+            ranked, parsed = rank_with_options(
+                self.docs, parsed, name, options, limit=fetch, scope=scope, scope_id=scope_id, type=type
+            )
         kept = apply_floor(ranked, self.score_floor, limit)
         snippets = self.docs.snippets(parsed, name, kept)
         hits = tuple(

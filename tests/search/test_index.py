@@ -138,10 +138,12 @@ def test_over_fetch_is_capped(tree, monkeypatch):
         return real(query, backend, limit=limit, **kw)
 
     monkeypatch.setattr(index.docs, "rank", spy)
-    index.search("x", limit=4)
-    index.search("x", limit=40)
-    index.search("x", limit=120)
+    # the plain ranking (retrieval options widen their own passes: tests/search/test_rerank.py)
+    index.search("x", limit=4, retrieval="off")
+    index.search("x", limit=40, retrieval="off")
+    index.search("x", limit=120, retrieval="off")
     assert [12, MAX_FETCH, 120] == seen
+    assert len(index.search("common filler", limit=4)) == 4  # the default options still return the limit
 
 
 def test_backend_from_environment(tree, monkeypatch):
