@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING
 
 from mimomem.errors import InvalidRetrievalError
 from mimomem.search import db
-from mimomem.search.backends import NativeIndex
 from mimomem.search.hits import RankedRow
+from mimomem.search.native_index import NativeIndex
 from mimomem.text._bm25_py import fts5_idf
 from mimomem.text.bm25 import BM25Index
 from mimomem.text.expansion import Vocabulary, cross_language, near_synonyms
