@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from mimomem.search.hits import RankedRow
@@ -21,6 +24,19 @@ def filter_sql(scope: str | None, scope_id: str | None, type: str | None) -> tup
     return sql, params
 
 
+@contextmanager
+def read_snapshot(conn: sqlite3.Connection) -> Iterator[None]:
+    """Run the block in one read transaction (one snapshot), unless the caller already holds one."""
+    if conn.in_transaction:
+        yield
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        conn.execute("COMMIT")
+
+
 class DeprecatedSearchName:
     """``search``: the 0.1 name of ``rank`` (deprecated)."""
 
@@ -35,4 +51,4 @@ class DeprecatedSearchName:
         return result
 
 
-__all__ = ["DeprecatedSearchName", "filter_sql"]
+__all__ = ["DeprecatedSearchName", "filter_sql", "read_snapshot"]

