@@ -39,9 +39,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 import corpus
+import pytest
 
 ENGINES = ["native", "native+parse", "pure", "sqlite-fts5", "tantivy", "bm25s"]
 PURE_MAX_DOCS = 10_000
@@ -67,8 +66,7 @@ class MimomemEngine:
 
             self.core_cls, self.tokenize = _native.BM25Core, _native.tokenize_bigram
         else:
-            from mimomem.text import _bm25_py
-            from mimomem.text import _tokenizer_py
+            from mimomem.text import _bm25_py, _tokenizer_py
 
             self.core_cls, self.tokenize = _bm25_py.BM25Core, _tokenizer_py.tokenize_bigram
         self.parsed = parsed
@@ -86,10 +84,7 @@ class MimomemEngine:
         return None  # tokenizing happens inside add_text
 
     def search(self, query: str) -> list[int]:
-        if self.parsed:
-            phrases = self.parse_query(query).phrases()
-        else:
-            phrases = [(t,) for t in _distinct(self.tokenize(query))]
+        phrases = self.parse_query(query).phrases() if self.parsed else [(t,) for t in _distinct(self.tokenize(query))]
         return [d for d, _ in self.core.search(phrases, K)]
 
     def index_bytes(self) -> int:
@@ -299,7 +294,9 @@ def _ratio(a: float | None, b: float | None) -> str:
 
 
 def report(rows: list[dict]) -> None:
-    print("\n| engine | docs | build s (wall) | build s (CPU) | …tokenize s (CPU) | p50 ms | p95 ms | queries/s | peak RSS Δ MiB | index MiB | queries with hits | J@10 vs FTS5 |")
+    print(
+        "\n| engine | docs | build s (wall) | build s (CPU) | …tokenize s (CPU) | p50 ms | p95 ms | queries/s | peak RSS Δ MiB | index MiB | queries with hits | J@10 vs FTS5 |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     by_key = {(r["engine"], r["docs"]): r for r in rows}
     for r in rows:
@@ -336,7 +333,9 @@ def report(rows: list[dict]) -> None:
             ref = by_key.get((peer, largest))
             if ref:
                 verdict = "met" if ok(native, ref) else "MISSED"
-                print(f"  {label}: {native[field]:.3f} vs {ref[field]:.3f} ({native[field] / ref[field]:.2f}x) {verdict}")
+                print(
+                    f"  {label}: {native[field]:.3f} vs {ref[field]:.3f} ({native[field] / ref[field]:.2f}x) {verdict}"
+                )
         verdict = "met" if native["build_cpu_s"] < 5 else "MISSED"
         print(f"  build under 5 s: {native['build_cpu_s']:.2f} s CPU ({native['build_s']:.2f} s wall) {verdict}")
 

@@ -20,8 +20,8 @@ Two implementations of the same formula are timed on the same store:
 from __future__ import annotations
 
 import argparse
-import itertools
 import datetime as dt
+import itertools
 import math
 import os
 import random
@@ -44,19 +44,155 @@ QUERY_SEED = 7
 NOW = dt.datetime(2026, 11, 30, tzinfo=dt.timezone.utc)
 SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000}
 
-EN_WORDS = """
-api cache config deploy docker build test lint commit branch merge rebase release version
-tokenizer bigram index query search recall memory session checkpoint project global rule
-redis postgres sqlite kafka nginx vite webpack pnpm npm yarn pytest ruff mypy cython numpy
-port host timeout retry backoff latency throughput budget token context window prompt model
-agent tool hook plugin server client request response header cookie auth login logout user
-schema migration column table row transaction lock mutex thread process queue worker job
-cron schedule log trace metric alert dashboard grafana prometheus kubernetes helm chart pod
-node cluster shard replica leader follower snapshot backup restore vacuum analyze explain
-frontend backend monorepo workspace package module import export function class method
-error exception warning panic crash bug fix patch hotfix regression flaky slow fast cold warm
-unicode utf8 ascii nfkc casefold jieba segment phrase term score rank idf bm25 fts5 trigram
-""".split()
+EN_WORDS = [
+    "api",
+    "cache",
+    "config",
+    "deploy",
+    "docker",
+    "build",
+    "test",
+    "lint",
+    "commit",
+    "branch",
+    "merge",
+    "rebase",
+    "release",
+    "version",
+    "tokenizer",
+    "bigram",
+    "index",
+    "query",
+    "search",
+    "recall",
+    "memory",
+    "session",
+    "checkpoint",
+    "project",
+    "global",
+    "rule",
+    "redis",
+    "postgres",
+    "sqlite",
+    "kafka",
+    "nginx",
+    "vite",
+    "webpack",
+    "pnpm",
+    "npm",
+    "yarn",
+    "pytest",
+    "ruff",
+    "mypy",
+    "cython",
+    "numpy",
+    "port",
+    "host",
+    "timeout",
+    "retry",
+    "backoff",
+    "latency",
+    "throughput",
+    "budget",
+    "token",
+    "context",
+    "window",
+    "prompt",
+    "model",
+    "agent",
+    "tool",
+    "hook",
+    "plugin",
+    "server",
+    "client",
+    "request",
+    "response",
+    "header",
+    "cookie",
+    "auth",
+    "login",
+    "logout",
+    "user",
+    "schema",
+    "migration",
+    "column",
+    "table",
+    "row",
+    "transaction",
+    "lock",
+    "mutex",
+    "thread",
+    "process",
+    "queue",
+    "worker",
+    "job",
+    "cron",
+    "schedule",
+    "log",
+    "trace",
+    "metric",
+    "alert",
+    "dashboard",
+    "grafana",
+    "prometheus",
+    "kubernetes",
+    "helm",
+    "chart",
+    "pod",
+    "node",
+    "cluster",
+    "shard",
+    "replica",
+    "leader",
+    "follower",
+    "snapshot",
+    "backup",
+    "restore",
+    "vacuum",
+    "analyze",
+    "explain",
+    "frontend",
+    "backend",
+    "monorepo",
+    "workspace",
+    "package",
+    "module",
+    "import",
+    "export",
+    "function",
+    "class",
+    "method",
+    "error",
+    "exception",
+    "warning",
+    "panic",
+    "crash",
+    "bug",
+    "fix",
+    "patch",
+    "hotfix",
+    "regression",
+    "flaky",
+    "slow",
+    "fast",
+    "cold",
+    "warm",
+    "unicode",
+    "utf8",
+    "ascii",
+    "nfkc",
+    "casefold",
+    "jieba",
+    "segment",
+    "phrase",
+    "term",
+    "score",
+    "rank",
+    "idf",
+    "bm25",
+    "fts5",
+    "trigram",
+]
 
 
 def _zh_words(n: int = 3000) -> tuple[list[str], list[float]]:
@@ -98,14 +234,16 @@ def generate_items(n: int, seed: int = SEED) -> list[dict]:
         sep = "" if lang == "zh" else " "
         summary = sep.join(words(rng.randint(4, 8), lang)) + f" #{i}"
         body = sep.join(words(rng.randint(15, 60), lang))
-        items.append({
-            "category": categories[i % len(categories)],
-            "summary": summary,
-            "body": body,
-            "slug": f"m{i:06d}",
-            "load_when": [rng.choice(scenarios)] if rng.random() < 0.1 else [],
-            "pinned": rng.random() < 0.02,
-        })
+        items.append(
+            {
+                "category": categories[i % len(categories)],
+                "summary": summary,
+                "body": body,
+                "slug": f"m{i:06d}",
+                "load_when": [rng.choice(scenarios)] if rng.random() < 0.1 else [],
+                "pinned": rng.random() < 0.02,
+            }
+        )
     return items
 
 
@@ -170,7 +308,7 @@ class FullScan:
         for i, (m, toks, _) in enumerate(self.rows):
             base = 0.0
             matched = False
-            for idf, fs in zip(idfs, freqs):
+            for idf, fs in zip(idfs, freqs, strict=False):
                 if fs[i]:
                     matched = True
                     base += fts5_term_score(idf, float(fs[i]), float(len(toks)), self.avgdl)
@@ -252,7 +390,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--reuse", type=Path, metavar="DIR", help="keep built stores in DIR/<n> and reuse them")
     args = parser.parse_args(argv)
     print(f"native: {mimomem.native_available()}  python {sys.version.split()[0]}  cpus {os.cpu_count()}")
-    print("| memories | remember_many | open (parse all) | recall p50 | recall p95 | recall+hits p50 | full scan p50 | full scan p95 | speed-up (p50) |")
+    print(
+        "| memories | remember_many | open (parse all) | recall p50 | recall p95 | recall+hits p50 | full scan p50 | full scan p95 | speed-up (p50) |"
+    )
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for label in args.sizes.split(","):
         r = measure(SIZES[label], args.queries, args.full_scan_queries, args.runs, args.reuse)

@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fit:
         weights = fit(calibration, count)
         print("WEIGHTS = (")
-        for name, weight in zip(est.FEATURES, weights):
+        for name, weight in zip(est.FEATURES, weights, strict=False):
             print(f"    {weight},  # {name}")
         print(")")
         return 0

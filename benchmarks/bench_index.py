@@ -25,9 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import pytest
-
 import corpus
+import pytest
 
 BACKENDS = ("fts5-bigram", "native-index", "fts5-unicode61")
 
@@ -161,7 +160,9 @@ def main(argv: list[str]) -> int:
     for size in args.sizes.split(","):
         n = corpus.size_arg(size)
         r = bench_query(n, args.runs)
-        print(f"{n} documents: build {r['build']['seconds']:.1f} s, native-index load {r['native_load']['seconds']:.2f} s")
+        print(
+            f"{n} documents: build {r['build']['seconds']:.1f} s, native-index load {r['native_load']['seconds']:.2f} s"
+        )
         print(f"  {'backend':<16}{'tool p50':>12}{'tool p95':>12}{'rank p50':>12}{'rank p95':>12}{'size':>12}")
         for backend in BACKENDS:
             b = r[backend]
@@ -212,7 +213,9 @@ def test_query_latency(benchmark, document_index, backend):
     queries = corpus.queries()
 
     def run() -> int:
-        return sum(len(document_index.search(q, backend=backend, limit=10, floor=0.15, snippets=True)) for q in queries[:50])
+        return sum(
+            len(document_index.search(q, backend=backend, limit=10, floor=0.15, snippets=True)) for q in queries[:50]
+        )
 
     assert benchmark(run) > 0
 

@@ -40,7 +40,7 @@ def documents(n: int) -> list[str]:
     for bigger in sorted(SIZES.values()):  # a larger cached corpus has this one as a prefix
         if bigger > n and cache_path(bigger).exists():
             with cache_path(bigger).open(encoding="utf-8") as handle:
-                docs = [json.loads(line) for _, line in zip(range(n), handle)]
+                docs = [json.loads(line) for _, line in zip(range(n), handle, strict=False)]
             break
     else:
         from mimomem.bench.scale import generate_corpus
@@ -77,7 +77,9 @@ def main(argv: list[str]) -> int:
         docs = documents(n)
         han = sum(1 for d in docs for ch in d if "\u4e00" <= ch <= "\u9fff")
         chars = sum(len(d) for d in docs)
-        print(f"{n:>7} docs  {megabytes(docs):7.2f} MB  {chars / n:6.1f} chars/doc  {han / chars:.0%} Han  -> {cache_path(n)}")
+        print(
+            f"{n:>7} docs  {megabytes(docs):7.2f} MB  {chars / n:6.1f} chars/doc  {han / chars:.0%} Han  -> {cache_path(n)}"
+        )
     return 0
 
 

@@ -122,9 +122,7 @@ def build_failures(out_root: Path = HERE) -> None:
         ),
         "cases": cases,
     }
-    out.joinpath("cases.json").write_text(
-        json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-    )
+    out.joinpath("cases.json").write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
 def parse_notes(path: Path) -> list[dict[str, str]]:

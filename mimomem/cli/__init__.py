@@ -55,8 +55,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exits.USAGE
 
 
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The ``mimomem`` argparse parser (imported on demand: the hook path never builds it)."""
     from mimomem.cli.parser import build_parser as build

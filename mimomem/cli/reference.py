@@ -70,7 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Update (or with ``--check``, verify) the CLI reference in the README."""
     cli = argparse.ArgumentParser(prog=UPDATE_COMMAND, description=__doc__.splitlines()[0] if __doc__ else None)
     cli.add_argument(
-        "--readme", type=Path, default=README, metavar="FILE",
+        "--readme",
+        type=Path,
+        default=README,
+        metavar="FILE",
         help=f"the README to update (default: {README})",
     )
     cli.add_argument("--check", action="store_true", help="do not write; exit 1 when the README is out of date")

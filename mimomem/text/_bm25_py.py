@@ -163,7 +163,7 @@ class BM25Core:
             return {}
         if len(phrase) == 1:
             return dict(postings[0])  # type: ignore[arg-type]
-        rarest = min(postings, key=len)  # type: ignore[arg-type, return-value]
+        rarest = min(postings, key=len)  # type: ignore[arg-type]
         n = len(phrase)
         freqs: dict[int, int] = {}
         for slot in rarest:  # type: ignore[union-attr]

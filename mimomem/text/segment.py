@@ -14,8 +14,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from mimomem.text._chars import char_class, fold
-from mimomem.text._chars import SEP
+from mimomem.text._chars import SEP, char_class, fold
 from mimomem.text.tokens import Token
 
 
@@ -55,7 +54,8 @@ def _jieba() -> Any:
 
 def segment(text: str) -> list[str]:
     """jieba's precise-mode words of ``text`` (no offsets), used to split long CJK queries."""
-    return _jieba().lcut(text, HMM=True)
+    words: list[str] = _jieba().lcut(text, HMM=True)
+    return words
 
 
 def tokenize_jieba(text: str) -> list[Token]:

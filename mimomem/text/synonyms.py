@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 
-from mimomem.errors import GlossaryError, MimomemError
+from mimomem.errors import GlossaryError
 from mimomem.text.query import Query, Term
 from mimomem.text.tokens import tokenize
 
@@ -61,7 +61,7 @@ class Glossary:
     @classmethod
     def load(cls, *extra: str | os.PathLike[str]) -> Glossary:
         """The shipped glossary plus every existing file in ``extra``."""
-        text = resources.files("mimomem").joinpath("data", "synonyms.tsv").read_text(encoding="utf-8")
+        text = resources.files("mimomem").joinpath("data/synonyms.tsv").read_text(encoding="utf-8")
         for path in extra:
             p = Path(path)
             if p.is_file():
@@ -86,4 +86,4 @@ class Glossary:
         return Query(query.text, tuple(extra))
 
 
-__all__ = ["DEFAULT_WEIGHT", "Glossary", "GlossaryError", "USER_FILE"]
+__all__ = ["DEFAULT_WEIGHT", "USER_FILE", "Glossary", "GlossaryError"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mimomem.errors import MimomemError, UnknownModeError
+from mimomem.errors import UnknownModeError
 
 MAX_WORD = 255
 """Longest word token, in folded characters; longer runs are cut (as Lucene does)."""

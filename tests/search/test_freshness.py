@@ -26,8 +26,9 @@ def test_another_process_sees_the_write_at_once(tmp_path: Path) -> None:
     (repo / ".git").mkdir(parents=True)
 
     def mimomem(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "mimomem", *args], capture_output=True, text=True, env=env,
-                              cwd=repo, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "mimomem", *args], capture_output=True, text=True, env=env, cwd=repo, timeout=60
+        )
 
     assert mimomem("search", "灰度发布").returncode in (0, 1)  # builds the cache first
     assert mimomem("note", "灰度发布要先通知运维").returncode == 0

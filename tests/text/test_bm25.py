@@ -260,7 +260,9 @@ def build_index_and_oracle() -> tuple[BM25Index, FTS5Oracle]:
     return index, oracle
 
 
-@pytest.mark.parametrize("query", [*FAILURE_QUERIES, "部署 脚本", "v1.2.3", "记忆多久整理一次", "学生", "T5.3 OR \"NEAR\""])
+@pytest.mark.parametrize(
+    "query", [*FAILURE_QUERIES, "部署 脚本", "v1.2.3", "记忆多久整理一次", "学生", 'T5.3 OR "NEAR"']
+)
 def test_index_search_equals_fts5_with_rendered_match(query):
     index, oracle = build_index_and_oracle()
     parsed = parse_query(query)

@@ -73,7 +73,23 @@ def test_tokenizer_returns_token_namedtuples(native_implementation):
 
 # -- BM25 core ------------------------------------------------------------------------
 
-VOCAB = ["部署", "署脚", "脚本", "端口", "数据", "pnpm", "npm", "lockfile", "v1", "2", "3", "memory_fts_idx", "a", "b", "の学"]
+VOCAB = [
+    "部署",
+    "署脚",
+    "脚本",
+    "端口",
+    "数据",
+    "pnpm",
+    "npm",
+    "lockfile",
+    "v1",
+    "2",
+    "3",
+    "memory_fts_idx",
+    "a",
+    "b",
+    "の学",
+]
 TOKEN = st.sampled_from(VOCAB)
 DOC_ID = st.one_of(st.integers(0, 12), st.sampled_from(["n1", "n2", "notes/a.md", "記憶"]))
 OP = st.one_of(

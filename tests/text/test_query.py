@@ -113,13 +113,21 @@ def test_cjk_glued_to_digits_and_latin_splits():
 
 def test_full_width_and_case_fold_like_documents():
     assert parse_query("ＡＰＩ５４３３ Lockfile").phrases() == [
-        ("api5433",), ("api",), ("5433",), ("api", "5433"), ("lockfile",)
+        ("api5433",),
+        ("api",),
+        ("5433",),
+        ("api", "5433"),
+        ("lockfile",),
     ]
 
 
 def test_japanese_and_korean_runs():
     assert parse_query("学生が試験").phrases() == [
-        ("学生",), ("生が",), ("が試",), ("試験",), ("学生", "生が", "が試", "試験")
+        ("学生",),
+        ("生が",),
+        ("が試",),
+        ("試験",),
+        ("学生", "生が", "が試", "試験"),
     ]
     assert parse_query("한국어").phrases() == [("한국",), ("국어",), ("한국", "국어")]
 
@@ -190,13 +198,13 @@ HOSTILE = [
     "column:filter:deep",
     "'single' quotes",
     "`back` ticks",
-    "部署\"脚本\"*^:",
+    '部署"脚本"*^:',
     "\x00\x01\x02 nul",
     "\u200b\u200d\ufeff",
     "!!! ??? ...",
     "",
     "   ",
-    "\"" * 10_000,
+    '"' * 10_000,
     ("NEAR(" + "部署 " * 20 + ") AND ") * 100,
     "部署脚本" * 2_500,
     "x" * 10_000,

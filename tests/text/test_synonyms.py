@@ -31,7 +31,9 @@ def test_shipped_glossary_loads():
 @pytest.fixture
 def index() -> DocumentIndex:
     idx = DocumentIndex(glossary=Glossary.parse("部署\tdeploy\n"))
-    idx.add_documents([("zh", "部署脚本在这里"), ("en", "the deploy script lives here"), ("x", "something else"), ("y", "more noise")])
+    idx.add_documents(
+        [("zh", "部署脚本在这里"), ("en", "the deploy script lives here"), ("x", "something else"), ("y", "more noise")]
+    )
     return idx
 
 

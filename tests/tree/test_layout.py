@@ -167,6 +167,5 @@ def test_task_ids(good):
 
 @pytest.mark.parametrize("bad", ["t1", "T", "T1.", "T1..2", "weird-name", "T1/..", "T１"])
 def test_bad_task_ids(bad):
-    with pytest.raises(InvalidMemoryIdError, match="T3.1.2"):
+    with pytest.raises(InvalidMemoryIdError, match=r"T3\.1\.2"):
         check_task_id(bad)
-

@@ -94,8 +94,10 @@ def test_progress_template_rejects_bad_task_id():
 
 
 def test_checker_lists_missing_sections_in_order():
-    text = progress_template("T1").replace("## §3 Files and code sections", "## Files").replace(
-        "## §5 Outcome and discoveries", ""
+    text = (
+        progress_template("T1")
+        .replace("## §3 Files and code sections", "## Files")
+        .replace("## §5 Outcome and discoveries", "")
     )
     assert missing_progress_sections(text) == ["## §3 Files and code sections", "## §5 Outcome and discoveries"]
     assert len(missing_progress_sections("")) == 5
