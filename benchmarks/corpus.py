@@ -55,6 +55,27 @@ def documents(n: int) -> list[str]:
     return docs
 
 
+def real_chinese() -> list[str]:
+    """Real (not generated) Chinese text, about 70 KB: every note of corpora/agent-memory and
+    corpora/failures (title and text; Chinese mixed with code, as agent notes are) and the
+    Chinese prose of CPython's test/cjkencodings (GB2312, GBK, GB18030, Big5, HZ samples)."""
+    import sysconfig
+
+    root = Path(__file__).resolve().parent.parent / "corpora"
+    texts = []
+    for name in ("agent-memory", "failures"):
+        with (root / name / "corpus.jsonl").open(encoding="utf-8") as handle:
+            for line in handle:
+                doc = json.loads(line)
+                texts.append(f"{doc.get('title') or ''}\n{doc['text']}")
+    samples = Path(sysconfig.get_paths()["stdlib"]) / "test" / "cjkencodings"
+    for name in ("gb2312", "gbk", "gb18030", "big5", "hz"):
+        path = samples / f"{name}-utf8.txt"
+        if path.exists():  # some distributions strip the test package
+            texts.append(path.read_text(encoding="utf-8"))
+    return texts
+
+
 def queries() -> list[str]:
     """The 200 benchmark queries (1-3 terms each: CJK words and English identifiers)."""
     from mimomem.bench.scale import generate_queries

@@ -80,7 +80,7 @@ if TYPE_CHECKING:
     from mimomem.search.reconcile import ReconcileReport
     from mimomem.text.bm25 import BM25Index, Hit
     from mimomem.text.query import Query, Term, parse_query
-    from mimomem.text.tokens import Token, tokenize
+    from mimomem.text.tokens import Token, tokenize, tokenize_many
     from mimomem.tree.layout import PathClass, classify_path
     from mimomem.tree.project import ProjectIdentity, project_id
     from mimomem.tree.store import MemoryTree
@@ -91,6 +91,7 @@ __version__ = "0.1.0"
 _LAZY: dict[str, str] = {
     "Token": "mimomem.text.tokens",
     "tokenize": "mimomem.text.tokens",
+    "tokenize_many": "mimomem.text.tokens",
     "Query": "mimomem.text.query",
     "Term": "mimomem.text.query",
     "parse_query": "mimomem.text.query",
@@ -253,5 +254,6 @@ __all__ = [
     "search_everything",
     "session_context",
     "tokenize",
+    "tokenize_many",
     "truncate_to_tokens",
 ]

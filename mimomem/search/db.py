@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from mimomem.errors import CorruptDatabaseError, SchemaTooNewError
-from mimomem.text._accel import tokenize_bigram
+from mimomem.text._accel import tokenize_bigram, tokenize_many
 
 SCHEMA_VERSION = 4
 BUSY_TIMEOUT_MS = 30_000
@@ -105,7 +105,19 @@ def tokenizer_ids() -> dict[str, str]:
 
 def shadow_tokens(body: str) -> str:
     """The bigram index's column text for ``body``: its tokens, space-joined."""
-    return " ".join([t.text for t in tokenize_bigram(body)])
+    return " ".join(tokenize_many((body,))[0])
+
+
+def shadow_tokens_many(bodies: Iterable[str], *, batch: int = 64) -> Iterator[str]:
+    """``shadow_tokens`` of each body, tokenized in batches (the bulk path)."""
+    pending: list[str] = []
+    for body in bodies:
+        pending.append(body)
+        if len(pending) == batch:
+            yield from (" ".join(tokens) for tokens in tokenize_many(pending))
+            pending = []
+    if pending:
+        yield from (" ".join(tokens) for tokens in tokenize_many(pending))
 
 
 # --- connection -------------------------------------------------------------------
@@ -444,7 +456,12 @@ def _bulk_load(conn: sqlite3.Connection, batch: list[Row], stamp: int) -> None:
             conn.execute(stmt)
     last = {row.path: n for n, row in enumerate(batch)}
     conn.executemany("DELETE FROM memory_fts WHERE path = ?", ((path,) for path in last))
-    conn.executemany(_INSERT_ROW, (_values(row, stamp) for n, row in enumerate(batch) if last[row.path] == n))
+    kept = [row for n, row in enumerate(batch) if last[row.path] == n]
+    values = (
+        (row.path, row.scope, row.scope_id, row.type, row.body, row.fingerprint, stamp, tokens)
+        for row, tokens in zip(kept, shadow_tokens_many(row.body for row in kept), strict=True)
+    )
+    conn.executemany(_INSERT_ROW, values)
     for spec in INDEXES.values():
         conn.execute(f"INSERT INTO {spec.table}({spec.table}) VALUES ('rebuild')")
         for stmt in _fts_sql(spec)[1:]:  # the triggers again, as they were

@@ -13,18 +13,18 @@ FORCED_PURE = os.environ.get("MIMOMEM_PURE", "") not in ("", "0")
 
 if TYPE_CHECKING or FORCED_PURE:
     from mimomem.text._bm25_py import BM25Core
-    from mimomem.text._tokenizer_py import tokenize_bigram
+    from mimomem.text._tokenizer_py import tokenize_bigram, tokenize_many
 
     NATIVE = False
 else:
     try:
-        from mimomem._native import BM25Core, tokenize_bigram
+        from mimomem._native import BM25Core, tokenize_bigram, tokenize_many
 
         NATIVE = True
     except ImportError:  # pragma: no cover - depends on how the package was built
         from mimomem.text._bm25_py import BM25Core
-        from mimomem.text._tokenizer_py import tokenize_bigram
+        from mimomem.text._tokenizer_py import tokenize_bigram, tokenize_many
 
         NATIVE = False
 
-__all__ = ["BM25Core", "NATIVE", "tokenize_bigram"]
+__all__ = ["NATIVE", "BM25Core", "tokenize_bigram", "tokenize_many"]

@@ -6,6 +6,9 @@ The per-character rules live in ``_chars``; this module only assembles tokens.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from mimomem.text._chars import CJK, MARK, SEP, VOICING_MARKS, WORD, char_class, compose_voicing, fold
 from mimomem.text.tokens import MAX_WORD, Token
 
@@ -77,3 +80,20 @@ def tokenize_bigram(text: str) -> list[Token]:
     if run:
         flush_run()
     return tokens
+
+
+def tokenize_many(
+    texts: Iterable[str], *, offsets: bool = False
+) -> list[tuple[str, ...]] | list[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]]:
+    """The bigram tokens of each text as a tuple of strings (``tokenize_bigram`` without Token tuples).
+
+    With ``offsets=True`` each text gives ``(tokens, starts, ends)``, three tuples.
+    """
+    out: list[Any] = []
+    for text in texts:
+        if not isinstance(text, str):
+            raise TypeError(f"tokenize_many() needs str items, got {type(text).__name__}; decode bytes first")
+        tokens = tokenize_bigram(text)
+        strings = tuple(t.text for t in tokens)
+        out.append((strings, tuple(t.start for t in tokens), tuple(t.end for t in tokens)) if offsets else strings)
+    return out

@@ -11,6 +11,7 @@ Two modes:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from mimomem.errors import UnknownModeError
@@ -45,3 +46,19 @@ def tokenize(text: str, mode: str = "bigram") -> list[Token]:
 
         return tokenize_jieba(text)
     raise UnknownModeError(f"unknown tokenizer mode {mode!r}; valid modes: {', '.join(MODES)}")
+
+
+def tokenize_many(
+    texts: Iterable[str], *, offsets: bool = False
+) -> list[tuple[str, ...]] | list[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]]:
+    """Bigram tokens of many texts in one call: a tuple of token strings per text.
+
+    The bulk path (indexing, shadow columns): no ``Token`` objects, and in the native build
+    frequent short tokens (CJK bigrams, short ASCII words) are shared str objects rather
+    than new ones.  With ``offsets=True`` each text gives ``(tokens, starts, ends)``, the
+    code-point offsets ``tokenize`` would give.  Call it on batches (tens to hundreds of
+    texts): every token of a batch is alive at once.
+    """
+    from mimomem.text._accel import tokenize_many as many
+
+    return many(texts, offsets=offsets)
