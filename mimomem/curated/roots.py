@@ -27,6 +27,7 @@ from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write, file_lock
 from mimomem.common.secrets import redact_secrets
 from mimomem.curated.model import MAX_FILE_BYTES, RULES, Memory, Problem, memory_from_document
+from mimomem.curated.snapshot import RootSnapshot, decode, encode, stat_key
 from mimomem.curated.undo import hits_not_saved
 from mimomem.errors import InvalidCuratedIdError, OutsideRootError
 
@@ -249,21 +250,28 @@ class CuratedRoot:
 
     # -- loading -------------------------------------------------------------------------------
     def load(self) -> None:
-        """Read every memory file of the root again (problems are collected, never raised)."""
+        """Read every memory file of the root again (problems are collected, never raised).
+
+        Files unchanged since a process last parsed them (same stat key) come from the
+        root's snapshot instead of being read and parsed again (``curated.snapshot``).
+        """
         self.memories = {}
         self.problems = []
         self.safe_dirs = set()
         self.fingerprint = self.current_fingerprint()
         if not self.exists():
             return
+        snapshot = RootSnapshot.read(self.path, self.scope)
         for category in self.categories:
-            for name in self._memory_names(category):
-                memory = self.load_file(self.path / category / name, f"{category}/{name[:-3]}")
+            cdir = self.path / category
+            for name, st in self._memory_files(category):
+                memory = self._load_entry(snapshot, cdir / name, f"{category}/{name}", st)
                 if memory is not None:
                     self.memories[memory.id] = memory
+        snapshot.save()
 
-    def _memory_names(self, category: str) -> list[str]:
-        """File names of the memories in a category directory (none if it is a symlink)."""
+    def _memory_files(self, category: str) -> list[tuple[str, os.stat_result | None]]:
+        """Names (sorted) and lstat results of the memory files in a category directory (none if a symlink)."""
         cdir = self.path / category
         if cdir.is_symlink():
             self.problems.append(Problem("skipped", str(cdir), "category directory is a symlink; not read"))
@@ -271,11 +279,42 @@ class CuratedRoot:
         if not cdir.is_dir():
             return []
         try:
-            names = sorted(os.listdir(cdir))
+            with os.scandir(cdir) as listing:
+                entries = sorted(
+                    (e.name, e) for e in listing if e.name.endswith(".md") and e.name != "index.md" and e.name[0] != "."
+                )
         except OSError as exc:
             self.problems.append(Problem("skipped", str(cdir), f"cannot list: {exc.strerror}"))
             return []
-        return [n for n in names if n.endswith(".md") and n != "index.md" and not n.startswith(".")]
+        found: list[tuple[str, os.stat_result | None]] = []
+        for name, entry in entries:
+            try:
+                found.append((name, entry.stat(follow_symlinks=False)))
+            except OSError:
+                found.append((name, None))
+        return found
+
+    def _load_entry(self, snapshot: RootSnapshot, path: Path, rel: str, st: os.stat_result | None) -> Memory | None:
+        """One memory file (``rel``: ``<category>/<name>``): from the snapshot when its stat key is
+        unchanged, else read and parsed (and kept for the next process)."""
+        memory_id = rel[:-3]
+        key = stat_key(st) if st is not None and stat.S_ISREG(st.st_mode) else None
+        cached = snapshot.lookup(rel, key) if key is not None else None
+        if cached is not None:
+            memory, problems = decode(cached, memory_id=memory_id, scope=self.scope, path=path)
+            self.problems.extend(problems)
+            return memory
+        read = self._read_memory_file(path, memory_id)
+        if read is None:
+            return None  # skipped (a symlink, a bad name, unreadable...): decided anew every time
+        text, mtime = read
+        memory, problems = memory_from_document(
+            frontmatter.parse(text), memory_id=memory_id, scope=self.scope, path=path, mtime=mtime
+        )
+        self.problems.extend(problems)
+        if key is not None:
+            snapshot.record(rel, key, encode(memory, problems))
+        return memory
 
     def load_file(self, path: Path, memory_id: str) -> Memory | None:
         """Parse one memory file; ``None`` (with a problem recorded) when it cannot be used."""

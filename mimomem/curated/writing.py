@@ -32,15 +32,34 @@ def normalised(value: Any) -> Any:
     return value
 
 
+_CLEAN: dict[str, None] = {}
+"""Short field values already scanned and found clean (a category, a scenario): scanned once."""
+_CLEAN_MAX_CHARS = 64
+_CLEAN_MAX_ENTRIES = 4096
+
+
 def refuse_secrets_in_input(fields: Mapping[str, Any], *, where: str) -> None:
-    """``SecretRefusedError`` for a likely secret in any text the caller gave, before it is used or shown."""
+    """``SecretRefusedError`` for a likely secret in any text the caller gave, before it is used or shown.
+
+    A short value seen clean before is not scanned again (the scan is a pure function of
+    the text; in a bulk write the same category or scenario repeats thousands of times).
+    """
     texts: dict[str, str] = {}
     for name, value in fields.items():
         if isinstance(value, str):
-            texts[name] = value
+            text = value
         elif isinstance(value, (list, tuple)):
-            texts[name] = "\n".join(v for v in value if isinstance(v, str))
+            text = "\n".join(v for v in value if isinstance(v, str))
+        else:
+            continue
+        if text not in _CLEAN:
+            texts[name] = text
     ensure_no_secrets_in_fields(texts, where=where)
+    for text in texts.values():  # none held a secret
+        if len(text) <= _CLEAN_MAX_CHARS:
+            if len(_CLEAN) >= _CLEAN_MAX_ENTRIES:
+                _CLEAN.clear()
+            _CLEAN[text] = None
 
 
 def checked_input(
@@ -158,8 +177,10 @@ def memory_file_text(meta: Mapping[str, Any], body: str, *, where: str) -> str:
 
 
 def write_memory_file(root: CuratedRoot, memory_id: str, content: str, *, durable: bool, undo: Undo) -> Path:
-    """Create the root and category directory if needed and write the file atomically (noted in ``undo``)."""
-    root.ensure()
+    """Create the category directory if needed and write the file atomically (noted in ``undo``).
+
+    The caller holds the root's write lock, which created the root (``CuratedRoot.write_lock``).
+    """
     undo.mkdir(root.file_for(memory_id).parent)
     path = root.file_for(memory_id)  # re-check now that the category directory exists
     undo.note(path)

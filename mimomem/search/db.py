@@ -40,7 +40,7 @@ import hashlib
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from mimomem.errors import CorruptDatabaseError, SchemaTooNewError
@@ -108,16 +108,10 @@ def shadow_tokens(body: str) -> str:
     return " ".join(tokenize_many((body,))[0])
 
 
-def shadow_tokens_many(bodies: Iterable[str], *, batch: int = 64) -> Iterator[str]:
+def shadow_tokens_many(bodies: Sequence[str], *, batch: int = 64) -> Iterator[str]:
     """``shadow_tokens`` of each body, tokenized in batches (the bulk path)."""
-    pending: list[str] = []
-    for body in bodies:
-        pending.append(body)
-        if len(pending) == batch:
-            yield from (" ".join(tokens) for tokens in tokenize_many(pending))
-            pending = []
-    if pending:
-        yield from (" ".join(tokens) for tokens in tokenize_many(pending))
+    for start in range(0, len(bodies), batch):
+        yield from (" ".join(tokens) for tokens in tokenize_many(bodies[start : start + batch]))
 
 
 # --- connection -------------------------------------------------------------------
@@ -459,7 +453,7 @@ def _bulk_load(conn: sqlite3.Connection, batch: list[Row], stamp: int) -> None:
     kept = [row for n, row in enumerate(batch) if last[row.path] == n]
     values = (
         (row.path, row.scope, row.scope_id, row.type, row.body, row.fingerprint, stamp, tokens)
-        for row, tokens in zip(kept, shadow_tokens_many(row.body for row in kept), strict=True)
+        for row, tokens in zip(kept, shadow_tokens_many([row.body for row in kept]), strict=True)
     )
     conn.executemany(_INSERT_ROW, values)
     for spec in INDEXES.values():

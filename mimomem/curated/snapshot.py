@@ -1,0 +1,164 @@
+"""What a curated root's files parsed to, cached between processes: a new process re-reads only changed files.
+
+Opening a root of 10,000 memories means reading and YAML-parsing 10,000 files (0.8 s of
+CPU); a hook or a one-shot ``recall`` pays that on every run.  The snapshot keeps, per
+memory file, its stat key ``(size, mtime_ns, inode, ctime_ns)`` and what parsing it gave
+(the memory's fields and the problems found).  A file whose stat key is unchanged is not
+read again; any change to a file - an edit in place, a rename over it, a ``touch``, a
+``chmod`` - changes its ctime, so it is re-read.  (The same key the search cache trusts.)
+
+The snapshot lives in the user's cache directory (``$MIMOMEM_CACHE_DIR`` or
+``$XDG_CACHE_HOME/mimomem``), ``curated/<digest of the root's real path>.snapshot``, one
+``marshal`` file written atomically.  It is only a cache: unreadable, foreign or corrupt
+snapshots are ignored and replaced, and it is written only for roots of at least
+``MIN_FILES`` memory files (smaller ones parse in milliseconds).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import marshal
+import os
+from pathlib import Path
+from typing import Any
+
+from mimomem.curated.model import Memory, Problem
+
+VERSION = 1
+MIN_FILES = 200
+"""Roots with fewer memory files are not worth a snapshot."""
+
+MAX_SNAPSHOTS = 64
+"""Snapshots kept in the cache directory; the least recently written go first (roots come and go)."""
+
+StatKey = tuple[int, int, int, int]
+Payload = tuple[Any, ...]
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    """What identifies one version of a file: size, mtime, inode and ctime (ns)."""
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def snapshot_file(root: Path) -> Path:
+    """Where the snapshot of ``root`` is kept."""
+    from mimomem.text.segment import cache_dir
+
+    digest = hashlib.blake2b(os.path.realpath(root).encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+    return cache_dir() / "curated" / f"{digest}.snapshot"
+
+
+def encode(memory: Memory | None, problems: list[Problem]) -> Payload:
+    """A file's parse result as plain values (``marshal`` keeps them)."""
+    fields = None
+    if memory is not None:
+        fields = (
+            memory.kind,
+            memory.summary,
+            memory.highlight,
+            memory.body,
+            memory.created.isoformat(),
+            memory.updated.isoformat(),
+            memory.load_when,
+            memory.pinned,
+            memory.supersedes,
+            memory.superseded_by,
+            memory.author,
+        )
+    return fields, tuple((p.kind, p.message) for p in problems)
+
+
+def decode(payload: Payload, *, memory_id: str, scope: str, path: Path) -> tuple[Memory | None, list[Problem]]:
+    """The memory and problems ``encode`` stored (the path is the file's current one)."""
+    fields, problems = payload
+    where = str(path)
+    found = [Problem(kind, where, message) for kind, message in problems]
+    if fields is None:
+        return None, found
+    kind, summary, highlight, body, created, updated, load_when, pinned, supersedes, superseded_by, author = fields
+    memory = Memory(
+        id=memory_id,
+        scope=scope,
+        path=path,
+        kind=kind,
+        summary=summary,
+        highlight=highlight,
+        body=body,
+        created=_dt.datetime.fromisoformat(created),
+        updated=_dt.datetime.fromisoformat(updated),
+        load_when=tuple(load_when),
+        pinned=pinned,
+        supersedes=supersedes,
+        superseded_by=superseded_by,
+        author=author,
+    )
+    return memory, found
+
+
+class RootSnapshot:
+    """The cached parse results of one root (``entries``: ``<category>/<file name>`` -> (stat key, payload))."""
+
+    def __init__(self, root: Path, scope: str) -> None:
+        self.root = root
+        self.scope = scope
+        self.identity = (VERSION, os.path.realpath(root), scope)
+        self.entries: dict[str, tuple[StatKey, Payload]] = {}
+        self.seen: dict[str, tuple[StatKey, Payload]] = {}
+        self.changed = False
+
+    @classmethod
+    def read(cls, root: Path, scope: str) -> RootSnapshot:
+        """The snapshot saved for ``root`` (empty when there is none or it is unusable)."""
+        snapshot = cls(root, scope)
+        try:
+            data = marshal.loads(snapshot_file(root).read_bytes())
+            if isinstance(data, tuple) and len(data) == 2 and data[0] == snapshot.identity:
+                entries = data[1]
+                if isinstance(entries, dict):
+                    snapshot.entries = entries
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+        return snapshot
+
+    def lookup(self, name: str, key: StatKey) -> Payload | None:
+        """The payload stored for ``name`` when its stat key is still ``key`` (recorded as seen)."""
+        entry = self.entries.get(name)
+        if entry is None or entry[0] != key:
+            return None
+        self.seen[name] = entry
+        return entry[1]
+
+    def record(self, name: str, key: StatKey, payload: Payload) -> None:
+        """A file parsed now: keep its result for the next process."""
+        self.seen[name] = (key, payload)
+        self.changed = True
+
+    def save(self) -> None:
+        """Write what this load saw, if it differs from what was read (best effort: it is a cache)."""
+        if not self.changed and len(self.seen) == len(self.entries):
+            return
+        if len(self.seen) < MIN_FILES:
+            return
+        from mimomem.common.files import atomic_write
+
+        target = snapshot_file(self.root)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(target, marshal.dumps((self.identity, self.seen)), durable=False)
+            _prune(target.parent)
+        except (OSError, ValueError):
+            pass
+
+
+def _prune(directory: Path) -> None:
+    """Keep the ``MAX_SNAPSHOTS`` most recently written snapshots."""
+    found = []
+    for entry in os.scandir(directory):
+        if entry.name.endswith(".snapshot") and entry.is_file(follow_symlinks=False):
+            found.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
+    for _, path in sorted(found, reverse=True)[MAX_SNAPSHOTS:]:
+        os.unlink(path)
+
+
+__all__ = ["MIN_FILES", "VERSION", "RootSnapshot", "decode", "encode", "snapshot_file", "stat_key"]
