@@ -5,7 +5,9 @@ and query, the metrics, the ranks of the relevant documents found and the query'
 tokens.  ``compare_results`` flags every quality metric (overall and per category) that
 dropped by more than the tolerance - or, for the zero-result share, rose by more - and
 lists each query that lost a relevant document with the tokens that changed between the
-saved and the current tokenization.  Latency and build time are not gated (too noisy).
+saved and the current tokenization.  Latency and build time are not gated (too noisy);
+the user paths of a ``--scale`` run whose CPU time grew by more than 1.5x are listed as
+notes (``slower``), not failures.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from mimomem.bench.engines import canonical_name
 from mimomem.bench.metrics import METRICS
+from mimomem.bench.paths import slower_paths
 from mimomem.errors import ResultFileError
 
 EPSILON = 1e-9
@@ -56,6 +59,7 @@ class Comparison:
     regressions: list[Regression] = field(default_factory=list)
     lost: list[LostQuery] = field(default_factory=list)
     not_compared: list[str] = field(default_factory=list)
+    slower: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -129,6 +133,7 @@ def compare_results(saved: dict[str, Any], current: dict[str, Any], tolerance: f
             lost = _lost(dataset, backend, qid, p, q)
             if lost is not None:
                 out.lost.append(lost)
+    out.slower = slower_paths((saved.get("scale") or {}).get("paths"), (current.get("scale") or {}).get("paths"))
     return out
 
 
@@ -182,4 +187,6 @@ def format_comparison(c: Comparison) -> str:
                 lines.append("    tokens unchanged (the index side or the ranking changed)")
     for note in c.not_compared:
         lines.append(f"not compared: {note}")
+    for note in c.slower:
+        lines.append(f"slower (noted, not gated): {note}")
     return "\n".join(lines)

@@ -164,6 +164,19 @@ def scale_table(scale: dict[str, Any]) -> str:
     return _table(header, rows)
 
 
+def paths_table(paths: dict[str, Any]) -> str:
+    """One row per user path: CPU seconds at each size and how the cost grows per 10x more items."""
+    from mimomem.bench.paths import growth
+
+    sizes = sorted({int(size) for costs in paths["paths"].values() for size in costs})
+    header = ["path", *(f"{n:,}" for n in sizes), "growth per 10x"]
+    rows = []
+    for path, costs in paths["paths"].items():
+        cells = [f"{costs[str(n)]:.3f} s" if str(n) in costs else "-" for n in sizes]
+        rows.append([path, *cells, ", ".join(f"{g:.1f}x" for g in growth(costs)) or "-"])
+    return _table(header, rows, "l" + "r" * (len(sizes) + 1))
+
+
 def format_result(result: dict[str, Any]) -> str:
     """The whole result as Markdown: what ``mimomem bench`` prints."""
     parts = []
@@ -192,6 +205,13 @@ def format_result(result: dict[str, Any]) -> str:
             f"## Scaling: generated corpora (seed {result['scale']['seed']}), {result['scale']['queries']} queries\n"
         )
         parts.append(scale_table(result["scale"]) + "\n")
+        if result["scale"].get("paths"):
+            paths = result["scale"]["paths"]
+            parts.append(
+                f"User paths: CPU seconds of a fresh process, median of {paths['runs']} "
+                "(growth per 10x: 10x is linear, 1x flat)\n"
+            )
+            parts.append(paths_table(paths) + "\n")
     m = result["machine"]
     parts.append(
         f"Machine: Python {m['python']}, SQLite {m['sqlite']}, {m['cpu_count']} CPUs, "

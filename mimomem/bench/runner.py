@@ -360,5 +360,5 @@ def run_bench(
         if scale:
             from mimomem.bench.scale import run_scale
 
-            result["scale"] = run_scale(scale, names, workroot=workroot, progress=progress)
+            result["scale"] = run_scale(scale, names, workroot=workroot, progress=progress, paths=True)
     return result

@@ -174,8 +174,13 @@ def run_scale(
     *,
     workroot: Path,
     progress: Progress | None = None,
+    paths: bool = False,
 ) -> dict[str, Any]:
-    """Build each backend on each generated corpus size; time 200 queries; record sizes."""
+    """Build each backend on each generated corpus size; time 200 queries; record sizes.
+
+    ``paths``: also time the user paths (build, a new process's first query, curated writes
+    and opening) in fresh processes at each size (``mimomem.bench.paths``), under ``"paths"``.
+    """
     from mimomem.bench.engines import make_engine, remove_workdir
     from mimomem.bench.runner import _timed_build, quiet, rss_bytes, time_queries
 
@@ -211,4 +216,9 @@ def run_scale(
             finally:
                 engine.close()
                 remove_workdir(workdir)
-    return {"seed": SEED, "query_seed": QUERY_SEED, "queries": len(queries), "points": points}
+    out: dict[str, Any] = {"seed": SEED, "query_seed": QUERY_SEED, "queries": len(queries), "points": points}
+    if paths:
+        from mimomem.bench.paths import run_paths
+
+        out["paths"] = run_paths(corpus, sizes, queries[0], workroot=workroot, progress=say)
+    return out

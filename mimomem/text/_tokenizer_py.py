@@ -7,7 +7,7 @@ The per-character rules live in ``_chars``; this module only assembles tokens.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal, overload
 
 from mimomem.text._chars import CJK, MARK, SEP, VOICING_MARKS, WORD, char_class, compose_voicing, fold
 from mimomem.text.tokens import MAX_WORD, Token
@@ -82,9 +82,15 @@ def tokenize_bigram(text: str) -> list[Token]:
     return tokens
 
 
+@overload
+def tokenize_many(texts: Iterable[str], *, offsets: Literal[False] = False) -> list[tuple[str, ...]]: ...
+@overload
 def tokenize_many(
-    texts: Iterable[str], *, offsets: bool = False
-) -> list[tuple[str, ...]] | list[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]]:
+    texts: Iterable[str], *, offsets: Literal[True]
+) -> list[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]]: ...
+@overload
+def tokenize_many(texts: Iterable[str], *, offsets: bool) -> list[Any]: ...
+def tokenize_many(texts: Iterable[str], *, offsets: bool = False) -> list[Any]:
     """The bigram tokens of each text as a tuple of strings (``tokenize_bigram`` without Token tuples).
 
     With ``offsets=True`` each text gives ``(tokens, starts, ends)``, three tuples.

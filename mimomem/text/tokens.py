@@ -12,7 +12,7 @@ Two modes:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
 from mimomem.errors import UnknownModeError
 
@@ -48,9 +48,15 @@ def tokenize(text: str, mode: str = "bigram") -> list[Token]:
     raise UnknownModeError(f"unknown tokenizer mode {mode!r}; valid modes: {', '.join(MODES)}")
 
 
+@overload
+def tokenize_many(texts: Iterable[str], *, offsets: Literal[False] = False) -> list[tuple[str, ...]]: ...
+@overload
 def tokenize_many(
-    texts: Iterable[str], *, offsets: bool = False
-) -> list[tuple[str, ...]] | list[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]]:
+    texts: Iterable[str], *, offsets: Literal[True]
+) -> list[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]]: ...
+@overload
+def tokenize_many(texts: Iterable[str], *, offsets: bool) -> list[Any]: ...
+def tokenize_many(texts: Iterable[str], *, offsets: bool = False) -> list[Any]:
     """Bigram tokens of many texts in one call: a tuple of token strings per text.
 
     The bulk path (indexing, shadow columns): no ``Token`` objects, and in the native build

@@ -1,0 +1,248 @@
+"""Every user path at 1k / 10k / 100k items: CPU time, each measured in a fresh process.
+
+The paths of issue 14 ("every user path stays fast from 1k to 1M items"):
+
+* ``build``        - ``DocumentIndex.add_documents`` of N generated notes into a new database
+  file (both FTS5 indexes; the native index file written too);
+* ``query``        - the memory tool's query on that database (``search`` with limit 10,
+  floor 0.15 and snippets): p50 / p95 over the 200 generated queries after 20 warm-ups,
+  for ``fts5-bigram`` and ``native-index``;
+* ``first-query``  - a new process opens the database and answers one query, per backend
+  (for ``native-index`` this includes loading the index);
+* ``remember``     - ``CuratedMemory.remember_many`` of N generated curated memories
+  (``bench_curated.build_store``: chunks of 1000, 90 % project / 10 % global);
+* ``open-recall``  - a new process opens that store and recalls once.
+
+Every measurement runs in its own child process (``--worker``) and reports CPU time of that
+process (``time.process_time``), which other load on a shared machine barely changes; the
+parent runs each one ``--runs`` times and prints medians, with the growth factor between
+successive sizes (10x the items should cost about 10x for a build and much less for a query).
+
+``python benchmarks/bench_scale.py [--sizes 1k,10k,100k] [--paths build,query,...] [--runs 3]
+[--json out.json]``; ``--curated-sizes`` (default 1k,10k) bounds the slow curated writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import corpus
+
+HERE = Path(__file__).resolve().parent
+PATHS = ("build", "query", "first-query", "remember", "open-recall")
+BACKENDS = ("fts5-bigram", "native-index")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# -- workers (run in a child process; print one JSON object) -------------------------------------
+
+
+def work_build(n: int, workdir: Path) -> dict[str, Any]:
+    from mimomem import DocumentIndex
+
+    docs = corpus.documents(n)
+    db = workdir / "bench.db"
+    for suffix in ("", "-wal", "-shm", ".native"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    start, wall = time.process_time(), time.perf_counter()
+    index = DocumentIndex(db)
+    index.add_documents((str(i), text) for i, text in enumerate(docs))
+    index.close()
+    return {"cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall}
+
+
+def work_query(n: int, workdir: Path) -> dict[str, Any]:
+    from mimomem import DocumentIndex
+
+    queries = corpus.queries()
+    index = DocumentIndex(workdir / "bench.db")
+    out: dict[str, Any] = {}
+    for backend in BACKENDS:
+        for q in queries[:20]:
+            index.search(q, backend=backend, limit=10, floor=0.15, snippets=True)
+        tool, rank = [], []
+        for q in queries:
+            start = time.thread_time()
+            index.search(q, backend=backend, limit=10, floor=0.15, snippets=True)
+            middle = time.thread_time()
+            index.rank(index.parse(q, backend), backend, limit=30)  # the backend alone (MemoryIndex fetches 30)
+            rank.append(time.thread_time() - middle)
+            tool.append(middle - start)
+        out[backend] = {
+            "p50_ms": statistics.median(tool) * 1000,
+            "p95_ms": _percentile(tool, 0.95) * 1000,
+            "rank_p50_ms": statistics.median(rank) * 1000,
+            "rank_p95_ms": _percentile(rank, 0.95) * 1000,
+        }
+    index.close()
+    return out
+
+
+def work_first_query(n: int, workdir: Path, backend: str) -> dict[str, Any]:
+    query = corpus.queries()[0]  # generating queries reads jieba's dictionary: not timed
+    start, wall = time.process_time(), time.perf_counter()
+    from mimomem import DocumentIndex
+
+    imported = time.process_time()
+    index = DocumentIndex(workdir / "bench.db")
+    index.search(query, backend=backend, limit=10, floor=0.15, snippets=True)
+    index.close()
+    end = time.process_time()
+    return {"cpu_s": end - imported, "with_import_s": end - start, "wall_s": time.perf_counter() - wall}
+
+
+def work_remember(n: int, workdir: Path) -> dict[str, Any]:
+    sys.path.insert(0, str(HERE))
+    import bench_curated
+
+    store_dir = workdir / "curated"
+    shutil.rmtree(store_dir, ignore_errors=True)
+    store_dir.mkdir(parents=True)
+    items = bench_curated.generate_items(n)  # generated outside the timing
+    bench_curated.generate_items = lambda _n, seed=0: items  # build_store calls it
+    start, wall = time.process_time(), time.perf_counter()
+    bench_curated.build_store(n, store_dir)
+    return {"cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall}
+
+
+def work_open_recall(n: int, workdir: Path) -> dict[str, Any]:
+    sys.path.insert(0, str(HERE))
+    import bench_curated
+
+    from mimomem import CuratedMemory
+
+    store_dir = workdir / "curated"
+    query = bench_curated.generate_queries(2)[0]
+    start, wall = time.process_time(), time.perf_counter()
+    store = CuratedMemory(store_dir / "project", store_dir / "global", now=bench_curated.NOW)
+    store.recall(query, count_hits=False)
+    return {"cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall}
+
+
+WORKERS = {
+    "build": work_build,
+    "query": work_query,
+    "remember": work_remember,
+    "open-recall": work_open_recall,
+}
+
+
+def worker(argv: list[str]) -> int:
+    path, n, workdir = argv[0], int(argv[1]), Path(argv[2])
+    result = work_first_query(n, workdir, argv[3]) if path == "first-query" else WORKERS[path](n, workdir)
+    print(json.dumps(result))
+    return 0
+
+
+# -- parent ------------------------------------------------------------------------------------------
+
+
+def run_child(*args: str) -> dict[str, Any]:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", *args]
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=HERE, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"worker {args} failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def median_of(rows: list[dict[str, Any]], *keys: str) -> float:
+    values = []
+    for row in rows:
+        for key in keys:
+            row = row[key]
+        values.append(float(row))  # type: ignore[arg-type]
+    return statistics.median(values)
+
+
+def measure_size(n: int, paths: list[str], runs: int, curated: bool, workdir: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    need_db = any(p in paths for p in ("build", "query", "first-query"))
+    if need_db:
+        builds = [run_child("build", str(n), str(workdir)) for _ in range(runs if "build" in paths else 1)]
+        if "build" in paths:
+            out["build_cpu_s"] = median_of(builds, "cpu_s")
+            out["build_wall_s"] = median_of(builds, "wall_s")
+    if "query" in paths:
+        rows = [run_child("query", str(n), str(workdir)) for _ in range(runs)]
+        for backend in BACKENDS:
+            for key in ("p50_ms", "p95_ms", "rank_p50_ms", "rank_p95_ms"):
+                out[f"query_{backend}_{key}"] = median_of(rows, backend, key)
+    if "first-query" in paths:
+        for backend in BACKENDS:
+            rows = [run_child("first-query", str(n), str(workdir), backend) for _ in range(runs)]
+            out[f"first_{backend}_cpu_s"] = median_of(rows, "cpu_s")
+    if curated and ("remember" in paths or "open-recall" in paths):
+        rows = [run_child("remember", str(n), str(workdir)) for _ in range(runs if "remember" in paths else 1)]
+        if "remember" in paths:
+            out["remember_cpu_s"] = median_of(rows, "cpu_s")
+        if "open-recall" in paths:
+            rows = [run_child("open-recall", str(n), str(workdir)) for _ in range(runs)]
+            out["open_recall_cpu_s"] = median_of(rows, "cpu_s")
+    return out
+
+
+def print_table(results: dict[int, dict[str, Any]]) -> None:
+    sizes = sorted(results)
+    keys = list(dict.fromkeys(k for n in sizes for k in results[n]))
+    print("\n| path | " + " | ".join(f"{n:,}" for n in sizes) + " | growth per 10x |")
+    print("|---|" + "---|" * len(sizes) + "---|")
+    for key in keys:
+        cells, growth = [], []
+        for i, n in enumerate(sizes):
+            value = results[n].get(key)
+            cells.append("-" if value is None else f"{value:.3f}" if value < 10 else f"{value:.1f}")
+            prev = results[sizes[i - 1]].get(key) if i else None
+            if value is not None and prev:
+                growth.append(f"{value / prev:.1f}x")
+        print(f"| {key} | " + " | ".join(cells) + f" | {', '.join(growth) or '-'} |")
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "--worker":
+        return worker(argv[1:])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1k,10k,100k")
+    parser.add_argument("--curated-sizes", default="1k,10k")
+    parser.add_argument("--paths", default=",".join(PATHS))
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--keep", type=Path, help="work directory to keep (default: a temporary one)")
+    args = parser.parse_args(argv)
+    from mimomem import native_available
+
+    paths = [p for p in args.paths.split(",") if p]
+    sizes = [corpus.size_arg(s) for s in args.sizes.split(",")]
+    curated_sizes = {corpus.size_arg(s) for s in args.curated_sizes.split(",") if s}
+    print(f"native: {native_available()}; Python {sys.version.split()[0]}; CPU seconds, median of {args.runs}")
+    results: dict[int, dict[str, Any]] = {}
+    base = args.keep or Path(tempfile.mkdtemp(prefix="bench-scale-"))
+    try:
+        for n in sizes:
+            workdir = base / str(n)
+            workdir.mkdir(parents=True, exist_ok=True)
+            results[n] = measure_size(n, paths, args.runs, n in curated_sizes, workdir)
+            print(f"{n}: {json.dumps(results[n])}", flush=True)
+    finally:
+        if args.keep is None:
+            shutil.rmtree(base, ignore_errors=True)
+    print_table(results)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
