@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -65,40 +66,50 @@ def work_build(n: int, workdir: Path) -> dict[str, Any]:
 
 
 def work_query(n: int, workdir: Path) -> dict[str, Any]:
+    """The tool's query (default retrieval options), the same with ``retrieval="off"`` (mimomem
+    0.1's query: one ranking), and the backend's ranking alone, per backend: p50 / p95 CPU ms."""
+    import inspect
+
     from mimomem import DocumentIndex
 
     queries = corpus.queries()
     index = DocumentIndex(workdir / "bench.db")
+    has_options = "retrieval" in inspect.signature(index.search).parameters
+    cases: dict[str, Any] = {
+        "": lambda q, b: index.search(q, backend=b, limit=10, floor=0.15, snippets=True),
+        "off_": lambda q, b: index.search(
+            q, backend=b, limit=10, floor=0.15, snippets=True, **({"retrieval": "off"} if has_options else {})
+        ),
+        "rank_": lambda q, b: index.rank(index.parse(q, b), b, limit=30),  # MemoryIndex fetches 30
+    }
     out: dict[str, Any] = {}
     for backend in BACKENDS:
         for q in queries[:20]:
-            index.search(q, backend=backend, limit=10, floor=0.15, snippets=True)
-        tool, rank = [], []
+            for run in cases.values():
+                run(q, backend)
+        samples: dict[str, list[float]] = {name: [] for name in cases}
         for q in queries:
-            start = time.thread_time()
-            index.search(q, backend=backend, limit=10, floor=0.15, snippets=True)
-            middle = time.thread_time()
-            index.rank(index.parse(q, backend), backend, limit=30)  # the backend alone (MemoryIndex fetches 30)
-            rank.append(time.thread_time() - middle)
-            tool.append(middle - start)
-        out[backend] = {
-            "p50_ms": statistics.median(tool) * 1000,
-            "p95_ms": _percentile(tool, 0.95) * 1000,
-            "rank_p50_ms": statistics.median(rank) * 1000,
-            "rank_p95_ms": _percentile(rank, 0.95) * 1000,
-        }
+            for name, run in cases.items():
+                start = time.thread_time()
+                run(q, backend)
+                samples[name].append(time.thread_time() - start)
+        out[backend] = {}
+        for name, values in samples.items():
+            out[backend][f"{name}p50_ms"] = statistics.median(values) * 1000
+            out[backend][f"{name}p95_ms"] = _percentile(values, 0.95) * 1000
     index.close()
     return out
 
 
-def work_first_query(n: int, workdir: Path, backend: str) -> dict[str, Any]:
+def work_first_query(n: int, workdir: Path, backend: str, retrieval: str = "") -> dict[str, Any]:
     query = corpus.queries()[0]  # generating queries reads jieba's dictionary: not timed
     start, wall = time.process_time(), time.perf_counter()
     from mimomem import DocumentIndex
 
     imported = time.process_time()
     index = DocumentIndex(workdir / "bench.db")
-    index.search(query, backend=backend, limit=10, floor=0.15, snippets=True)
+    options = {"retrieval": retrieval} if retrieval else {}
+    index.search(query, backend=backend, limit=10, floor=0.15, snippets=True, **options)
     index.close()
     end = time.process_time()
     return {"cpu_s": end - imported, "with_import_s": end - start, "wall_s": time.perf_counter() - wall}
@@ -108,14 +119,19 @@ def work_remember(n: int, workdir: Path) -> dict[str, Any]:
     sys.path.insert(0, str(HERE))
     import bench_curated
 
-    store_dir = workdir / "curated"
-    shutil.rmtree(store_dir, ignore_errors=True)
+    # A new directory each run, the old one removed afterwards: creating thousands of files right
+    # after deleting thousands makes ext4 spend seconds of system time in the creates.
+    store_dir = workdir / f"curated-{os.getpid()}"
     store_dir.mkdir(parents=True)
     items = bench_curated.generate_items(n)  # generated outside the timing
     bench_curated.generate_items = lambda _n, seed=0: items  # build_store calls it
     start, wall = time.process_time(), time.perf_counter()
     bench_curated.build_store(n, store_dir)
-    return {"cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall}
+    result = {"cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall}
+    old = workdir / "curated"
+    shutil.rmtree(old, ignore_errors=True)
+    store_dir.rename(old)  # what open-recall reads
+    return result
 
 
 def work_open_recall(n: int, workdir: Path) -> dict[str, Any]:
@@ -142,12 +158,24 @@ WORKERS = {
 
 def worker(argv: list[str]) -> int:
     path, n, workdir = argv[0], int(argv[1]), Path(argv[2])
-    result = work_first_query(n, workdir, argv[3]) if path == "first-query" else WORKERS[path](n, workdir)
+    if path == "first-query":
+        result = work_first_query(n, workdir, argv[3], argv[4] if len(argv) > 4 else "")
+    else:
+        result = WORKERS[path](n, workdir)
     print(json.dumps(result))
     return 0
 
 
 # -- parent ------------------------------------------------------------------------------------------
+
+
+def retrieval_options() -> bool:
+    """Whether this mimomem has retrieval options (``search(..., retrieval="off")``)."""
+    import inspect
+
+    from mimomem import DocumentIndex
+
+    return "retrieval" in inspect.signature(DocumentIndex.search).parameters
 
 
 def run_child(*args: str) -> dict[str, Any]:
@@ -178,12 +206,16 @@ def measure_size(n: int, paths: list[str], runs: int, curated: bool, workdir: Pa
     if "query" in paths:
         rows = [run_child("query", str(n), str(workdir)) for _ in range(runs)]
         for backend in BACKENDS:
-            for key in ("p50_ms", "p95_ms", "rank_p50_ms", "rank_p95_ms"):
+            for key in ("p50_ms", "p95_ms", "off_p50_ms", "off_p95_ms", "rank_p50_ms", "rank_p95_ms"):
                 out[f"query_{backend}_{key}"] = median_of(rows, backend, key)
     if "first-query" in paths:
         for backend in BACKENDS:
+            run_child("first-query", str(n), str(workdir), backend)  # a warm-up (native-index: builds its file)
             rows = [run_child("first-query", str(n), str(workdir), backend) for _ in range(runs)]
             out[f"first_{backend}_cpu_s"] = median_of(rows, "cpu_s")
+            if retrieval_options():
+                rows = [run_child("first-query", str(n), str(workdir), backend, "off") for _ in range(runs)]
+                out[f"first_{backend}_off_cpu_s"] = median_of(rows, "cpu_s")
     if curated and ("remember" in paths or "open-recall" in paths):
         rows = [run_child("remember", str(n), str(workdir)) for _ in range(runs if "remember" in paths else 1)]
         if "remember" in paths:

@@ -72,8 +72,7 @@ def encode(memory: Memory | None, problems: list[Problem]) -> Payload:
 def decode(payload: Payload, *, memory_id: str, scope: str, path: Path) -> tuple[Memory | None, list[Problem]]:
     """The memory and problems ``encode`` stored (the path is the file's current one)."""
     fields, problems = payload
-    where = str(path)
-    found = [Problem(kind, where, message) for kind, message in problems]
+    found = [Problem(kind, str(path), message) for kind, message in problems] if problems else []
     if fields is None:
         return None, found
     kind, summary, highlight, body, created, updated, load_when, pinned, supersedes, superseded_by, author = fields
