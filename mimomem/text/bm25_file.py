@@ -33,6 +33,7 @@ import os
 import struct
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,7 @@ def save_index(index: BM25Index, path: str | os.PathLike[str], *, stamp: Any = N
     if len(head) > start:  # pragma: no cover - the reserve above is generous
         raise AssertionError("index file header outgrew its reserved space")
     target = Path(path)
+    remove_stale_temps(target)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -100,6 +102,37 @@ def save_index(index: BM25Index, path: str | os.PathLike[str], *, stamp: Any = N
     return position
 
 
+STALE_TEMP_SECONDS = 60
+
+
+def remove_stale_temps(target: Path) -> None:
+    """Remove temp files of writers of ``target`` that died mid-save (an index file can be hundreds of MB)."""
+    prefix = f".{target.name}."
+    now = time.time()
+    try:
+        entries = [e for e in os.scandir(target.parent) if e.name.startswith(prefix) and e.name.endswith(".tmp")]
+    except OSError:
+        return
+    for entry in entries:
+        pid = entry.name[len(prefix) :].split(".", 1)[0]
+        try:
+            old = now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS
+            if pid.isdigit() and int(pid) != os.getpid() and old and not _alive(int(pid)):
+                os.unlink(entry.path)
+        except OSError:
+            continue
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # not ours to signal: possibly running
+    return True
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -115,8 +148,8 @@ def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
 def _parse_header(data: bytes, path: str | os.PathLike[str], size: int) -> dict[str, Any]:
     def damaged(why: str) -> IndexFileError:
         return IndexFileError(
-            f"index file {os.fspath(path)} cannot be used ({why}); it is only a cache: delete it and it is "
-            "rebuilt from the database"
+            f"index file {os.fspath(path)} cannot be used ({why}); it is a cache: delete it and save the index "
+            "again (mimomem's search cache rebuilds its own)"
         )
 
     if len(data) < len(MAGIC) + _PREFIX.size or not data.startswith(MAGIC):
@@ -164,8 +197,8 @@ def load_index(
         index._core._import(header["scalars"], mapped, header["sections"], doc_ids)
     except (ValueError, TypeError, EOFError, KeyError, OverflowError) as exc:
         raise IndexFileError(
-            f"index file {os.fspath(path)} cannot be used ({exc}); it is only a cache: delete it and it is "
-            "rebuilt from the database"
+            f"index file {os.fspath(path)} cannot be used ({exc}); it is a cache: delete it and save the index "
+            "again (mimomem's search cache rebuilds its own)"
         ) from None
     finally:
         del mapped  # the index holds its own reference to the mapping while it needs it

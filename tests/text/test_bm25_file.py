@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import struct
 
@@ -215,3 +216,16 @@ def test_damaged_arrays_give_wrong_answers_never_a_crash(tmp_path):
             index.remove(doc_id)
         index.add("new", ["脚本", "zz"])
         index.search("脚本 zz", 20)
+
+
+def test_a_dead_writers_temp_file_is_removed_by_the_next_save(tmp_path):
+    path = tmp_path / "x.bm25"
+    dead = tmp_path / ".x.bm25.999999999.abcdef.tmp"  # no such pid
+    live = tmp_path / f".x.bm25.{os.getpid()}.abcdef.tmp"
+    recent = tmp_path / ".x.bm25.999999998.abcdef.tmp"
+    for stale in (dead, live, recent):
+        stale.write_bytes(b"half an index")
+    for stale in (dead, live):
+        os.utime(stale, (1, 1))
+    _index(20).save(path)
+    assert not dead.exists() and live.exists() and recent.exists()
