@@ -190,13 +190,13 @@ def format_result(result: dict[str, Any]) -> str:
             parts.append(zero_category_table(d) + "\n")
     if result.get("failures"):
         f = result["failures"]
-        parts.append("## failures.md, row by row: hits on an index of the one document\n")
+        parts.append("## The documented failure cases, row by row: hits on an index of the one document\n")
         parts.append(failures_table(f) + "\n")
         parts.append(
             (
                 "Every documented miss and fix is reproduced."
                 if f["all_as_expected"]
-                else "Some rows differ from failures.md (see 'as expected')."
+                else "Some rows differ from the documented failure cases (see 'as expected')."
             )
             + "\n"
         )
