@@ -110,31 +110,16 @@ def routed(store: CuratedMemory, prompt: str) -> list[Memory]:
 
 
 def search_text(where: Where, prompt: str, limit: int) -> str:
-    """The best tree search hits for ``prompt`` in this project; ``""`` when none."""
-    from mimomem.search.index import MemoryIndex
+    """The best memory-tree hits for ``prompt`` in this project (``search_everything``); ``""`` if none."""
+    from mimomem.search.everything import search_everything
 
-    if not where.tree.root.is_dir():
-        return ""
-    with MemoryIndex(where.tree, progress=False) as index:
-        hits = index.search(prompt[:2000], limit=max(limit * 4, 10))
-    mine = [h for h in hits if in_scope(where, h.scope, h.scope_id)][:limit]
-    if not mine:
+    hits = search_everything(where, prompt[:2000], limit=limit, curated=False)
+    if not hits:
         return ""
     out = ["## Memory search hits for this prompt"]
-    for h in mine:
+    for h in hits:
         out.append(f"- {h.path} ({h.type}): {_one_line(h.snippet)}")
     return "\n".join(out) + "\n"
-
-
-def in_scope(where: Where, scope: str, scope_id: str) -> bool:
-    """True for global memory, this project's memory and this session's files."""
-    if scope == "global":
-        return True
-    if scope in ("project", "projects"):
-        return scope_id == where.project_id
-    if scope in ("session", "sessions"):
-        return scope_id == where.session_id
-    return False
 
 
 def _one_line(text: str, limit: int = 200) -> str:
