@@ -348,7 +348,11 @@ def _add_bench(sub: Subparsers) -> None:
         metavar="X",
         help="allowed drop per metric for --compare (default 0)",
     )
-    p.add_argument("--failures", action="store_true", help="only the documented CJK failure cases (corpora/failures/): hits per backend side by side")
+    p.add_argument(
+        "--failures",
+        action="store_true",
+        help="only the documented CJK failure cases (corpora/failures/): hits per backend side by side",
+    )
     p.set_defaults(func=bench.cmd_bench)
 
 
