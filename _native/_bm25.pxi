@@ -569,11 +569,19 @@ cdef class BM25Core:
                 f += 1
         return f
 
-    def search(self, phrases, Py_ssize_t k):
-        """Top ``k`` (doc id, score) for the OR of ``phrases``, best first."""
+    def search(self, phrases, Py_ssize_t k, weights=None):
+        """Top ``k`` (doc id, score) for the OR of ``phrases``, best first.
+
+        ``weights`` (one per phrase, default 1.0 each) multiply each phrase's bm25 term.
+        """
         cdef Py_ssize_t n_docs = len(self._slot_of)
         if n_docs == 0 or k <= 0:
             return []
+        if weights is not None and len(weights) != len(phrases):
+            raise ValueError(f"weights: one per phrase expected, got {len(weights)} for {len(phrases)} phrases")
+        cdef bint weighted = weights is not None
+        cdef double w = 1.0
+        cdef Py_ssize_t p = -1
         self._maybe_merge()
         cdef double avgdl = <double>self.total / <double>n_docs
         cdef size_t nslots = self.alive.size()
@@ -588,6 +596,7 @@ cdef class BM25Core:
             self.touched.resize(nslots, 0)
         self.touched_list.clear()
         for ph in phrases:
+            p += 1
             phrase.clear()
             for tok in ph:
                 t = self._lookup(tok)
@@ -604,6 +613,8 @@ cdef class BM25Core:
             idf = log((<double>(n_docs - <Py_ssize_t>self.cand_slot.size()) + 0.5) / (nhit + 0.5))
             if idf <= 0.0:
                 idf = 1e-6
+            if weighted:
+                w = float(weights[p])
             for c in range(self.cand_slot.size()):
                 s = self.cand_slot[c]
                 f = <double>self.cand_f[c]
@@ -612,7 +623,10 @@ cdef class BM25Core:
                     self.touched[s] = 1
                     self.touched_list.push_back(s)
                     self.acc[s] = 0.0
-                self.acc[s] += idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * D / avgdl)))
+                if weighted:
+                    self.acc[s] += w * (idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * D / avgdl))))
+                else:
+                    self.acc[s] += idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * D / avgdl)))
         cdef vector[pair[double, uint32_t]] ranked
         ranked.reserve(self.touched_list.size())
         for c in range(self.touched_list.size()):

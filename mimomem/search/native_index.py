@@ -219,20 +219,32 @@ class NativeIndex(DeprecatedSearchName):
         scope_id: str | None = None,
         type: str | None = None,
         limit: int,
+        weights: Sequence[float] | None = None,
     ) -> list[RankedRow]:
-        """The ``limit`` best rows for ``query``, best first (same as ``fts5-bigram``)."""
+        """The ``limit`` best rows for ``query``, best first (same as ``fts5-bigram``).
+
+        ``weights`` (one per term) scale each term's score, as ``BM25Index.search`` does:
+        the retrieval options rank a weighted expansion with it in one pass.
+        """
         scope = check_scope(scope, stacklevel=3)
         with self._snapshot():
             index = self._sync()
             if not query or limit <= 0 or len(index) == 0:
                 return []
-            return self._rank(index, query, (scope, scope_id, type), limit)
+            return self._rank(index, query, (scope, scope_id, type), limit, weights)
 
-    def _rank(self, index: BM25Index, query: Query, filters: tuple[str | None, ...], limit: int) -> list[RankedRow]:
+    def _rank(
+        self,
+        index: BM25Index,
+        query: Query,
+        filters: tuple[str | None, ...],
+        limit: int,
+        weights: Sequence[float] | None = None,
+    ) -> list[RankedRow]:
         allowed = self._allowed_ids(*filters) if any(filters) else None
-        k = limit
+        k = limit + 1  # one past the limit: shows at once whether anything unseen could tie
         while True:
-            hits = index.search(query, k)
+            hits = index.search(query, k, weights=weights)
             kept = [h for h in hits if h.doc_id in allowed] if allowed is not None else hits
             if len(hits) < k or k >= len(index):
                 break  # every matching document is in hand

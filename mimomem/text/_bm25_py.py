@@ -176,21 +176,30 @@ class BM25Core:
                 freqs[slot] = f
         return freqs
 
-    def search(self, phrases: Sequence[Sequence[str]], k: int) -> list[tuple[Hashable, float]]:
-        """Top ``k`` (doc id, score) for the OR of ``phrases``, best first."""
+    def search(
+        self, phrases: Sequence[Sequence[str]], k: int, weights: Sequence[float] | None = None
+    ) -> list[tuple[Hashable, float]]:
+        """Top ``k`` (doc id, score) for the OR of ``phrases``, best first.
+
+        ``weights`` (one per phrase, default 1.0 each) multiply each phrase's bm25 term.
+        """
         n_docs = len(self._slot_of)
         if n_docs == 0 or k <= 0:
             return []
+        if weights is not None and len(weights) != len(phrases):
+            raise ValueError(f"weights: one per phrase expected, got {len(weights)} for {len(phrases)} phrases")
         avgdl = self._total_tokens / n_docs
         acc: dict[int, float] = {}
-        for phrase in phrases:
+        for p, phrase in enumerate(phrases):
             freqs = self._phrase_freqs(phrase)
             if not freqs:
                 continue
             idf = fts5_idf(n_docs, len(freqs))
+            w = 1.0 if weights is None else float(weights[p])
             for slot, f in freqs.items():
                 seq = self._seqs[slot]
                 assert seq is not None
-                acc[slot] = acc.get(slot, 0.0) + fts5_term_score(idf, float(f), float(len(seq)), avgdl)
+                term = fts5_term_score(idf, float(f), float(len(seq)), avgdl)
+                acc[slot] = acc.get(slot, 0.0) + (term if weights is None else w * term)
         best = sorted(acc.items(), key=lambda item: (-item[1], item[0]))[:k]
         return [(self._doc_ids[slot], score) for slot, score in best]

@@ -7,6 +7,7 @@ documents, order and scores (see ``_bm25_py`` for the formula).  Scores are FTS5
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, NamedTuple
@@ -53,12 +54,27 @@ class BM25Index:
         """Remove ``doc_id``; returns False when it was not indexed."""
         return self._core.remove(doc_id)
 
-    def search(self, query: str | Query | Sequence[str | Sequence[str]], k: int = 10) -> list[Hit]:
-        """The ``k`` best documents for ``query``, best first (ties: insertion order)."""
+    def search(
+        self,
+        query: str | Query | Sequence[str | Sequence[str]],
+        k: int = 10,
+        *,
+        weights: Sequence[float] | None = None,
+    ) -> list[Hit]:
+        """The ``k`` best documents for ``query``, best first (ties: insertion order).
+
+        ``weights``, one per term of the parsed query, scale each term's share of the score
+        (a weighted expansion pass in one ranking); default 1.0 each, i.e. FTS5's bm25().
+        """
         if k < 0:
             raise ValueError(f"k must be >= 0, got {k}")
         parsed = as_query(query)
-        return [Hit(d, s) for d, s in self._core.search(parsed.phrases(), k)]
+        phrases = parsed.phrases()
+        if weights is None:
+            return [Hit(d, s) for d, s in self._core.search(phrases, k)]
+        if len(weights) != len(phrases) or not all(w >= 0 and math.isfinite(w) for w in weights):
+            raise ValueError(f"weights: one finite weight >= 0 per query term ({len(phrases)}), got {list(weights)!r}")
+        return [Hit(d, s) for d, s in self._core.search(phrases, k, [float(w) for w in weights])]
 
     def __len__(self) -> int:
         return len(self._core)

@@ -54,6 +54,11 @@ def _eligible(token: str) -> bool:
     return not (token.isdigit() and len(token) < 3)
 
 
+def _scorable(df: int, n_docs: int) -> bool:
+    """Not indexed (cannot score) or in half the documents or more (FTS5's idf clamp: scores nothing)."""
+    return df > 0 and 2 * df < n_docs
+
+
 def relevance_model(feedback: Iterable[tuple[float, Sequence[str]]]) -> dict[str, float]:
     """RM1's ``P(t|R)`` from ``(score, tokens)`` of the feedback documents (scores > 0)."""
     docs = [(score, tokens) for score, tokens in feedback if score > 0 and tokens]
@@ -85,22 +90,24 @@ def feedback_terms(
         return []
     skip = set(query_tokens)
     model = relevance_model(feedback)
-    scored: list[tuple[float, str]] = []
-    for token, p in model.items():
-        if token in skip or not _eligible(token):
-            continue
-        df = doc_freq(token)
-        if df <= 0 or 2 * df >= n_docs:
-            continue  # not indexed (cannot score) or FTS5's idf clamp (scores nothing)
-        if params.method == "kl":
-            weight = p * math.log(p / (df / n_docs))
-            if weight <= 0:
-                continue
-        else:
-            weight = p
-        scored.append((weight, token))
-    scored.sort(key=lambda item: (-item[0], item[1]))
-    chosen = scored[: params.terms]
+    candidates = [(p, token) for token, p in model.items() if token not in skip and _eligible(token)]
+    chosen: list[tuple[float, str]] = []
+    if params.method == "rm3":  # best P(t|R) first: the store's statistics only for the tokens kept
+        candidates.sort(key=lambda item: (-item[0], item[1]))
+        for p, token in candidates:
+            if _scorable(doc_freq(token), n_docs):
+                chosen.append((p, token))
+                if len(chosen) == params.terms:
+                    break
+    else:
+        for p, token in candidates:
+            df = doc_freq(token)
+            if _scorable(df, n_docs):
+                weight = p * math.log(p / (df / n_docs))
+                if weight > 0:
+                    chosen.append((weight, token))
+        chosen.sort(key=lambda item: (-item[0], item[1]))
+        del chosen[params.terms :]
     total = math.fsum(w for w, _ in chosen)
     if total <= 0:
         return []

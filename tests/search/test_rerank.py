@@ -114,6 +114,35 @@ def test_feedback_leaves_documents_sharing_nothing_with_the_feedback_documents_a
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_feedback_adds_exactly_each_tokens_weighted_score_in_one_pass(index, backend, monkeypatch):
+    chosen: list[tuple[str, float]] = []
+    real = rerank.feedback_terms
+
+    def spy(*args, **kwargs):
+        chosen[:] = real(*args, **kwargs)
+        return chosen
+
+    monkeypatch.setattr(rerank, "feedback_terms", spy)
+    parsed = index.parse("部署", backend)
+    rows, _ = _rank(index, "部署", backend, FEEDBACK)
+    assert chosen
+    base = {r.path: r.score for r in index.rank(parsed, backend, limit=100)}
+    scale = FEEDBACK.feedback.weight * len(parsed.terms)
+    alone = {
+        t: {r.path: r.score for r in index.rank(Query(t, (parse_token(t),)), backend, limit=100)} for t, _ in chosen
+    }
+    for row in rows:
+        want = base.get(row.path, 0.0) + sum(scale * w * alone[t].get(row.path, 0.0) for t, w in chosen)
+        assert row.score == pytest.approx(want, rel=1e-9)
+
+
+def parse_token(token: str):
+    from mimomem.text.query import Term
+
+    return Term((token,), "feedback", token)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_proximity_rewards_the_document_with_the_words_together(index, backend):
     plain = [r.path for r in index.rank(index.parse("connection pool", backend), backend, limit=10)]
     rows, query = _rank(index, "connection pool", backend, PROXIMITY)

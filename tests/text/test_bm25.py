@@ -199,6 +199,29 @@ def test_duplicated_phrase_scores_twice(implementation):
     assert twice == once + once
 
 
+def test_weights_scale_each_phrase_share_of_the_score(implementation):
+    core = implementation.BM25Core()
+    for i, tokens in enumerate([["a", "b"], ["a"], ["b", "c", "c"], ["c"], ["d"]]):
+        core.add(i, tokens)
+    alone = {p: dict(core.search([(p,)], 10)) for p in ("a", "b", "c")}
+    weighted = dict(core.search([("a",), ("b",), ("c",)], 10, [0.5, 2.0, 0.0]))
+    for doc in range(5):
+        want = 0.5 * alone["a"].get(doc, 0.0) + 2.0 * alone["b"].get(doc, 0.0)
+        assert weighted.get(doc, 0.0) == pytest.approx(want, rel=REL)
+    assert core.search([("a",), ("b",)], 10, [1.0, 1.0]) == core.search([("a",), ("b",)], 10)
+    with pytest.raises(ValueError, match="one per phrase"):
+        core.search([("a",)], 10, [1.0, 2.0])
+
+
+def test_index_search_checks_its_weights():
+    index = BM25Index()
+    index.add("d", ["部署", "脚本"])
+    assert [h.doc_id for h in index.search(["部署", "脚本"], weights=[0.3, 0.0])] == ["d"]
+    for bad in ([1.0], [1.0, -1.0], [1.0, float("nan")]):
+        with pytest.raises(ValueError, match="weights"):
+            index.search(["部署", "脚本"], weights=bad)
+
+
 def test_search_edge_cases(implementation):
     core = implementation.BM25Core()
     assert core.search([("x",)], 10) == []  # empty index

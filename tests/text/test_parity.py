@@ -141,6 +141,24 @@ def test_bm25_core_parity(pure_implementation, native_implementation, ops, queri
         assert [s for _, s in got] == [s for _, s in want]  # bit-identical, not approximate
 
 
+@given(
+    st.lists(OP, max_size=30),
+    st.lists(st.lists(st.tuples(PHRASE, st.floats(0.0, 8.0)), min_size=1, max_size=5), min_size=1, max_size=4),
+    st.integers(1, 15),
+)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_bm25_core_weighted_search_parity(pure_implementation, native_implementation, ops, queries, k):
+    pure = pure_implementation.BM25Core()
+    native = native_implementation.BM25Core()
+    _apply(native, ops)
+    _apply(pure, ops)
+    for weighted in queries:
+        phrases = [p for p, _ in weighted]
+        weights = [w for _, w in weighted]
+        got = native.search(phrases, k, weights)
+        assert got == pure.search(phrases, k, weights)  # same ids, order and bit-identical scores
+
+
 def test_bm25_core_parity_ties_follow_insertion_order(pure_implementation, native_implementation):
     for impl in (pure_implementation, native_implementation):
         core = impl.BM25Core()

@@ -31,6 +31,27 @@ def test_feedback_terms_skip_the_query_common_and_weak_tokens():
     assert feedback_terms([], feedback, lambda t: 1, 0, params) == []
 
 
+def test_rm3_looks_up_only_the_tokens_it_may_choose_and_picks_what_a_full_scan_picks():
+    import random
+
+    rng = random.Random(5)
+    vocab = [f"t{i:03d}" for i in range(300)]
+    feedback = [(rng.uniform(0.5, 3), rng.choices(vocab, k=200)) for _ in range(5)]
+    df = {t: rng.choice([0, 1, 5, 40, 60]) for t in vocab}  # 0: not indexed, 60 of 100: idf clamp
+    asked: list[str] = []
+
+    def doc_freq(token: str) -> int:
+        asked.append(token)
+        return df[token]
+
+    params = FeedbackParams(docs=5, terms=10)
+    terms = feedback_terms(["t000"], feedback, doc_freq, 100, params)
+    model = relevance_model(feedback)
+    full = sorted((-p, t) for t, p in model.items() if t != "t000" and 0 < df[t] < 50)[:10]
+    assert [t for t, _ in terms] == [t for _, t in full]
+    assert len(asked) < len(model) / 2
+
+
 def test_feedback_params_are_checked():
     with pytest.raises(ValueError, match="method"):
         FeedbackParams(method="bo1")
