@@ -37,7 +37,7 @@ BACKENDS = ("fts5-bigram", "native-index", "fts5-unicode61")
 DEPRECATED_BACKENDS = {"native-scan": "native-index"}
 """Old backend name -> new one; accepted with a ``DeprecationWarning`` until mimomem 0.3."""
 
-DEFAULT_BACKEND = "fts5-bigram"
+DEFAULT_BACKEND = "native-index"
 """Used when neither the call nor ``MIMOMEM_BACKEND`` names one (see README, Search)."""
 
 BACKEND_ENV = "MIMOMEM_BACKEND"
