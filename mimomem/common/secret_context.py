@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from mimomem.common.secret_needles import NeedleFinder
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
     GENERIC_MIN_LEN,
@@ -110,13 +111,28 @@ def _generic_value_is_secret(name: str, value: str) -> bool:
     return not decodes_to_prose(value.rstrip("="))
 
 
+_ASSIGN_HINT = re.compile(
+    r"(?i)(?:key|secret|token|pass|pwd|credential|auth)[A-Za-z0-9_.\-]{0,40}[\"']?\s*(?::=|=>|=|:)"
+)
+"""A part every ``_ASSIGN`` match contains (same flags): where it is absent, ``_ASSIGN`` cannot match."""
+
+
 def assignments(text: str) -> Iterator[Span]:
     """``name = value`` (also ``:``, ``=>``, ``:=``) where the name says secret and the value looks random."""
-    for m in _ASSIGN.finditer(text):
+    if "=" not in text and ":" not in text:
+        return  # every assignment operator holds '=' or ':'
+    hint = _ASSIGN_HINT.search(text)
+    if hint is None:
+        return  # the hint is part of every match
+    # A match starts on the line of its keyword (a name has no line break), which is at or after
+    # the first hint: the lines before cannot hold one, and at a line start the lookbehind sees
+    # the same (a line break or the text's start) in the slice as in the whole text.
+    offset = text.rfind("\n", 0, hint.start()) + 1
+    for m in _ASSIGN.finditer(text[offset:] if offset else text):
         name = m.group("name")
         if _generic_value_is_secret(name, m.group("value")):
             kind = "password-assignment" if PASSWORD_NAME.search(name) else "secret-assignment"
-            yield kind, m.start("value"), m.end("value")
+            yield kind, offset + m.start("value"), offset + m.end("value")
 
 
 # -- passwords on command lines ----------------------------------------------------------------
@@ -150,11 +166,17 @@ _CLI_PATTERNS = [
 ]
 
 
+_CLI_FINDER = NeedleFinder(n for needles in _CLI_NEEDLES for n in needles)
+_CLI_NEEDLE_SETS = [frozenset(needles) for needles in _CLI_NEEDLES]
+
+
 def command_line_passwords(text: str) -> Iterator[Span]:
     """Passwords given as command-line arguments."""
-    low = text.lower()
-    for needles, pattern in zip(_CLI_NEEDLES, _CLI_PATTERNS, strict=True):
-        if not any(n in low for n in needles):
+    present = _CLI_FINDER.present(text.lower())
+    if not present:
+        return
+    for needles, pattern in zip(_CLI_NEEDLE_SETS, _CLI_PATTERNS, strict=True):
+        if needles.isdisjoint(present):  # none of its needles in the lower-cased text
             continue
         for m in pattern.finditer(text):
             value = m.group("value")

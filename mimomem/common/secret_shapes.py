@@ -285,6 +285,7 @@ NEEDLES: dict[str, tuple[str, ...]] = {
     "azure-ad-client-secret": ("q~",),
     "artifactory-token": ("akcp", "cmvmdgtu"),
     "onepassword-token": ("ops_eyj", "a3-"),
+    "discord-bot-token": (".",),  # the token's three parts are joined by dots
     "basic-auth": ("basic",),
     "bearer-token": ("bearer",),
     "jwt": ("ey",),

@@ -20,7 +20,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from mimomem.common.secret_context import CONTEXT_RULES
-from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES
+from mimomem.common.secret_needles import NeedleFinder
+from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES, Rule
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
     GENERIC_MIN_LEN,
@@ -67,12 +68,30 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
+_NEEDLES = NeedleFinder(n for needles in NEEDLES.values() for n in needles)
+_RULE_NEEDLES = [  # None: the rule always runs (an empty needle is in every text)
+    frozenset(NEEDLES[kind]) if kind in NEEDLES and "" not in NEEDLES[kind] else None for kind, *_ in SHAPE_RULES
+]
+_ALWAYS = tuple(i for i, needles in enumerate(_RULE_NEEDLES) if needles is None)
+_RULES_OF = {n: frozenset(i for i, ns in enumerate(_RULE_NEEDLES) if ns and n in ns) for n in _NEEDLES.prefixes}
+_SELECTED: dict[frozenset[str], list[Rule]] = {}
+
+
+def _shape_rules(present: frozenset[str]) -> list[Rule]:
+    """The shape rules to run, in order: those with no needles and those with a needle in ``present``."""
+    rules = _SELECTED.get(present)
+    if rules is None:
+        chosen = set(_ALWAYS).union(*(_RULES_OF[n] for n in present))
+        rules = [SHAPE_RULES[i] for i in sorted(chosen)]
+        if len(_SELECTED) >= 1024:
+            _SELECTED.clear()
+        _SELECTED[present] = rules
+    return rules
+
+
 def _iter_raw(text: str) -> Iterator[tuple[str, int, int]]:
-    low = text.lower()
-    for kind, pattern, group, check in SHAPE_RULES:
-        needles = NEEDLES.get(kind)
-        if needles is not None and not any(n in low for n in needles):
-            continue
+    # a rule with needles runs when one of them is in the lower-cased text
+    for kind, pattern, group, check in _shape_rules(_NEEDLES.present(text.lower())):
         for m in pattern.finditer(text):
             value = m.group(group)
             if check is None or check(value):

@@ -1,0 +1,67 @@
+"""Which of the shape rules' needles a text contains, found in one regex pass instead of one search per needle.
+
+A shape rule runs only when the lower-cased text contains one of its needles
+(``secret_shapes.NEEDLES``).  Asking ``needle in text`` for each of the hundred-odd needles
+costs more than the rules themselves on ordinary text; ``NeedleFinder`` compiles the needles
+into one trie-shaped regex and answers with the exact set of needles present:
+
+* the regex matches at position ``q`` exactly when some needle starts at ``q``, and (greedy,
+  longest branch first) it returns the longest needle starting there; every other needle
+  starting at ``q`` is a prefix of that one;
+* ``finditer`` skips no occurrence: a needle starting at ``p`` lies inside some reported
+  match (otherwise the scan would have reached ``p`` and matched there), so trying every
+  position inside each reported match finds every occurrence.
+
+The result equals ``{n for n in needles if n in text}`` (a hypothesis test checks it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+
+def trie_pattern(words: Iterable[str]) -> str:
+    """A regex matching exactly the given words, preferring the longest one at any position."""
+    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}  # a word ends here
+
+    def emit(node: dict) -> str:  # type: ignore[type-arg]
+        alternatives = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        if not alternatives:
+            return ""
+        body = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(trie)
+
+
+class NeedleFinder:
+    """The exact set of needles (non-empty strings) that occur in a text."""
+
+    def __init__(self, needles: Iterable[str]) -> None:
+        words = sorted({n for n in needles if n})
+        self.pattern = re.compile(trie_pattern(words)) if words else None
+        # every needle that starts where a longer one starts is a prefix of it
+        self.prefixes = {n: frozenset(m for m in words if n.startswith(m)) for n in words}
+
+    def present(self, text: str) -> frozenset[str]:
+        """``frozenset(n for n in needles if n in text)``."""
+        pattern = self.pattern
+        if pattern is None:
+            return frozenset()
+        found: set[str] = set()
+        match_at = pattern.match
+        for m in pattern.finditer(text):
+            for q in range(m.start(), m.end()):
+                at = match_at(text, q)
+                if at is not None:
+                    found.update(self.prefixes[at.group()])
+        return frozenset(found)
+
+
+__all__ = ["NeedleFinder", "trie_pattern"]

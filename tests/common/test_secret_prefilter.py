@@ -1,0 +1,107 @@
+"""The scanner's prefilters (needle trie, assignment hint) never change a finding.
+
+``reference_raw`` is the scanner as it was before the prefilters: one ``needle in text``
+test per rule and every context rule on the whole text.  Hypothesis compares the two on
+arbitrary text, with the alphabets that matter (needles, operators, case-fold look-alikes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mimomem.common import secret_context, secrets
+from mimomem.common.secret_needles import NeedleFinder, trie_pattern
+from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES
+
+ALL_NEEDLES = sorted({n for needles in NEEDLES.values() for n in needles})
+
+
+def reference_assignments(text: str) -> Iterator[tuple[str, int, int]]:
+    for m in secret_context._ASSIGN.finditer(text):
+        name = m.group("name")
+        if secret_context._generic_value_is_secret(name, m.group("value")):
+            kind = "password-assignment" if secret_context.PASSWORD_NAME.search(name) else "secret-assignment"
+            yield kind, m.start("value"), m.end("value")
+
+
+def reference_command_lines(text: str) -> Iterator[tuple[str, int, int]]:
+    low = text.lower()
+    for needles, pattern in zip(secret_context._CLI_NEEDLES, secret_context._CLI_PATTERNS, strict=True):
+        if not any(n in low for n in needles):
+            continue
+        for m in pattern.finditer(text):
+            value = m.group("value")
+            if not value.startswith("-") and secret_context.password_value_ok(value):
+                yield "password-argument", m.start("value"), m.end("value")
+
+
+def reference_raw(text: str) -> list[tuple[str, int, int]]:
+    low = text.lower()
+    out = []
+    for kind, pattern, group, check in SHAPE_RULES:
+        needles = NEEDLES.get(kind)
+        if kind == "discord-bot-token":
+            needles = None  # the rule ran on every text before it had a needle
+        if needles is not None and not any(n in low for n in needles):
+            continue
+        for m in pattern.finditer(text):
+            value = m.group(group)
+            if check is None or check(value):
+                out.append((kind, m.start(group), m.end(group)))
+    replaced = {
+        secret_context.assignments: reference_assignments,
+        secret_context.command_line_passwords: reference_command_lines,
+    }
+    for rule in secret_context.CONTEXT_RULES:
+        out.extend(replaced.get(rule, rule)(text))
+    return out
+
+
+PIECES = [
+    *ALL_NEEDLES,
+    *(n.upper() for n in ALL_NEEDLES),
+    *("api_key", "API_KEY", "password", "PGPASSWORD", "token", "secret", "auth", "pwd", "credential"),
+    *(" = ", "=", ": ", ":", "=>", ":=", '"', "'", "`", "\n", " ", "\t", ".", "-", "_", "/"),
+    *("mysql -p", "curl -u user:", "--password ", "sshpass -p ", "redis-cli -a ", "| password |\n|---|\n| ", "|"),
+    *("ſ", "ı", "İ", "\u212a", "ß", "密码", "口令"),  # case-fold look-alikes and CJK
+    *("Xk9#mQ2$vL7pZ4wR", "a8F3kL9qX2mN7pR4tV6wY1zB5cD0eG8h", "hunter2"),
+    *("AKIAIOSFODNN7ABCDEFG", "eyJhbGciOiJIUzI1NiJ9"),
+]
+texts = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=12)), max_size=25).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(texts)
+def test_prefiltered_scan_equals_the_full_scan(text: str) -> None:
+    assert list(secrets._iter_raw(text)) == reference_raw(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["ab", "abc", "abcd", "b", "bc", "x-", "-x", "a"]), min_size=1), texts)
+def test_needle_finder_is_exact(needles: list[str], text: str) -> None:
+    finder = NeedleFinder(needles)
+    assert finder.present(text) == frozenset(n for n in needles if n in text)
+    shapes = NeedleFinder(ALL_NEEDLES)
+    low = text.lower()
+    assert shapes.present(low) == frozenset(n for n in ALL_NEEDLES if n in low)
+
+
+def test_needle_finder_sees_overlapping_and_nested_needles() -> None:
+    finder = NeedleFinder(["sk", "sk-", "sk-ant-", "k-a", "ant"])
+    assert finder.present("xsk-ant-y") == {"sk", "sk-", "sk-ant-", "k-a", "ant"}
+    assert finder.present("s k") == frozenset()
+    assert NeedleFinder([]).present("anything") == frozenset()
+    assert trie_pattern(["a", "ab"]) == "a(?:b)?"
+
+
+def test_corpus_findings_are_unchanged() -> None:
+    files = sorted((Path(__file__).parents[1] / "data" / "secrets").rglob("*.txt"))
+    assert files
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for case in [text, *text.split("\n"), *text.split("\n---\n")]:
+            assert list(secrets._iter_raw(case)) == reference_raw(case), case
