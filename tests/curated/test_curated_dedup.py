@@ -75,3 +75,56 @@ def test_duplicate_filter_is_exact_against_brute_force() -> None:
             key = f"m{i}"
             texts[key] = text
             dedup.add(key, text, f"unique summary {i}")
+
+
+def _brute_force(sets: dict[str, set[int]], mine: set[int], skip: str | None) -> str | None:
+    best = None
+    for key, theirs in sets.items():
+        if key == skip or not mine:
+            continue
+        j = len(mine & theirs) / len(mine | theirs)
+        if j >= DUPLICATE_JACCARD and (best is None or (j, key) > best):
+            best = (j, key)
+    return best[1] if best else None
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_prefix_index_is_exact_with_removals_skips_and_reorders(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mimomem.curated.dedup as dedup_module
+
+    monkeypatch.setattr(dedup_module, "REORDER_MIN", 40)  # the token order is fixed again several times
+    monkeypatch.setattr(dedup_module, "REORDER_GROWTH", 2)
+    rng = random.Random(seed)
+    vocab = [f"w{i}" for i in range(30)] + [f"r{i}" for i in range(300)]  # frequent and rare words
+    dedup = DedupIndex()
+    texts: dict[str, str] = {}
+    for i in range(500):
+        if texts and rng.random() < 0.1:  # forget one
+            gone = rng.choice(sorted(texts))
+            del texts[gone]
+            dedup.remove(gone)
+            continue
+        if texts and rng.random() < 0.5:
+            words = rng.choice(list(texts.values())).split()
+            for _ in range(rng.randint(0, 3)):
+                words[rng.randrange(len(words))] = rng.choice(vocab)
+            if rng.random() < 0.3:
+                words.append(rng.choice(vocab))
+        else:
+            words = rng.sample(vocab[:30], rng.randint(1, 10)) + rng.sample(vocab[30:], rng.randint(0, 40))
+        text = " ".join(words)
+        skip = rng.choice(sorted(texts)) if texts and rng.random() < 0.2 else None
+        sets = {k: set(token_hashes(t)) for k, t in texts.items()}
+        want = _brute_force(sets, set(token_hashes(text)), skip)
+        got = dedup.find(text, f"unique summary {i}", skip=skip)
+        assert want == (got[0] if got else None), (i, text)
+        if got is None or rng.random() < 0.3:  # also index some duplicates (a superseding write does)
+            texts[f"m{i}"] = text
+            dedup.add(f"m{i}", text, f"unique summary {i}")
+
+
+def test_min_overlap_is_exact() -> None:
+    from mimomem.curated.dedup import min_overlap
+
+    assert [min_overlap(n) for n in range(11)] == [0, 1, 2, 3, 4, 4, 5, 6, 7, 8, 8]
+    assert all(min_overlap(n) * 5 >= 4 * n > (min_overlap(n) - 1) * 5 for n in range(1, 2000))
