@@ -21,6 +21,7 @@ from typing import Any
 from mimomem.history.jsonl import read_jsonl
 from mimomem.history.model import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart, parse_time
 from mimomem.history.store import HistoryStore, SourceState
+from mimomem.history.writes import Writes
 
 ORIGIN = "claude-code"
 CONFIG_ENV = "CLAUDE_CONFIG_DIR"
@@ -92,7 +93,7 @@ def import_transcript(store: HistoryStore, path: str | os.PathLike[str]) -> Impo
             head=state.head if state else "",
             on_replaced=lambda: store.forget_source(key),
         )
-        reader.flush_sessions()
+        reader.flush()
         store.save_source(
             SourceState(key, ORIGIN, offset=result.end, head=result.head, size=result.size, mtime_ns=result.mtime_ns),
             now=int(time.time() * 1000),
@@ -115,6 +116,7 @@ class _Transcript:
         self.default_sid = Path(source).stem
         self.report = ImportReport()
         self.sessions: dict[str, dict[str, Any]] = {}
+        self.writes = Writes(store)
 
     def line(self, offset: int, obj: dict[str, Any]) -> None:
         kind = obj.get("type")
@@ -125,11 +127,10 @@ class _Transcript:
         elif kind not in IGNORED_TYPES:
             self.report.skipped[f"unknown line type {str(kind)[:40]!r}"] += 1
 
-    def session_of(self, obj: dict[str, Any]) -> str:
+    def session_of(self, obj: dict[str, Any], when: int | None) -> str:
         sid = obj.get("sessionId")
         sid = sid if isinstance(sid, str) and sid else self.default_sid
         info = self.sessions.setdefault(sid, {"cwd": None, "first": None, "last": None, "title": None})
-        when = parse_time(obj.get("timestamp"))
         if isinstance(obj.get("cwd"), str) and info["cwd"] is None:
             info["cwd"] = obj["cwd"]
         if when is not None:
@@ -141,7 +142,14 @@ class _Transcript:
         if isinstance(obj.get("summary"), str) and self.sessions:
             next(reversed(self.sessions.values()))["title"] = obj["summary"][:200]
 
-    def flush_sessions(self) -> None:
+    def flush(self) -> None:
+        """Write what is buffered, then the sessions seen."""
+        self.writes.flush()
+        self.report.parts += self.writes.parts
+        self.report.messages += self.writes.messages
+        self.report.results += self.writes.results
+        if self.writes.unmatched:
+            self.report.skipped["tool result without its call"] += self.writes.unmatched
         for sid, info in self.sessions.items():
             record = SessionRecord(
                 sid,
@@ -155,7 +163,8 @@ class _Transcript:
             self.report.sessions += self.store.put_session(record)
 
     def message(self, offset: int, obj: dict[str, Any], kind: str) -> None:
-        sid = self.session_of(obj)
+        when = parse_time(obj.get("timestamp"))
+        sid = self.session_of(obj, when)
         message = obj.get("message")
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, str):
@@ -164,14 +173,13 @@ class _Transcript:
             self.report.skipped[f"{kind} line without message content"] += 1
             return
         mid = obj["uuid"] if isinstance(obj.get("uuid"), str) and obj["uuid"] else f"{self.default_sid}@{offset}"
-        when = parse_time(obj.get("timestamp"))
         meta = bool(obj.get("isMeta"))
         record = MessageRecord(mid, sid, kind, "sidechain" if obj.get("isSidechain") else "main", when)
         wrote = False
         for index, block in enumerate(content):
             wrote = self.block(record, index, block, meta) or wrote
         if wrote:
-            self.report.messages += self.store.put_message(record, source=self.source)
+            self.writes.message(record, source=self.source)
 
     def block(self, msg: MessageRecord, index: int, block: Any, meta: bool) -> bool:
         """Store one content block; True when it became a part of ``msg``."""
@@ -180,7 +188,7 @@ class _Transcript:
         if kind == "text" and isinstance(block.get("text"), str):
             text = block["text"]
             synthetic = meta or (msg.role == "user" and _injected(text))
-            self.report.parts += self.store.put_text(TextPart(uid, msg.id, msg.session_id, text, synthetic, msg.time))
+            self.writes.text(TextPart(uid, msg.id, msg.session_id, text, synthetic, msg.time))
             return True
         if kind == "tool_use" and msg.role == "assistant":
             raw = block.get("input")
@@ -194,7 +202,7 @@ class _Transcript:
                 json.dumps(raw, ensure_ascii=False, sort_keys=True),
                 time=msg.time,
             )
-            self.report.parts += self.store.put_tool(part)
+            self.writes.tool(part)
             return True
         if kind == "tool_result":
             self.result(msg, block)
@@ -206,8 +214,8 @@ class _Transcript:
         call = block.get("tool_use_id")
         ok = not block.get("is_error")
         text = result_text(block.get("content"))
-        if isinstance(call, str) and self.store.finish_tool(msg.session_id, call, ok=ok, text=text, end_time=msg.time):
-            self.report.results += 1
+        if isinstance(call, str):
+            self.writes.finish(msg.session_id, call, ok=ok, text=text, end_time=msg.time)
         else:
             self.report.skipped["tool result without its call"] += 1
 

@@ -9,8 +9,12 @@ file and ``mimomem history import`` rebuilds it.  Tables:
 - ``sessions``, ``messages``, ``parts``: the records of :mod:`mimomem.history.model`; a
   tool call is one part, updated in place when its result arrives;
 - ``part_fts``: a contentless FTS5 index of each part's searchable text as bigram tokens
-  (the same tokenizer as the memory search), kept in step by triggers that call
-  ``mimomem_part_tokens``, a function every connection of this module registers.
+  (the same tokenizer as the memory search).  New parts are indexed in bulk when a write
+  batch ends (:meth:`HistoryStore.index_new`: the parts above the ``indexed`` mark of
+  ``meta``, tokenized with ``tokenize_many``); a stored part that changes or goes is kept
+  in step by triggers that call ``mimomem_part_tokens``, a function every connection of
+  this module registers.  (Schema 1 indexed every insert in a trigger too: a statement
+  per part made FTS5 do per-statement work that cost more than the tokenizing.)
 
 A different tokenizer version rebuilds the index.  A database that holds other tables (an
 agent's own database passed by mistake) is refused, never changed.
@@ -25,12 +29,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mimomem.errors import HistoryError, ProjectIdError, SchemaTooNewError
 from mimomem.history.model import OUTPUT_LIMIT, TEXT_LIMIT, MessageRecord, SessionRecord, TextPart, ToolPart, clip
-from mimomem.search.db import BUSY_TIMEOUT_MS, bigram_tokenizer_id, shadow_tokens, transaction
+from mimomem.search.db import BUSY_TIMEOUT_MS, bigram_tokenizer_id, shadow_tokens, shadow_tokens_many, transaction
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FILENAME = "history.db"
 INDEXED_OUTPUT = 1_000
 """Characters of a tool's output that are searchable (the rest is kept, not indexed)."""
@@ -62,15 +67,19 @@ _SCHEMA = [
 ]
 _TOKENS_OF_NEW = "mimomem_part_tokens(new.kind, new.text, new.tool, new.input, new.output, new.error)"
 _TOKENS_OF_OLD = "mimomem_part_tokens(old.kind, old.text, old.tool, old.input, old.output, old.error)"
+_INDEXED = "(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'indexed')"
+"""The largest part id in ``part_fts``: parts above it are indexed when the write batch ends."""
 _TRIGGERS = [
-    f"CREATE TRIGGER parts_ai AFTER INSERT ON parts BEGIN "
-    f"INSERT INTO part_fts(rowid, tokens) VALUES (new.id, {_TOKENS_OF_NEW}); END",
-    f"CREATE TRIGGER parts_ad AFTER DELETE ON parts BEGIN "
+    f"CREATE TRIGGER parts_ad AFTER DELETE ON parts WHEN old.id <= {_INDEXED} BEGIN "
     f"INSERT INTO part_fts(part_fts, rowid, tokens) VALUES ('delete', old.id, {_TOKENS_OF_OLD}); END",
-    f"CREATE TRIGGER parts_au AFTER UPDATE OF kind, text, tool, input, output, error ON parts BEGIN "
+    f"CREATE TRIGGER parts_au AFTER UPDATE OF kind, text, tool, input, output, error ON parts"
+    f" WHEN old.id <= {_INDEXED} BEGIN "
     f"INSERT INTO part_fts(part_fts, rowid, tokens) VALUES ('delete', old.id, {_TOKENS_OF_OLD}); "
     f"INSERT INTO part_fts(rowid, tokens) VALUES (new.id, {_TOKENS_OF_NEW}); END",
 ]
+_SCHEMA_1_TRIGGERS = ("parts_ai", "parts_ad", "parts_au")
+INDEX_CHUNK = 2048
+"""Parts read, tokenized and indexed at a time by ``index_new``."""
 
 
 def default_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -143,6 +152,71 @@ class SourceState:
     mtime_ns: int | None = None
 
 
+MESSAGE_UPSERT = (
+    "INSERT INTO messages(id, session_id, source, role, agent, time) VALUES (?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT(id) DO UPDATE SET role = excluded.role, agent = excluded.agent,"
+    " time = coalesce(excluded.time, messages.time)"
+    " WHERE messages.role IS NOT excluded.role OR messages.agent IS NOT excluded.agent"
+    " OR messages.time IS NOT coalesce(excluded.time, messages.time)"
+)
+TEXT_UPSERT = (
+    "INSERT INTO parts(uid, message_id, session_id, kind, synthetic, text, time)"
+    " VALUES (?, ?, ?, 'text', ?, ?, coalesce(?, (SELECT time FROM messages WHERE id = ?)))"
+    " ON CONFLICT(uid) DO UPDATE SET"
+    " text = excluded.text, synthetic = excluded.synthetic, time = coalesce(excluded.time, parts.time)"
+    " WHERE parts.text IS NOT excluded.text OR parts.synthetic IS NOT excluded.synthetic"
+)
+TOOL_UPSERT = (
+    "INSERT INTO parts(uid, message_id, session_id, kind, tool, call_id, input, status, output, error,"
+    " time, end_time) VALUES (?, ?, ?, 'tool', ?, ?, ?, ?, ?, ?,"
+    " coalesce(?, (SELECT time FROM messages WHERE id = ?)), ?) ON CONFLICT(uid) DO UPDATE SET"
+    " tool = excluded.tool, input = excluded.input, status = excluded.status, output = excluded.output,"
+    " error = excluded.error, time = coalesce(excluded.time, parts.time), end_time = excluded.end_time"
+    " WHERE parts.status IS NOT excluded.status OR parts.input IS NOT excluded.input"
+    " OR parts.output IS NOT excluded.output OR parts.error IS NOT excluded.error"
+)
+TOOL_STATUS, TOOL_OUTPUT, TOOL_ERROR, TOOL_END = 6, 7, 8, 11
+"""Where a ``tool_row`` keeps what a result changes."""
+
+
+def message_row(rec: MessageRecord, source: str) -> list[Any]:
+    """The parameters of ``MESSAGE_UPSERT`` for ``rec``."""
+    return [rec.id, rec.session_id, source, rec.role, rec.agent, rec.time]
+
+
+def text_row(part: TextPart) -> list[Any]:
+    """The parameters of ``TEXT_UPSERT`` for ``part`` (its text clipped)."""
+    text = clip(part.text, TEXT_LIMIT)
+    return [part.uid, part.message_id, part.session_id, int(part.synthetic), text, part.time, part.message_id]
+
+
+def tool_row(part: ToolPart) -> list[Any]:
+    """The parameters of ``TOOL_UPSERT`` for ``part`` (output and error clipped)."""
+    output = None if part.output is None else clip(part.output, OUTPUT_LIMIT)
+    error = None if part.error is None else clip(part.error, OUTPUT_LIMIT)
+    return [
+        part.uid,
+        part.message_id,
+        part.session_id,
+        part.tool,
+        part.call_id,
+        part.input,
+        part.status,
+        output,
+        error,
+        part.time,
+        part.message_id,
+        part.end_time,
+    ]
+
+
+def tool_result(ok: bool, text: str) -> tuple[str, str | None, str | None]:
+    """``(status, output, error)`` of a call that returned ``text`` (clipped)."""
+    if ok:
+        return "completed", clip(text, OUTPUT_LIMIT), None
+    return "error", None, clip(text, OUTPUT_LIMIT)
+
+
 class HistoryStore:
     """The history database: open, write records in batches, and query with SQL (``conn``)."""
 
@@ -150,6 +224,7 @@ class HistoryStore:
         self.path = Path(path) if path is not None else default_path()
         self.conn = _connect(self.path)
         self._projects: dict[str, str | None] = {}
+        self._batches = 0
 
     def close(self) -> None:
         """Close the connection."""
@@ -163,9 +238,18 @@ class HistoryStore:
 
     @contextmanager
     def batch(self) -> Iterator[HistoryStore]:
-        """One write transaction (all or nothing) around a run of ``put_*`` calls."""
+        """One write transaction (all or nothing) around a run of ``put_*`` calls; new parts indexed at its end."""
         with transaction(self.conn):
-            yield self
+            self._batches += 1
+            try:
+                yield self
+            finally:
+                self._batches -= 1
+            self.index_new()
+
+    def index_new(self) -> int:
+        """Index the parts not in ``part_fts`` yet (inside the caller's transaction); how many."""
+        return index_new(self.conn)
 
     # --- sources ---
 
@@ -229,72 +313,36 @@ class HistoryStore:
 
     def put_message(self, rec: MessageRecord, *, source: str) -> bool:
         """Insert or replace a message; True if it was new."""
-        cur = self.conn.execute(
-            "INSERT INTO messages(id, session_id, source, role, agent, time) VALUES (?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT(id) DO UPDATE SET role = excluded.role, agent = excluded.agent,"
-            " time = coalesce(excluded.time, messages.time)"
-            " WHERE messages.role IS NOT excluded.role OR messages.agent IS NOT excluded.agent"
-            " OR messages.time IS NOT coalesce(excluded.time, messages.time)",
-            (rec.id, rec.session_id, source, rec.role, rec.agent, rec.time),
-        )
-        return cur.rowcount > 0
+        return self.conn.execute(MESSAGE_UPSERT, message_row(rec, source)).rowcount > 0
 
     def put_text(self, part: TextPart) -> bool:
         """Insert a text part, or update it when its text changed; True if anything was written."""
-        cur = self.conn.execute(
-            "INSERT INTO parts(uid, message_id, session_id, kind, synthetic, text, time)"
-            " VALUES (?, ?, ?, 'text', ?, ?, coalesce(?, (SELECT time FROM messages WHERE id = ?)))"
-            " ON CONFLICT(uid) DO UPDATE SET"
-            " text = excluded.text, synthetic = excluded.synthetic, time = coalesce(excluded.time, parts.time)"
-            " WHERE parts.text IS NOT excluded.text OR parts.synthetic IS NOT excluded.synthetic",
-            (
-                part.uid,
-                part.message_id,
-                part.session_id,
-                int(part.synthetic),
-                clip(part.text, TEXT_LIMIT),
-                part.time,
-                part.message_id,
-            ),
-        )
-        return cur.rowcount > 0
+        return self.put_many(TEXT_UPSERT, [text_row(part)]) > 0
 
     def put_tool(self, part: ToolPart) -> bool:
         """Insert a tool call, or update it when its state changed; True if anything was written."""
-        output = None if part.output is None else clip(part.output, OUTPUT_LIMIT)
-        error = None if part.error is None else clip(part.error, OUTPUT_LIMIT)
-        cur = self.conn.execute(
-            "INSERT INTO parts(uid, message_id, session_id, kind, tool, call_id, input, status, output, error,"
-            " time, end_time) VALUES (?, ?, ?, 'tool', ?, ?, ?, ?, ?, ?,"
-            " coalesce(?, (SELECT time FROM messages WHERE id = ?)), ?) ON CONFLICT(uid) DO UPDATE SET"
-            " tool = excluded.tool, input = excluded.input, status = excluded.status, output = excluded.output,"
-            " error = excluded.error, time = coalesce(excluded.time, parts.time), end_time = excluded.end_time"
-            " WHERE parts.status IS NOT excluded.status OR parts.input IS NOT excluded.input"
-            " OR parts.output IS NOT excluded.output OR parts.error IS NOT excluded.error",
-            (
-                part.uid,
-                part.message_id,
-                part.session_id,
-                part.tool,
-                part.call_id,
-                part.input,
-                part.status,
-                output,
-                error,
-                part.time,
-                part.message_id,
-                part.end_time,
-            ),
-        )
-        return cur.rowcount > 0
+        return self.put_many(TOOL_UPSERT, [tool_row(part)]) > 0
+
+    def put_many(self, sql: str, rows: list[list[Any]]) -> int:
+        """Run one of ``MESSAGE_UPSERT`` / ``TEXT_UPSERT`` / ``TOOL_UPSERT`` for each row; rows written.
+
+        Outside :meth:`batch`, new parts are indexed right away.
+        """
+        if len(rows) == 1:
+            written = max(0, self.conn.execute(sql, rows[0]).rowcount)
+        else:
+            written = max(0, self.conn.executemany(sql, rows).rowcount)
+        if not self._batches and sql is not MESSAGE_UPSERT:
+            self.index_new()
+        return written
 
     def finish_tool(self, session_id: str, call_id: str, *, ok: bool, text: str, end_time: int | None) -> bool:
         """Record the result of call ``call_id``; False when that call was never imported."""
-        output, error = (clip(text, OUTPUT_LIMIT), None) if ok else (None, clip(text, OUTPUT_LIMIT))
+        status, output, error = tool_result(ok, text)
         cur = self.conn.execute(
             "UPDATE parts SET status = ?, output = ?, error = ?, end_time = ?"
             " WHERE session_id = ? AND call_id = ? AND kind = 'tool'",
-            ("completed" if ok else "error", output, error, end_time, session_id, call_id),
+            (status, output, error, end_time, session_id, call_id),
         )
         return cur.rowcount > 0
 
@@ -323,6 +371,7 @@ def _connect(path: Path) -> sqlite3.Connection:
         with transaction(conn):
             _migrate(conn, path)
             _check_tokenizer(conn)
+            index_new(conn)  # parts written outside a batch by a process that stopped before indexing them
     except BaseException:
         conn.close()
         raise
@@ -338,7 +387,14 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
             f"{path} was written by a newer mimomem (schema {version}, this one knows {SCHEMA_VERSION}); "
             f"upgrade mimomem, or delete the file (it is a cache of the transcripts) and import again"
         )
-    for sql in _SCHEMA + _TRIGGERS:
+    if version == 0:
+        for sql in _SCHEMA:
+            conn.execute(sql)
+    else:  # schema 1: every part indexed by an insert trigger
+        for name in _SCHEMA_1_TRIGGERS:
+            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('indexed', (SELECT coalesce(max(id), 0) FROM parts))")
+    for sql in _TRIGGERS:
         conn.execute(sql)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -361,8 +417,28 @@ def _check_tokenizer(conn: sqlite3.Connection) -> None:
     if row is not None and row[0] == wanted:
         return
     conn.execute("INSERT INTO part_fts(part_fts) VALUES ('delete-all')")
-    conn.execute(
-        "INSERT INTO part_fts(rowid, tokens) SELECT id, mimomem_part_tokens(kind, text, tool, input, output, error)"
-        " FROM parts"
-    )
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('indexed', '0')")
+    index_new(conn)
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('tokenizer', ?)", (wanted,))
+
+
+def index_new(conn: sqlite3.Connection) -> int:
+    """Add the parts above the ``indexed`` mark to ``part_fts``, tokenized in batches; move the mark."""
+    row = conn.execute("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'indexed'").fetchone()
+    done = start = int(row[0]) if row is not None else 0
+    count = 0
+    while True:
+        rows = conn.execute(
+            "SELECT id, kind, text, tool, input, output, error FROM parts WHERE id > ? ORDER BY id LIMIT ?",
+            (done, INDEX_CHUNK),
+        ).fetchall()
+        if not rows:
+            break
+        bodies = [searchable_text(*r[1:]) for r in rows]
+        ids = [r[0] for r in rows]
+        tokens = zip(ids, shadow_tokens_many(bodies), strict=True)
+        conn.executemany("INSERT INTO part_fts(rowid, tokens) VALUES (?, ?)", tokens)
+        done, count = ids[-1], count + len(ids)
+    if done != start:
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('indexed', ?)", (str(done),))
+    return count
