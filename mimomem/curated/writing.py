@@ -17,6 +17,7 @@ from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write
 from mimomem.common.secrets import ensure_no_secrets, ensure_no_secrets_in_fields, redact_secrets
 from mimomem.curated.dedup import DedupIndex
+from mimomem.curated.filetext import fast_serialize
 from mimomem.curated.model import AUTHORS, KIND_OF, MAX_FILE_BYTES, RULES, Memory, str_list
 from mimomem.curated.roots import CuratedRoot, slugify, split_id
 from mimomem.curated.undo import Undo
@@ -165,7 +166,7 @@ def refuse_duplicate(dedup: DedupIndex, summary: str, body: str, *, skip: str | 
 
 def memory_file_text(meta: Mapping[str, Any], body: str, *, where: str) -> str:
     """The file content for ``meta`` and ``body``; refused when over the size limit or holding a secret."""
-    content = frontmatter.serialize(meta, body.strip("\n"))
+    content = fast_serialize(meta, body.strip("\n")) or frontmatter.serialize(meta, body.strip("\n"))
     size = len(content.encode("utf-8"))
     if size > MAX_FILE_BYTES:
         raise InvalidMemoryError(
