@@ -18,6 +18,7 @@ Every item carries :class:`Provenance` (session id and time).  The promotion rul
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -223,6 +224,8 @@ class Evidence:
 
     def trace(self, session_id: str | None = None) -> list[Step]:
         """Tool calls in order (one session, or all), each with its status and first result line."""
+        if self._steps is None and session_id is not None:  # one session: no need to read every call
+            return [self._step(e) for e in self.events if e.kind == "tool" and e.session_id == session_id]
         if self._steps is None:
             self._steps = [self._step(e) for e in self.events if e.kind == "tool"]
         if session_id is None:
@@ -419,6 +422,18 @@ def _clip(text: str, limit: int = 200) -> str:
 
 def _rel(path: str, project: str | None) -> str:
     """``path`` relative to the project root when it lies inside it."""
+    if project and os.path.isabs(path) and os.path.isabs(project):
+        return _rel_absolute(path, project)
+    return _rel_uncached(path, project)
+
+
+@functools.lru_cache(maxsize=4096)
+def _rel_absolute(path: str, project: str) -> str:
+    """``_rel`` of two absolute paths (cached: the same files are edited again and again)."""
+    return _rel_uncached(path, project)
+
+
+def _rel_uncached(path: str, project: str | None) -> str:
     if project and os.path.isabs(path):
         try:
             rel = os.path.relpath(path, project)

@@ -11,6 +11,7 @@ path count as the same command.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, NamedTuple
 
@@ -119,8 +120,12 @@ TRIVIAL = frozenset(
 """Commands too common to be a workflow or a piece of knowledge on their own."""
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize_command(command: str) -> str:
-    """The command with trivially varying parts folded (see the module docstring)."""
+    """The command with trivially varying parts folded (see the module docstring).
+
+    Cached: a history runs the same few commands thousands of times.
+    """
     text = " ".join(command.replace("\\\n", " ").split())
     text = _CD_PREFIX.sub("", text)
     text = _FILTER_SUFFIX.sub("", text)
@@ -131,6 +136,7 @@ def normalize_command(command: str) -> str:
     return text.strip()
 
 
+@functools.lru_cache(maxsize=4096)
 def command_family(normalized: str) -> str:
     """The program a command runs, with its sub-command for tools like git/pnpm/cargo (``pnpm run``)."""
     words = [w for w in normalized.split() if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=\S*", w)]
