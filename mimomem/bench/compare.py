@@ -5,9 +5,11 @@ and query, the metrics, the ranks of the relevant documents found and the query'
 tokens.  ``compare_results`` flags every quality metric (overall and per category) that
 dropped by more than the tolerance - or, for the zero-result share, rose by more - and
 lists each query that lost a relevant document with the tokens that changed between the
-saved and the current tokenization.  Latency and build time are not gated (too noisy);
-the user paths of a ``--scale`` run whose CPU time grew by more than 1.5x are listed as
-notes (``slower``), not failures.
+saved and the current tokenization.  Latency and build time of the backends are not gated
+(wall-clock, too noisy); the user paths of a ``--scale`` run are: a path whose CPU time (the
+median of fresh processes) grew by more than the time tolerance - 1.5x *and* 0.05 s by
+default, so that noise on a shared machine or a few ms on a fast path do not fail it - is a
+regression (``slower``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from mimomem.bench.engines import canonical_name
 from mimomem.bench.metrics import METRICS
-from mimomem.bench.paths import slower_paths
+from mimomem.bench.paths import SLOWER, SLOWER_FLOOR, SlowerPath, slower_paths, unmatched_paths
 from mimomem.errors import ResultFileError
 
 EPSILON = 1e-9
@@ -59,11 +61,14 @@ class Comparison:
     regressions: list[Regression] = field(default_factory=list)
     lost: list[LostQuery] = field(default_factory=list)
     not_compared: list[str] = field(default_factory=list)
-    slower: list[str] = field(default_factory=list)
+    slower: list[SlowerPath] = field(default_factory=list)
+    time_factor: float = SLOWER
+    time_floor: float = SLOWER_FLOOR
+    paths_compared: bool = False
 
     @property
     def ok(self) -> bool:
-        return not self.regressions
+        return not self.regressions and not self.slower
 
 
 def save_result(result: dict[str, Any], path: str | Path) -> None:
@@ -106,11 +111,22 @@ def _check(
         out.regressions.append(Regression(dataset, backend, key + label, saved[key], current[key]))
 
 
-def compare_results(saved: dict[str, Any], current: dict[str, Any], tolerance: float = 0.0) -> Comparison:
-    """Compare ``current`` against ``saved`` (both result dicts); see the module doc."""
+def compare_results(
+    saved: dict[str, Any],
+    current: dict[str, Any],
+    tolerance: float = 0.0,
+    *,
+    time_factor: float = SLOWER,
+    time_floor: float = SLOWER_FLOOR,
+) -> Comparison:
+    """Compare ``current`` against ``saved`` (both result dicts); see the module doc.
+
+    ``tolerance``: allowed drop per quality metric; ``time_factor`` and ``time_floor``: a
+    user path fails when its CPU time grew by more than both (factor x and floor seconds).
+    """
     if tolerance < 0:
         raise ValueError(f"tolerance must be >= 0, got {tolerance}")
-    out = Comparison(tolerance)
+    out = Comparison(tolerance, time_factor=time_factor, time_floor=time_floor)
     old, new = _index(saved), _index(current)
     for key in old:
         if key not in new:
@@ -133,7 +149,10 @@ def compare_results(saved: dict[str, Any], current: dict[str, Any], tolerance: f
             lost = _lost(dataset, backend, qid, p, q)
             if lost is not None:
                 out.lost.append(lost)
-    out.slower = slower_paths((saved.get("scale") or {}).get("paths"), (current.get("scale") or {}).get("paths"))
+    old_paths, new_paths = (saved.get("scale") or {}).get("paths"), (current.get("scale") or {}).get("paths")
+    out.slower = slower_paths(old_paths, new_paths, time_factor, time_floor)
+    out.not_compared += unmatched_paths(old_paths, new_paths)
+    out.paths_compared = bool(old_paths and new_paths)
     return out
 
 
@@ -167,6 +186,12 @@ def format_comparison(c: Comparison) -> str:
             )
     else:
         lines.append(f"OK: no metric dropped by more than {c.tolerance:g}")
+    allowed = f"{c.time_factor:g}x and +{c.time_floor:g} s"
+    if c.slower:
+        lines.append(f"REGRESSION: {len(c.slower)} user path(s) got slower than allowed ({allowed} CPU)")
+        lines.extend(f"  {s.describe()}" for s in c.slower)
+    elif c.paths_compared:
+        lines.append(f"OK: no user path got slower than allowed ({allowed} CPU)")
     if c.lost:
         lines.append(f"{len(c.lost)} query/backend pair(s) lost relevant documents:")
         for q in c.lost:
@@ -187,6 +212,4 @@ def format_comparison(c: Comparison) -> str:
                 lines.append("    tokens unchanged (the index side or the ranking changed)")
     for note in c.not_compared:
         lines.append(f"not compared: {note}")
-    for note in c.slower:
-        lines.append(f"slower (noted, not gated): {note}")
     return "\n".join(lines)

@@ -7,7 +7,11 @@
   ``native-index`` that includes mapping the saved index (one warm-up process builds it first);
 * ``remember``               - ``CuratedMemory.remember_many`` of curated memories made from the
   notes (sizes up to ``CURATED_MAX`` unless asked for more: the writes are slow);
-* ``open-recall``            - a new process opens that curated store and recalls once.
+* ``open-recall``            - a new process opens that curated store and recalls once;
+* ``history-import``         - ``import_claude_code`` of N messages (Claude Code transcript lines
+  made from the notes: a request, a shell call, its result; 99 per session) into a new store;
+* ``history-search``         - a new process opens that store and searches it once
+  (``mimomem history search``).
 
 Each figure is the CPU time (``time.process_time``) of the child process for the path alone
 (imports and reading the corpus excluded), the median of ``runs`` children after one warm-up
@@ -23,6 +27,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +36,11 @@ CURATED_MAX = 10_000
 
 RUNS = 3
 SLOWER = 1.5
-"""``--compare`` notes a path whose CPU time grew by more than this factor (not a failure: timing is noisy)."""
+"""``--compare`` fails on a path whose CPU time grew by more than this factor (``--time-tolerance``)..."""
+SLOWER_FLOOR = 0.05
+"""... and by more than this many seconds (``--time-floor``): a few ms more of a fast path is noise."""
+HISTORY_SESSION = 99
+"""Messages per generated transcript of the history paths (33 request, call, result triples)."""
 
 CATEGORIES = ("facts", "decisions", "pitfalls", "preferences")
 
@@ -95,6 +104,48 @@ def _child_remember(workdir: Path, query: str) -> float:
     return seconds
 
 
+def history_lines(docs: Sequence[tuple[str, str]], count: int) -> list[list[dict[str, Any]]]:
+    """``count`` Claude Code transcript lines made from the notes, as transcripts of ``HISTORY_SESSION`` lines."""
+    sessions: list[list[dict[str, Any]]] = []
+    for n in range(count):
+        if n % HISTORY_SESSION == 0:
+            sessions.append([])
+        sid = f"{len(sessions):08x}-0000-4000-8000-{0:012x}"
+        doc_id, text = docs[(n // 3) % len(docs)]
+        base = {"sessionId": sid, "uuid": f"{sid}-{n}", "cwd": "/work/app", "timestamp": 1_767_000_000 + 7 * n}
+        call = f"toolu_{n - n % 3}"
+        if n % 3 == 0:
+            line = {"type": "user", "message": {"role": "user", "content": text}}
+        elif n % 3 == 1:
+            use = {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": f"grep -rn {doc_id} notes/"}}
+            line = {"type": "assistant", "message": {"role": "assistant", "content": [use]}}
+        else:
+            back = {"type": "tool_result", "tool_use_id": call, "content": text[:200], "is_error": n % 30 == 2}
+            line = {"type": "user", "message": {"role": "user", "content": [back]}}
+        sessions[-1].append(base | line)
+    return sessions
+
+
+def _child_history_import(workdir: Path, query: str) -> float:
+    from mimomem.history.claude_code import import_claude_code
+    from mimomem.history.store import HistoryStore
+
+    start = time.process_time()
+    with HistoryStore(workdir / "history.db") as store:
+        import_claude_code(store, workdir / "projects")
+    return time.process_time() - start
+
+
+def _child_history_search(workdir: Path, query: str) -> float:
+    from mimomem.history.search import search_history
+    from mimomem.history.store import HistoryStore
+
+    start = time.process_time()
+    with HistoryStore(workdir / "history.db") as store:
+        search_history(store, query)
+    return time.process_time() - start
+
+
 def _child_open_recall(workdir: Path, query: str) -> float:
     from mimomem.curated.store import CuratedMemory
 
@@ -109,6 +160,8 @@ CHILDREN: dict[str, Callable[[Path, str], float]] = {
     "first-query native-index": _child_first_query("native-index"),
     "remember": _child_remember,
     "open-recall": _child_open_recall,
+    "history-import": _child_history_import,
+    "history-search": _child_history_search,
 }
 """Path name -> what its child process times."""
 
@@ -132,17 +185,28 @@ def _run_child(path: str, workdir: Path, query: str) -> float:
     return float(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+FROM_NOTHING = {"build": "paths.db*", "remember": "paths.db*", "history-import": "history.db*"}
+"""Paths whose every run starts from nothing, and the files each run removes first."""
+
+
 def measure(path: str, workdir: Path, query: str, runs: int) -> float:
-    """Median CPU seconds of ``runs`` children after one warm-up child (``build``/``remember``: no warm-up)."""
-    if path in ("build", "remember"):  # each run starts from nothing: the last one leaves the data for the others
+    """Median CPU seconds of ``runs`` children after one warm-up child (``FROM_NOTHING``: no warm-up)."""
+    if path in FROM_NOTHING:  # each run starts from nothing: the last one leaves the data for the others
         times = []
         for _ in range(runs):
-            for stale in workdir.glob("paths.db*"):
+            for stale in workdir.glob(FROM_NOTHING[path]):
                 stale.unlink()
             times.append(_run_child(path, workdir, query))
         return statistics.median(times)
     _run_child(path, workdir, query)  # warm-up: builds and saves what a second process reuses
     return statistics.median(_run_child(path, workdir, query) for _ in range(runs))
+
+
+def _write_transcripts(folder: Path, sessions: list[list[dict[str, Any]]]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for lines in sessions:
+        text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+        (folder / f"{lines[0]['sessionId']}.jsonl").write_text(text, encoding="utf-8")
 
 
 def _remove_tree(directory: Path) -> None:
@@ -169,6 +233,7 @@ def run_paths(
         with (workdir / "docs.jsonl").open("w", encoding="utf-8") as handle:
             for doc in corpus[:size]:
                 handle.write(json.dumps(doc, ensure_ascii=False) + "\n")
+        _write_transcripts(workdir / "projects" / "-work-app", history_lines(corpus[:size], size))
         try:
             for path in CHILDREN:
                 if path in ("remember", "open-recall") and size > curated_max:
@@ -193,18 +258,69 @@ def growth(costs: dict[str, float]) -> list[float]:
     return out
 
 
-def slower_paths(saved: dict[str, Any] | None, current: dict[str, Any] | None, factor: float = SLOWER) -> list[str]:
-    """Paths whose CPU time grew by more than ``factor`` since ``saved`` (a ``run_paths`` result each)."""
+@dataclass(frozen=True)
+class SlowerPath:
+    """A user path whose CPU time grew beyond the tolerance since the saved run."""
+
+    path: str
+    size: int
+    saved: float
+    current: float
+
+    @property
+    def ratio(self) -> float:
+        return self.current / self.saved
+
+    def describe(self) -> str:
+        return (
+            f"{self.path} at {self.size:,}: {self.saved:.3f} s -> {self.current:.3f} s CPU "
+            f"({self.ratio:.2f}x, +{self.current - self.saved:.3f} s)"
+        )
+
+
+def slower_paths(
+    saved: dict[str, Any] | None,
+    current: dict[str, Any] | None,
+    factor: float = SLOWER,
+    floor: float = SLOWER_FLOOR,
+) -> list[SlowerPath]:
+    """Paths whose CPU time grew by more than ``factor`` *and* by more than ``floor`` seconds
+    since ``saved`` (a ``run_paths`` result each; medians of runs already)."""
+    if factor < 1 or floor < 0:
+        raise ValueError(f"the time tolerance needs a factor >= 1 and a floor >= 0, got {factor} and {floor}")
     if not saved or not current:
         return []
-    notes = []
+    out = []
     for path, costs in current.get("paths", {}).items():
         before = saved.get("paths", {}).get(path, {})
         for size, seconds in costs.items():
             old = before.get(size)
-            if old and seconds > factor * old and seconds - old > 0.005:
-                notes.append(f"{path} at {int(size):,}: {old:.3f} s -> {seconds:.3f} s CPU ({seconds / old:.1f}x)")
-    return notes
+            if old and seconds > factor * old and seconds - old > floor:
+                out.append(SlowerPath(path, int(size), float(old), float(seconds)))
+    return out
 
 
-__all__ = ["CHILDREN", "CURATED_MAX", "curated_items", "growth", "measure", "run_paths", "slower_paths"]
+def unmatched_paths(saved: dict[str, Any] | None, current: dict[str, Any] | None) -> list[str]:
+    """Path / size pairs timed in only one of the two runs (not compared)."""
+    if not saved or not current:
+        return []
+    old = {(p, s) for p, costs in saved.get("paths", {}).items() for s in costs}
+    new = {(p, s) for p, costs in current.get("paths", {}).items() for s in costs}
+    return [
+        f"user path {p} at {int(s):,}: in the {'saved' if (p, s) in old else 'current'} result only"
+        for p, s in sorted(old ^ new)
+    ]
+
+
+__all__ = [
+    "CHILDREN",
+    "CURATED_MAX",
+    "SlowerPath",
+    "curated_items",
+    "growth",
+    "history_lines",
+    "measure",
+    "run_paths",
+    "slower_paths",
+    "unmatched_paths",
+]

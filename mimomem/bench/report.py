@@ -312,7 +312,33 @@ def scaling_chart(result: dict[str, Any], path: Path) -> None:
         ax.set_ylabel(unit)
         ax.set_title(title)
         ax.grid(True, which="both", alpha=0.3)
-    axes[0].legend(fontsize="small")
+    if points:
+        axes[0].legend(fontsize="small")
+    _save(fig, path)
+    plt.close(fig)
+
+
+def paths_chart(result: dict[str, Any], path: Path) -> None:
+    """CPU seconds of each user path against the number of items (log-log): how the cost grows."""
+    plt = _pyplot()
+    paths = result["scale"]["paths"]
+    fig, ax = plt.subplots(figsize=(8, 5))
+    sizes: set[int] = set()
+    for name, costs in paths["paths"].items():
+        points = sorted((int(size), seconds) for size, seconds in costs.items() if seconds > 0)
+        if points:
+            sizes.update(n for n, _ in points)
+            ax.plot([n for n, _ in points], [s for _, s in points], marker="o", label=name)
+    if sizes:  # the slope of linear growth, for reference
+        low, high = min(sizes), max(sizes)
+        ax.plot([low, high], [1e-3, 1e-3 * high / low], color="grey", linestyle=":", label="linear (reference)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("items (documents, memories, messages)")
+    ax.set_ylabel("CPU seconds (fresh process)")
+    ax.set_title(f"User paths: how the cost grows (median of {paths['runs']})")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small", bbox_to_anchor=(1.01, 1), loc="upper left")
     _save(fig, path)
     plt.close(fig)
 
@@ -321,12 +347,14 @@ def planned_charts(result: dict[str, Any]) -> list[str]:
     """The PNG files ``write_report`` draws for ``result``, in order.
 
     ``quality.png`` when there are datasets, ``scaling.png`` only for a ``--scale`` run (the
-    datasets are unrelated corpora, not sizes of one), and ``categories-<dataset>.png`` for each
-    dataset with more than one query category.
+    datasets are unrelated corpora, not sizes of one) and ``paths.png`` when it timed the user
+    paths, and ``categories-<dataset>.png`` for each dataset with more than one query category.
     """
     names = ["quality.png"] if result["datasets"] else []
     if result.get("scale"):
         names.append("scaling.png")
+        if result["scale"].get("paths"):
+            names.append("paths.png")
     names += [f"categories-{d['name']}.png" for d in result["datasets"] if len(d["categories"]) > 1]
     return names
 
@@ -351,6 +379,9 @@ def write_report(result: dict[str, Any], directory: str | Path) -> list[Path]:
         elif name == "scaling.png":
             scaling_chart(result, out / name)
             alt = "scaling"
+        elif name == "paths.png":
+            paths_chart(result, out / name)
+            alt = "user paths: cost against size"
         else:
             category_chart(datasets[name], out / name)
             alt = f"{datasets[name]['name']} per category"

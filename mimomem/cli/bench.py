@@ -14,6 +14,8 @@ from mimomem.cli.exits import NO, OK
 def check_outputs(args: argparse.Namespace) -> None:
     """Refuse unusable output options before the (long) run starts."""
     checks.in_range(args.tolerance, "--tolerance", 0)
+    checks.in_range(args.time_tolerance, "--time-tolerance", 1)
+    checks.in_range(args.time_floor, "--time-floor", 0)
     checks.new_dir(args.report, "--report")
     checks.new_dir(args.run_file, "--run-file")
     if args.save:
@@ -49,6 +51,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(bench.format_result(result), end="")
     if saved is None:
         return OK
-    comparison = bench.compare_results(saved, result, args.tolerance)
+    comparison = bench.compare_results(
+        saved, result, args.tolerance, time_factor=args.time_tolerance, time_floor=args.time_floor
+    )
     print(bench.format_comparison(comparison), file=sys.stderr if args.json else sys.stdout)
     return OK if comparison.ok else NO

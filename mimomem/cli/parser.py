@@ -311,7 +311,8 @@ def _add_bench(sub: Subparsers) -> None:
         "bench",
         help="benchmark every retrieval backend on BEIR-layout datasets (quality, latency, size)",
         description="Run each backend on each dataset and print one table per dataset; progress on stderr. "
-        "Exit status 1 when --compare finds a regression.",
+        "Exit status 1 when --compare finds a regression: a quality metric dropped, or (--scale) a user path's "
+        "CPU time grew beyond --time-tolerance.",
     )
     p.add_argument(
         "--dataset",
@@ -336,11 +337,27 @@ def _add_bench(sub: Subparsers) -> None:
         "--report",
         metavar="DIR",
         help="write report.md and PNG charts into DIR (created; its parent must exist); charts need matplotlib, "
-        "the scaling chart --scale",
+        "the scaling and user-path charts --scale",
     )
     p.add_argument("--scale", metavar="N[,N...]", help=f"also time generated corpora of N documents (up to {MAX_DOCS})")
+    _bench_compare_options(p)
+    p.add_argument(
+        "--failures",
+        action="store_true",
+        help="only the documented CJK failure cases (corpora/failures/): hits per backend side by side",
+    )
+    p.set_defaults(func=bench.cmd_bench)
+
+
+def _bench_compare_options(p: argparse.ArgumentParser) -> None:
+    from mimomem.bench.paths import SLOWER, SLOWER_FLOOR
+
     p.add_argument("--save", metavar="FILE", help="save the result (JSON) for a later --compare")
-    p.add_argument("--compare", metavar="FILE", help="compare with a saved result; exit 1 if a metric dropped")
+    p.add_argument(
+        "--compare",
+        metavar="FILE",
+        help="compare with a saved result; exit 1 if a metric dropped or a user path got slower",
+    )
     p.add_argument(
         "--tolerance",
         type=float,
@@ -349,11 +366,20 @@ def _add_bench(sub: Subparsers) -> None:
         help="allowed drop per metric for --compare (default 0)",
     )
     p.add_argument(
-        "--failures",
-        action="store_true",
-        help="only the documented CJK failure cases (corpora/failures/): hits per backend side by side",
+        "--time-tolerance",
+        type=float,
+        default=SLOWER,
+        metavar="X",
+        help=f"--compare fails when a --scale user path's CPU time grew more than X times (default {SLOWER:g}) "
+        "and more than --time-floor",
     )
-    p.set_defaults(func=bench.cmd_bench)
+    p.add_argument(
+        "--time-floor",
+        type=float,
+        default=SLOWER_FLOOR,
+        metavar="SECONDS",
+        help=f"a user path slower by less than this is noise for --compare (default {SLOWER_FLOOR:g})",
+    )
 
 
 def _add_hook(sub: Subparsers) -> None:

@@ -39,3 +39,33 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     assert main(["bench", "--dataset", str(tmp_path), "--scale", "0"]) == 2
     assert "--scale size 0 is out of range" in capsys.readouterr().err
     assert main(["bench", "--dataset", str(tmp_path), "--tolerance", "-1"]) == 2
+
+
+def test_time_tolerance_options_are_checked(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["bench", "--dataset", str(tmp_path), "--time-tolerance", "0.9"]) == 2
+    assert "--time-tolerance must be >= 1" in capsys.readouterr().err
+    assert main(["bench", "--dataset", str(tmp_path), "--time-floor", "-0.1"]) == 2
+    assert "--time-floor must be >= 0" in capsys.readouterr().err
+
+
+def test_compare_exits_1_when_a_user_path_got_slower(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mimomem import bench
+
+    def result(seconds: float) -> dict[str, object]:
+        paths = {"runs": 3, "query": "q", "paths": {"history-import": {"10000": seconds}}}
+        machine = {"python": "3", "sqlite": "3", "cpu_count": 2, "memory_bytes": 1, "platform": "x", "native": True}
+        scale = {"seed": 1, "queries": 200, "points": [], "paths": paths}
+        return {"schema": 1, "datasets": [], "backends": [], "scale": scale, "machine": machine, "timing": "t"}
+
+    saved = tmp_path / "base.json"
+    bench.save_result(result(1.0), saved)
+    for seconds, status in ((1.3, 0), (2.0, 1)):
+        monkeypatch.setattr(bench, "run_bench", lambda *a, s=seconds, **k: result(s))
+        assert main(["bench", "--dataset", str(tmp_path), "--compare", str(saved)]) == status
+        out = capsys.readouterr().out
+        if status:
+            assert "history-import at 10,000: 1.000 s -> 2.000 s CPU (2.00x, +1.000 s)" in out
+        assert main(["bench", "--dataset", str(tmp_path), "--compare", str(saved), "--time-tolerance", "3"]) == 0
+        capsys.readouterr()
