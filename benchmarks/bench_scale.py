@@ -11,7 +11,13 @@ The paths of issue 14 ("every user path stays fast from 1k to 1M items"):
   (for ``native-index`` this includes loading the index);
 * ``remember``     - ``CuratedMemory.remember_many`` of N generated curated memories
   (``bench_curated.build_store``: chunks of 1000, 90 % project / 10 % global);
-* ``open-recall``  - a new process opens that store and recalls once.
+* ``open-recall``  - a new process opens that store and recalls once;
+* ``history-import`` - ``import_claude_code`` of N messages (Claude Code transcript lines
+  made from the notes by ``mimomem.bench.paths.history_lines``) into a new history store;
+* ``history-search`` - a new process opens that store and searches it once (the first
+  generated query), as ``mimomem history search`` does.
+
+History at 1M messages (and its evidence queries) is ``bench_history.py``.
 
 Every measurement runs in its own child process (``--worker``) and reports CPU time of that
 process (``time.process_time``), which other load on a shared machine barely changes; the
@@ -39,7 +45,7 @@ from typing import Any
 import corpus
 
 HERE = Path(__file__).resolve().parent
-PATHS = ("build", "query", "first-query", "remember", "open-recall")
+PATHS = ("build", "query", "first-query", "remember", "open-recall", "history-import", "history-search")
 BACKENDS = ("fts5-bigram", "native-index")
 
 
@@ -148,11 +154,43 @@ def work_open_recall(n: int, workdir: Path) -> dict[str, Any]:
     return {"cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall}
 
 
+def work_history_import(n: int, workdir: Path) -> dict[str, Any]:
+    from mimomem.bench.paths import _write_transcripts, history_lines
+    from mimomem.history.claude_code import import_claude_code
+    from mimomem.history.store import HistoryStore
+
+    projects = workdir / "projects"
+    if not projects.exists():  # generated outside the timing, once per size
+        docs = corpus.documents(n)
+        _write_transcripts(projects / "-work-app", history_lines([(str(i), t) for i, t in enumerate(docs)], n))
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{workdir / 'history.db'}{suffix}").unlink(missing_ok=True)
+    start, wall = time.process_time(), time.perf_counter()
+    with HistoryStore(workdir / "history.db") as store:
+        import_claude_code(store, projects)
+    return {"cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall}
+
+
+def work_history_search(n: int, workdir: Path) -> dict[str, Any]:
+    query = corpus.queries()[0]
+    start, wall = time.process_time(), time.perf_counter()
+    from mimomem.history.search import search_history
+    from mimomem.history.store import HistoryStore
+
+    imported = time.process_time()
+    with HistoryStore(workdir / "history.db") as store:
+        search_history(store, query)
+    end = time.process_time()
+    return {"cpu_s": end - imported, "with_import_s": end - start, "wall_s": time.perf_counter() - wall}
+
+
 WORKERS = {
     "build": work_build,
     "query": work_query,
     "remember": work_remember,
     "open-recall": work_open_recall,
+    "history-import": work_history_import,
+    "history-search": work_history_search,
 }
 
 
@@ -223,6 +261,16 @@ def measure_size(n: int, paths: list[str], runs: int, curated: bool, workdir: Pa
         if "open-recall" in paths:
             rows = [run_child("open-recall", str(n), str(workdir)) for _ in range(runs)]
             out["open_recall_cpu_s"] = median_of(rows, "cpu_s")
+    if "history-import" in paths or "history-search" in paths:
+        rows = [
+            run_child("history-import", str(n), str(workdir)) for _ in range(runs if "history-import" in paths else 1)
+        ]
+        if "history-import" in paths:
+            out["history_import_cpu_s"] = median_of(rows, "cpu_s")
+        if "history-search" in paths:
+            run_child("history-search", str(n), str(workdir))  # a warm-up
+            rows = [run_child("history-search", str(n), str(workdir)) for _ in range(runs)]
+            out["history_search_cpu_s"] = median_of(rows, "cpu_s")
     return out
 
 
