@@ -1,17 +1,23 @@
-"""Import of Claude Code transcripts into the history store, and the evidence queries over them.
+"""Import of Claude Code transcripts into the history store, and the evidence queries over them, at scale.
 
-Generates (in a temporary directory) a project with SESSIONS Claude Code transcripts of
-realistic lines (Chinese and English requests, standing instructions, shell commands with
-results, failures followed by a fix, file edits) totalling LINES JSONL lines, then times:
+For each size (default 10k, 100k and 1M messages) generates, in a temporary directory, a
+project with one Claude Code transcript per PER_SESSION messages (JSONL lines of realistic
+content: Chinese and English requests, standing instructions, shell commands with results,
+failures followed by a fix, file edits), then measures CPU time (``time.process_time``),
+the median of RUNS runs:
 
-- the first import (parse, store, bigram index) and a second, incremental one (nothing new);
-- loading the evidence window and each evidence query (statements, repeated commands,
-  failures and fixes, repeated failures, files touched, one session's trace);
-- history search (median of the queries) and a dream / distill plan (dry run).
+- the first import into a new store (parse, store, bigram index): messages per second;
+  and a second, incremental one (nothing new);
+- history search: each query's median, then p50 / p95 over the queries;
+- the evidence windows: the whole project, the last 7 days (what ``dream`` reads), one
+  session (what ``checkpoint`` reads); each evidence query (load + query) on the whole
+  project and on the 7-day window;
+- a dream / distill plan (dry run) over their default windows (7 / 30 days).
 
-    python benchmarks/bench_history.py [--lines 10000] [--sessions 100] [--repeat 5]
+    python benchmarks/bench_history.py [--sizes 10k,100k,1m] [--per-session 100] [--runs 3] [--json out.json]
 
-No assertion: the numbers are printed for the README and benchmarks/README.md.
+No assertion: the numbers are printed for the README and benchmarks/README.md.  1M messages
+are about 480 MB of JSONL and a 330 MB store in the temporary directory (removed afterwards).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -103,74 +110,177 @@ def build(root: Path, lines: int, sessions: int) -> Path:
     return project
 
 
-def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
-    """Median wall time (ms) over ``repeat`` runs, and the last result."""
+QUERIES = [
+    "数据库端口",
+    "pnpm deploy",
+    "ERR_PNPM_NO_SCRIPT",
+    "缓存",
+    "ruff check",
+    "vite 配置",
+    "部署脚本",
+    "flaky cache test",
+    "数据库迁移失败",
+    "queue consumer retry",
+    "前端构建太慢",
+    "pytest -q tests/unit",
+    "migrations/0007.sql",
+    "package.json",
+    "测试数据库端口是 5433",
+    "never push directly to main",
+    "SQLite 做缓存",
+    "git status",
+    "linter",
+    "日志",
+    "kubernetes",
+    "pnpm lint",
+    "vite.config.ts",
+    "Missing script",
+]
+"""History search queries: words of the generated transcripts (common and rarer) and one that is absent."""
+
+DAY_MS = 86_400_000
+
+
+def size_arg(text: str) -> int:
+    """``10k`` -> 10000, ``1m`` -> 1000000."""
+    text = text.strip().lower().replace("_", "")
+    scale = {"k": 1_000, "m": 1_000_000}.get(text[-1:], 1)
+    return int(float(text.rstrip("km")) * scale)
+
+
+def cpu(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
+    """Median CPU seconds over ``runs`` runs, and the last result."""
     times, result = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
+    for _ in range(runs):
+        start = time.process_time()
         result = fn()
-        times.append((time.perf_counter() - t0) * 1000)
+        times.append(time.process_time() - start)
     return statistics.median(times), result
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--lines", type=int, default=10_000)
-    parser.add_argument("--sessions", type=int, default=100)
-    parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args(argv)
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
-    import mimomem
-    from mimomem.context.where import locate
+
+def measure(n: int, per_session: int, runs: int) -> dict[str, Any]:
+    """Every figure for one size (seconds unless the key says otherwise)."""
     from mimomem.history.claude_code import import_claude_code
-    from mimomem.history.evidence import Evidence, Window
-    from mimomem.history.search import search_history
     from mimomem.history.store import HistoryStore
+
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-history-") as tmp:
+        root = Path(tmp)
+        project = build(root, n, max(1, n // per_session))
+        files = list((root / "projects").rglob("*.jsonl"))
+        out["messages"] = sum(p.read_bytes().count(b"\n") for p in files)
+        out["jsonl_mb"] = sum(p.stat().st_size for p in files) / 1e6
+        imports = []
+        for run in range(runs):
+            store = HistoryStore(root / f"data-{run}" / "history.db")
+            start = time.process_time()
+            report = import_claude_code(store, root / "projects")
+            imports.append(time.process_time() - start)
+            if run < runs - 1:
+                store.close()
+                shutil.rmtree(root / f"data-{run}")
+        out["import_s"] = statistics.median(imports)
+        out["import messages per second"] = out["messages"] / out["import_s"]
+        out["parts"] = report.parts
+        out["store_mb"] = (root / f"data-{runs - 1}" / "history.db").stat().st_size / 1e6
+        out["import_nothing_new_s"] = cpu(lambda: import_claude_code(store, root / "projects"), runs)[0]
+        out.update(measure_queries(store, project, runs))
+        store.close()
+    return out
+
+
+def measure_queries(store: Any, project: Path, runs: int) -> dict[str, Any]:
+    from mimomem.context.where import locate
+    from mimomem.history.evidence import Evidence, Window, tool_trace
+    from mimomem.history.search import search_history
     from mimomem.passes.base import PassContext
     from mimomem.passes.distill import run_distill
     from mimomem.passes.dream import run_dream
     from mimomem.tree.store import MemoryTree
 
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        project = build(root, args.lines, args.sessions)
-        total = sum(len(p.read_text().splitlines()) for p in (root / "projects").rglob("*.jsonl"))
-        size = sum(p.stat().st_size for p in (root / "projects").rglob("*.jsonl"))
-        store = HistoryStore(root / "data" / "history.db")
-        rows: list[tuple[str, float, str]] = []
-        ms, report = timed(lambda: import_claude_code(store, root / "projects"))
-        rows.append(("import (first)", ms, f"{total:,} lines, {size / 1e6:.1f} MB, {report.parts:,} parts"))
-        ms, report = timed(lambda: import_claude_code(store, root / "projects"), args.repeat)
-        rows.append(("import (nothing new)", ms, f"{report.sources} files checked"))
-        window = Window(project=str(project))
-        ms, ev = timed(lambda: Evidence.gather(store, window), args.repeat)
-        rows.append(("load evidence window", ms, f"{len(ev.events):,} events, {len(ev.sessions())} sessions"))
-        queries: list[tuple[str, Callable[[Evidence], Any]]] = [
-            ("statements", lambda e: e.statements()),
-            ("repeated commands", lambda e: e.repeated_commands()),
-            ("failures and fixes", lambda e: e.failures()),
-            ("repeated failures", lambda e: e.repeated_failures()),
-            ("files touched", lambda e: e.files_touched()),
-            ("one session's trace", lambda e: e.trace(e.sessions()[0])),
-        ]
-        for name, query in queries:
-            ms, result = timed(lambda q=query: q(Evidence.gather(store, window)), args.repeat)
-            rows.append((f"{name} (load + query)", ms, f"{len(result)} items"))
-        words = ["数据库端口", "pnpm deploy", "ERR_PNPM_NO_SCRIPT", "缓存", "ruff check", "vite 配置"]
-        per_query = [timed(lambda w=w: search_history(store, w), args.repeat)[0] for w in words]
-        rows.append(("history search (median query)", statistics.median(per_query), f"{len(words)} queries"))
-        tree = MemoryTree(root / "data" / "memory")
-        ctx = PassContext.open(locate(project, tree=tree, env={}), store)
-        ms, dream = timed(lambda: run_dream(PassContext.open(ctx.where, store), dry_run=True), args.repeat)
-        rows.append(("dream --dry-run", ms, f"{len(dream.sections.get('Consolidated', []))} lines proposed"))
-        ms, distill = timed(lambda: run_distill(PassContext.open(ctx.where, store), home=root), args.repeat)
-        rows.append(("distill (shortlist)", ms, f"{len(distill.sections.get('Shortlist', []))} workflows"))
-        store.close()
+    out: dict[str, Any] = {}
+    per_query = [cpu(lambda q=q: search_history(store, q), runs)[0] * 1000 for q in QUERIES]
+    out["search_p50_ms"] = statistics.median(per_query)
+    out["search_p95_ms"] = percentile(per_query, 0.95)
+    last = store.conn.execute("SELECT max(time) FROM parts").fetchone()[0]
+    newest = store.conn.execute("SELECT id FROM sessions ORDER BY started_at DESC LIMIT 1").fetchone()[0]
+    windows = {
+        "project": Window(project=str(project)),
+        "7 days": Window(project=str(project), since=last - 7 * DAY_MS),
+        "one session": Window(session_id=newest),
+    }
+    for name, window in windows.items():
+        out[f"load {name}_s"], ev = cpu(lambda w=window: Evidence.gather(store, w), runs)
+        out[f"load {name}_events"] = len(ev.events)
+    queries: list[tuple[str, Callable[[Evidence], Any]]] = [
+        ("statements", lambda e: e.statements()),
+        ("repeated commands", lambda e: e.repeated_commands()),
+        ("failures and fixes", lambda e: e.failures()),
+        ("repeated failures", lambda e: e.repeated_failures()),
+        ("files touched", lambda e: e.files_touched()),
+        ("one session's trace", lambda e: e.trace(e.sessions()[-1])),
+    ]
+    for name, query in queries:
+        for window_name in ("project", "7 days"):
+            window = windows[window_name]
+            out[f"{name} ({window_name})_s"] = cpu(lambda q=query, w=window: q(Evidence.gather(store, w)), runs)[0]
+    out["tool_trace (one session)_s"] = cpu(lambda: tool_trace(store, newest), runs)[0]
+    tree = MemoryTree(store.path.parent / "memory")
+    where = locate(project, tree=tree, env={})
+    out["dream --dry-run (7 days)_s"] = cpu(
+        lambda: run_dream(PassContext.open(where, store, days=7, now=last), dry_run=True), runs
+    )[0]
+    out["distill (30 days)_s"] = cpu(
+        lambda: run_distill(PassContext.open(where, store, days=30, now=last), home=store.path.parent), runs
+    )[0]
+    return out
+
+
+def print_table(results: dict[int, dict[str, Any]]) -> None:
+    sizes = sorted(results)
+    print("| step | " + " | ".join(f"{n:,} messages" for n in sizes) + " |")
+    print("|---|" + "---:|" * len(sizes))
+    keys = list(dict.fromkeys(k for n in sizes for k in results[n]))
+    for key in keys:
+        cells = []
+        for n in sizes:
+            value = results[n].get(key)
+            if value is None:
+                cells.append("-")
+            elif key.endswith("_s"):
+                cells.append(f"{value * 1000:,.1f} ms" if value < 1 else f"{value:,.2f} s")
+            elif isinstance(value, float):
+                cells.append(f"{value:,.1f}")
+            else:
+                cells.append(f"{value:,}")
+        label = key.removesuffix("_s").replace("_", " ")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="10k,100k,1m", help="messages (transcript lines) per size")
+    parser.add_argument("--per-session", type=int, default=100, help="messages per session (one transcript each)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+
+    import mimomem
+
     engine = "native" if mimomem.native_available() else "pure Python"
-    print(f"# History store and evidence ({engine}, Python {sys.version.split()[0]})\n")
-    print("| step | ms | notes |\n|---|---:|---|")
-    for name, ms, notes in rows:
-        print(f"| {name} | {ms:,.1f} | {notes} |")
+    print(f"# History store and evidence ({engine}, Python {sys.version.split()[0]}); CPU, median of {args.runs}\n")
+    results: dict[int, dict[str, Any]] = {}
+    for n in sorted(size_arg(s) for s in args.sizes.split(",") if s.strip()):
+        results[n] = measure(n, args.per_session, args.runs)
+        print(f"{n}: {json.dumps(results[n])}", file=sys.stderr, flush=True)
+    print_table(results)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0
 
 
