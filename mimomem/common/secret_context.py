@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from mimomem.common.secret_needles import NeedleFinder
+from mimomem.common.secret_needles import NeedleFinder, needle_text
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
     GENERIC_MIN_LEN,
@@ -52,7 +52,7 @@ def _random_base64(value: str, min_entropy: float) -> bool:
 
 def named_keys(text: str) -> Iterator[Span]:
     """AWS secret access keys and Azure storage keys, recognised by the words that name them."""
-    low = text.lower()
+    low = needle_text(text)
     if "aws" not in low and "secret" not in low and "key" not in low:
         return
     for m in _AWS_SECRET.finditer(text):
@@ -172,7 +172,7 @@ _CLI_NEEDLE_SETS = [frozenset(needles) for needles in _CLI_NEEDLES]
 
 def command_line_passwords(text: str) -> Iterator[Span]:
     """Passwords given as command-line arguments."""
-    present = _CLI_FINDER.present(text.lower())
+    present = _CLI_FINDER.present(needle_text(text))
     if not present:
         return
     for needles, pattern in zip(_CLI_NEEDLE_SETS, _CLI_PATTERNS, strict=True):
@@ -253,7 +253,7 @@ _CODE_CHARS = re.compile(r"[()\[\]{}<>\\]|^[^A-Za-z0-9]")
 
 def prose_passwords(text: str) -> Iterator[Span]:
     """``the password for the router: X``: a strong-looking value after a password word."""
-    low = text.lower()
+    low = needle_text(text)
     if not any(n in low for n in ("pass", "pwd", "密码", "口令")):
         return
     for m in _PROSE.finditer(text):

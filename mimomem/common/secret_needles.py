@@ -64,4 +64,18 @@ class NeedleFinder:
         return frozenset(found)
 
 
-__all__ = ["NeedleFinder", "trie_pattern"]
+_FOLD_LOOKALIKES = str.maketrans({"\u017f": "s", "\u0131": "i", "\u0307": None})
+"""Letters a case-insensitive pattern matches as ASCII but ``str.lower`` does not make ASCII:
+long s, dotless i, and the combining dot ``"İ".lower()`` leaves after its ``i``."""
+
+
+def needle_text(text: str) -> str:
+    """``text`` as the needle checks read it: lower-cased, look-alike letters folded to ASCII.
+
+    The rules' patterns are case-insensitive, so they match ``Baſic`` as ``basic``; the
+    needle check that decides whether a rule runs must see the same word.
+    """
+    return text.lower().translate(_FOLD_LOOKALIKES)
+
+
+__all__ = ["NeedleFinder", "needle_text", "trie_pattern"]

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from mimomem.common.secret_context import CONTEXT_RULES
-from mimomem.common.secret_needles import NeedleFinder
+from mimomem.common.secret_needles import NeedleFinder, needle_text
 from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES, Rule
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
@@ -91,7 +91,7 @@ def _shape_rules(present: frozenset[str]) -> list[Rule]:
 
 def _iter_raw(text: str) -> Iterator[tuple[str, int, int]]:
     # a rule with needles runs when one of them is in the lower-cased text
-    for kind, pattern, group, check in _shape_rules(_NEEDLES.present(text.lower())):
+    for kind, pattern, group, check in _shape_rules(_NEEDLES.present(needle_text(text))):
         for m in pattern.finditer(text):
             value = m.group(group)
             if check is None or check(value):

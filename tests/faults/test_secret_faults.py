@@ -151,3 +151,15 @@ def test_fault_inspect_and_lookups_do_not_echo(store: CuratedMemory) -> None:
         with pytest.raises(LookupError if bad_id.startswith("facts/") else ValueError) as info:
             store.get(bad_id)
         assert not _echoes(info.value, GITHUB_TOKEN), info.value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Authorization: Ba\u017fic dXNlcjpodW50ZXIy",  # long s: the pattern matches it as "s", lower() kept it
+        "Authorization: BAS\u0130C dXNlcjpodW50ZXIy",  # dotted capital I: lower() gives "i" + combining dot
+        "Authorization: Basic dXNlcjpodW50ZXIy",  # the plain spelling, for comparison
+    ],
+)
+def test_fault_lookalike_letters_do_not_hide_a_secret_from_the_needle_check(text: str) -> None:
+    assert scan_secrets(text), text
