@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from mimomem.curated.model import Memory, Recalled
@@ -25,7 +25,7 @@ from mimomem.text.query import Query
 from mimomem.text.tokens import tokenize
 
 SCOPE_PRIOR = {"project": 1.0, "global": 0.5}
-_Info = tuple[Memory, float, float, bool, str]  # memory, scope prior, updated timestamp, pinned, tie-break key
+_Info = tuple[str, str, float, float, bool, str]  # scope, id, scope prior, updated timestamp, pinned, tie-break key
 REHEARSAL_STEP = 0.1
 REHEARSAL_CAP = 1.5
 
@@ -54,35 +54,55 @@ def memory_key(memory: Memory) -> str:
 class RecallIndex:
     """The live memories of both roots in one BM25 index, with what the multipliers need.
 
-    Per key it keeps ``(memory, scope prior, updated timestamp, pinned, tie-break key)``;
+    Per key it keeps ``(scope, id, scope prior, updated timestamp, pinned, tie-break key)``;
     per scope the latest ``updated`` and whether any memory is pinned, which bound every
-    memory's decay from above.
+    memory's decay from above.  An index loaded from the recall cache holds no ``Memory``
+    objects: ``resolve`` reads those of the hits (``memory``).
     """
 
-    def __init__(self, half_life_days: float) -> None:
+    def __init__(
+        self, half_life_days: float, index: BM25Index | None = None, resolve: Callable[[str], Memory] | None = None
+    ) -> None:
         self.half_life_days = half_life_days
-        self.index = BM25Index()
-        self.eligible: dict[str, Memory] = {}
+        self.index = index if index is not None else BM25Index()
+        self.resolve = resolve
+        self.memories: dict[Hashable, Memory] = {}
         self.info: dict[Hashable, _Info] = {}  # keys are str; Hashable is what BM25Index.search yields
         self.bounds: dict[str, list[Any]] = {}  # scope -> [latest updated timestamp, any pinned]
 
     def add(self, memory: Memory) -> None:
         """Index a live memory (the caller decided it is eligible for recall)."""
         key = memory_key(memory)
-        ts = memory.updated.timestamp()
-        self.eligible[key] = memory
-        tie = f"{int(memory.scope != 'project')}{memory.id}"
-        self.info[key] = (memory, SCOPE_PRIOR[memory.scope], ts, memory.pinned, tie)
-        bound = self.bounds.setdefault(memory.scope, [ts, memory.pinned])
-        bound[0] = max(bound[0], ts)
-        bound[1] = bound[1] or memory.pinned
+        self.memories[key] = memory
+        self.note(key, memory.updated.timestamp(), memory.pinned)
         self.index.add_text(key, memory.text)
+
+    def note(self, key: str, ts: float, pinned: bool) -> None:
+        """What the multipliers need of an indexed key (``<scope>:<id>``)."""
+        scope, _, memory_id = key.partition(":")
+        self.info[key] = (scope, memory_id, SCOPE_PRIOR[scope], ts, pinned, f"{int(scope != 'project')}{memory_id}")
+        bound = self.bounds.setdefault(scope, [ts, pinned])
+        bound[0] = max(bound[0], ts)
+        bound[1] = bound[1] or pinned
 
     def remove(self, key: str) -> None:
         """Drop a key (absent keys are fine); the scope bound stays, still an upper bound."""
         self.index.remove(key)
-        self.eligible.pop(key, None)
+        self.memories.pop(key, None)
         self.info.pop(key, None)
+
+    def memory(self, key: Hashable) -> Memory:
+        """The memory indexed under ``key`` (read by ``resolve`` when not held yet)."""
+        memory = self.memories.get(key)
+        if memory is None:
+            assert self.resolve is not None, key
+            memory = self.memories[key] = self.resolve(str(key))
+        return memory
+
+    @property
+    def eligible(self) -> dict[Hashable, Memory]:
+        """Every indexed memory by key (reads those not held yet)."""
+        return {key: self.memory(key) for key in self.info}
 
     def max_multiplier(self, now_ts: float, max_hits: Mapping[str, int]) -> float:
         """An upper bound of every live memory's multiplier (scope x decay x rehearsal)."""
@@ -100,21 +120,25 @@ class RecallIndex:
         fetch = max(8 * limit, 64)
         while True:
             candidates = self.index.search(query, fetch)
-            scored: list[tuple[float, str, float, float, float, float, int, Memory]] = []
+            scored: list[tuple[float, str, float, float, float, float, int, Hashable]] = []
             append = scored.append
             for key, base in candidates:
-                memory, prior, ts, pinned, tie = info[key]
-                n = hits[memory.scope].get(memory.id, 0)
+                scope, memory_id, prior, ts, pinned, tie = info[key]
+                n = hits[scope].get(memory_id, 0)
                 d = decay(ts, pinned, now_ts, half_life)
                 r = reh[n] if n < len(reh) else REHEARSAL_CAP
-                append((base * prior * d * r, tie, base, prior, d, r, n, memory))
+                append((base * prior * d * r, tie, base, prior, d, r, n, key))
             best = heapq.nsmallest(limit, scored, key=lambda s: (-s[0], s[1]))
             if len(candidates) < fetch:
                 break  # every matching memory was scored
             if len(best) == limit and best[-1][0] > max_mult * candidates[-1][1] * (1 + 1e-12):
                 break  # nothing unfetched can reach the limit-th score (with rounding headroom)
             fetch *= 8
-        return [Recalled(m, sc, b, p, d, r, n, matched_terms(query, m)) for sc, _, b, p, d, r, n, m in best]
+        out = []
+        for sc, _, b, p, d, r, n, key in best:
+            memory = self.memory(key)
+            out.append(Recalled(memory, sc, b, p, d, r, n, matched_terms(query, memory)))
+        return out
 
 
 def matched_terms(query: Query, memory: Memory) -> tuple[str, ...]:

@@ -26,8 +26,9 @@ from typing import Any
 from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write, file_lock
 from mimomem.common.secrets import redact_secrets
+from mimomem.curated.listing import Listing, StaleListingError, StatKey, listed_key, scan_root, stat_key
 from mimomem.curated.model import MAX_FILE_BYTES, RULES, Memory, Problem, memory_from_document
-from mimomem.curated.snapshot import RootSnapshot, decode, encode, stat_key
+from mimomem.curated.snapshot import RootSnapshot, decode, encode
 from mimomem.curated.undo import hits_not_saved
 from mimomem.errors import InvalidCuratedIdError, OutsideRootError
 
@@ -98,12 +99,15 @@ class CuratedRoot:
         self.scope = scope
         self.path = path
         self.categories = tuple(categories)
-        self.memories: dict[str, Memory] = {}
-        self.problems: list[Problem] = []
+        self._memories: dict[str, Memory] | None = {}
+        self._problems: list[Problem] = []
+        self.listing: Listing | None = None
+        """The memory files the last ``scan`` found (``None`` once this process changed them)."""
         self.fingerprint: tuple[Any, ...] | None = None
         self.state_sig: tuple[int, int] | None = None
         self.hits: dict[str, int] = {}
         self.safe_dirs: set[str] = set()
+        self._scan_problems: list[Problem] = []
         self.max_hits = 0
 
     # -- locations and safety ------------------------------------------------------------------
@@ -247,62 +251,66 @@ class CuratedRoot:
         if bump:
             self.bump_generation()
         self.fingerprint = self.current_fingerprint()
+        self.listing = None  # this process changed the files: the memories it holds are the truth now
 
     # -- loading -------------------------------------------------------------------------------
-    def load(self) -> None:
-        """Read every memory file of the root again (problems are collected, never raised).
+    @property
+    def memories(self) -> dict[str, Memory]:
+        """Every memory of the root by id (read on first use after a ``scan``)."""
+        if self._memories is None:
+            self.materialize()
+        assert self._memories is not None
+        return self._memories
 
-        Files unchanged since a process last parsed them (same stat key) come from the
-        root's snapshot instead of being read and parsed again (``curated.snapshot``).
-        """
-        self.memories = {}
-        self.problems = []
-        self.safe_dirs = set()
+    @property
+    def problems(self) -> list[Problem]:
+        """What reading the root's files found wrong (reads them first, like ``memories``)."""
+        if self._memories is None:
+            self.materialize()
+        return self._problems
+
+    @property
+    def materialized(self) -> bool:
+        return self._memories is not None
+
+    def load(self) -> None:
+        """Read every memory file of the root again (problems are collected, never raised)."""
+        self.scan()
+        self.materialize()
+
+    def scan(self) -> None:
+        """List the memory files and their stat keys (``curated.listing``); memories are read on first use."""
         self.fingerprint = self.current_fingerprint()
-        if not self.exists():
+        self.safe_dirs = set()
+        self._memories, self._problems = None, []
+        self.listing, self._scan_problems = scan_root(self.path, self.categories) if self.exists() else ({}, [])
+
+    def materialize(self) -> None:
+        """Build every memory of the last scan: from the root's snapshot when a file's stat key is
+        unchanged, else read and parsed (``curated.snapshot``)."""
+        if self.listing is None:
+            self.scan()
+        assert self.listing is not None
+        self._memories, self._problems = {}, list(self._scan_problems)
+        if not self.listing:
             return
         snapshot = RootSnapshot.read(self.path, self.scope)
-        for category in self.categories:
+        for category, files in self.listing.items():
             cdir = self.path / category
-            for name, st in self._memory_files(category):
-                memory = self._load_entry(snapshot, cdir / name, f"{category}/{name}", st)
+            for name, key in files:
+                memory = self._load_entry(snapshot, cdir / name, f"{category}/{name}", key)
                 if memory is not None:
-                    self.memories[memory.id] = memory
+                    self._memories[memory.id] = memory
         snapshot.save()
 
-    def _memory_files(self, category: str) -> list[tuple[str, os.stat_result | None]]:
-        """Names (sorted) and lstat results of the memory files in a category directory (none if a symlink)."""
-        cdir = self.path / category
-        if cdir.is_symlink():
-            self.problems.append(Problem("skipped", str(cdir), "category directory is a symlink; not read"))
-            return []
-        if not cdir.is_dir():
-            return []
-        try:
-            with os.scandir(cdir) as listing:
-                entries = sorted(
-                    (e.name, e) for e in listing if e.name.endswith(".md") and e.name != "index.md" and e.name[0] != "."
-                )
-        except OSError as exc:
-            self.problems.append(Problem("skipped", str(cdir), f"cannot list: {exc.strerror}"))
-            return []
-        found: list[tuple[str, os.stat_result | None]] = []
-        for name, entry in entries:
-            try:
-                found.append((name, entry.stat(follow_symlinks=False)))
-            except OSError:
-                found.append((name, None))
-        return found
-
-    def _load_entry(self, snapshot: RootSnapshot, path: Path, rel: str, st: os.stat_result | None) -> Memory | None:
+    def _load_entry(self, snapshot: RootSnapshot, path: Path, rel: str, key: StatKey | None) -> Memory | None:
         """One memory file (``rel``: ``<category>/<name>``): from the snapshot when its stat key is
         unchanged, else read and parsed (and kept for the next process)."""
         memory_id = rel[:-3]
-        key = stat_key(st) if st is not None and stat.S_ISREG(st.st_mode) else None
         cached = snapshot.lookup(rel, key) if key is not None else None
         if cached is not None:
             memory, problems = decode(cached, memory_id=memory_id, scope=self.scope, path=path)
-            self.problems.extend(problems)
+            self._problems.extend(problems)
             return memory
         read = self._read_memory_file(path, memory_id)
         if read is None:
@@ -311,9 +319,28 @@ class CuratedRoot:
         memory, problems = memory_from_document(
             frontmatter.parse(text), memory_id=memory_id, scope=self.scope, path=path, mtime=mtime
         )
-        self.problems.extend(problems)
+        self._problems.extend(problems)
         if key is not None:
             snapshot.record(rel, key, encode(memory, problems))
+        return memory
+
+    def read_listed(self, memory_id: str) -> Memory | None:
+        """``memory_id`` read from its file, which must still be the one the last scan listed
+        (same stat key after reading); ``StaleListingError`` otherwise.  Problems are not kept:
+        they are reported when the whole root is read."""
+        key = listed_key(self.listing, memory_id)
+        if key is None:
+            raise StaleListingError(memory_id)
+        path = self.path / f"{memory_id}.md"
+        kept, self._problems = self._problems, []
+        try:
+            memory = self.load_file(path, memory_id)
+            if stat_key(os.lstat(path)) != key:
+                raise StaleListingError(memory_id)
+        except OSError:
+            raise StaleListingError(memory_id) from None
+        finally:
+            self._problems = kept
         return memory
 
     def load_file(self, path: Path, memory_id: str) -> Memory | None:
@@ -324,34 +351,34 @@ class CuratedRoot:
         text, mtime = read
         doc = frontmatter.parse(text)
         memory, problems = memory_from_document(doc, memory_id=memory_id, scope=self.scope, path=path, mtime=mtime)
-        self.problems.extend(problems)
+        self._problems.extend(problems)
         return memory
 
     def _read_memory_file(self, path: Path, memory_id: str) -> tuple[str, _dt.datetime] | None:
         """The text and mtime of a regular, UTF-8 memory file within the size limit."""
         where = str(path)
         if path.is_symlink():
-            self.problems.append(Problem("skipped", where, "symlink; memory files must be regular files"))
+            self._problems.append(Problem("skipped", where, "symlink; memory files must be regular files"))
             return None
         try:
             split_id(memory_id, self.categories)
         except InvalidCuratedIdError as exc:
-            self.problems.append(Problem("skipped", where, f"file name is not a valid slug: {exc}"))
+            self._problems.append(Problem("skipped", where, f"file name is not a valid slug: {exc}"))
             return None
         try:
             st = path.stat()
             if not stat.S_ISREG(st.st_mode):  # a FIFO would block the read forever
-                self.problems.append(Problem("skipped", where, "not a regular file"))
+                self._problems.append(Problem("skipped", where, "not a regular file"))
                 return None
             if st.st_size > MAX_FILE_BYTES:
-                self.problems.append(Problem("skipped", where, f"{st.st_size} bytes, over the {MAX_FILE_BYTES} limit"))
+                self._problems.append(Problem("skipped", where, f"{st.st_size} bytes, over the {MAX_FILE_BYTES} limit"))
                 return None
             text = path.read_bytes().decode("utf-8")
         except UnicodeDecodeError as exc:
-            self.problems.append(Problem("malformed", where, f"not UTF-8 (byte {exc.start}); re-save it as UTF-8"))
+            self._problems.append(Problem("malformed", where, f"not UTF-8 (byte {exc.start}); re-save it as UTF-8"))
             return None
         except OSError as exc:
-            self.problems.append(Problem("skipped", where, f"unreadable: {exc.strerror}"))
+            self._problems.append(Problem("skipped", where, f"unreadable: {exc.strerror}"))
             return None
         return text, _dt.datetime.fromtimestamp(st.st_mtime, _dt.timezone.utc)
 

@@ -23,6 +23,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from mimomem.curated.listing import StatKey, stat_key
 from mimomem.curated.model import Memory, Problem
 
 VERSION = 1
@@ -32,13 +33,7 @@ MIN_FILES = 200
 MAX_SNAPSHOTS = 64
 """Snapshots kept in the cache directory; the least recently written go first (roots come and go)."""
 
-StatKey = tuple[int, int, int, int]
 Payload = tuple[Any, ...]
-
-
-def stat_key(st: os.stat_result) -> StatKey:
-    """What identifies one version of a file: size, mtime, inode and ctime (ns)."""
-    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
 def snapshot_file(root: Path) -> Path:

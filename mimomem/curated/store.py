@@ -16,12 +16,13 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mimomem.common.secrets import redact_secrets
 from mimomem.curated.dedup import DedupIndex
 from mimomem.curated.importer import item_arguments, item_label, read_notes
 from mimomem.curated.inspection import inspect_roots
+from mimomem.curated.listing import StaleListingError
 from mimomem.curated.model import (
     DEFAULT_CATEGORIES,
     SCOPES,
@@ -37,6 +38,7 @@ from mimomem.curated.model import (
     new_memory_meta,
 )
 from mimomem.curated.ranking import RecallIndex, decay, memory_key, rehearsal
+from mimomem.curated.recall_cache import build_ranking, fresh_ranking
 from mimomem.curated.render import outline_lines
 from mimomem.curated.roots import CuratedRoot, checked_categories, default_global_root, split_id
 from mimomem.curated.transaction import recover_root, writing
@@ -61,6 +63,7 @@ from mimomem.errors import (
 from mimomem.text.query import Query, parse_query
 
 Now = _dt.datetime | Callable[[], _dt.datetime] | None
+_T = TypeVar("_T")
 
 
 class CuratedMemory:
@@ -122,25 +125,21 @@ class CuratedMemory:
         return self._roots[scope]
 
     def _refresh(self, *, recover: bool = True) -> RecallIndex:
-        """Reload any root whose files changed since we last read it, then rebuild the index.
-
+        """Rescan any root whose files changed since we last read it (memories are read when first
+        needed), then rebuild the index (from ``curated.recall_cache`` when it holds those files).
         ``recover``: also clean up after a writer killed half-way (``recover_root``); off
         when the caller holds the root's lock already (its write recompiles everything).
         """
         changed = False
         for root in self._roots.values():
             if root.fingerprint is None or root.current_fingerprint() != root.fingerprint:
-                root.load()
+                root.scan()
                 if recover and root.exists():
                     recover_root(root, self.categories)
                 self._dedup.pop(root.scope, None)
                 changed = True
         if changed or self._ranking is None:
-            self._ranking = RecallIndex(self.half_life_days)
-            for root in self._roots.values():
-                for memory in root.memories.values():
-                    if self._is_eligible(memory):
-                        self._ranking.add(memory)
+            self._ranking = build_ranking(self._roots, self.categories, self.half_life_days, self._is_eligible)
         return self._ranking
 
     def reload(self) -> None:
@@ -159,9 +158,8 @@ class CuratedMemory:
 
     def _reindex(self, memory: Memory | None, *, key: str | None = None) -> None:
         """Keep the index in step with one changed memory (or removed key)."""
-        assert self._ranking is not None
         key = memory_key(memory) if memory is not None else key
-        assert key is not None
+        assert self._ranking is not None and key is not None
         self._ranking.remove(key)
         if memory is not None and self._is_eligible(memory):
             self._ranking.add(memory)
@@ -209,11 +207,22 @@ class CuratedMemory:
         now_ts = self.now().timestamp()
         hits = {scope: root.read_hits() for scope, root in self._roots.items()}
         max_mult = ranking.max_multiplier(now_ts, {scope: root.max_hits for scope, root in self._roots.items()})
-        results = ranking.top(parsed, limit, now_ts, hits, max_mult)
+        results = self._using(ranking, lambda r: r.top(parsed, limit, now_ts, hits, max_mult))
         if count_hits:
             for scope, root in self._roots.items():
                 root.add_hits(r.memory.id for r in results if r.memory.scope == scope)  # warns if not saved
         return results
+
+    def _using(self, ranking: RecallIndex, use: Callable[[RecallIndex], _T]) -> _T:
+        """``use(ranking)``; when it meets a file changed since the scan, all files are read again first."""
+        try:
+            return use(ranking)
+        except StaleListingError:
+            for root in self._roots.values():
+                root.load()
+                self._dedup.pop(root.scope, None)
+            self._ranking = fresh_ranking(self._roots, self.half_life_days, self._is_eligible)
+            return use(self._ranking)
 
     # -- writing --------------------------------------------------------------------------------
     def remember(
@@ -461,10 +470,10 @@ class CuratedMemory:
     def hard_rules(self) -> list[Memory]:
         """Live hard rules of both roots (a project rule replaces a global one of the same id)."""
         ranking = self._refresh()
-        return sorted(
-            (m for m in ranking.eligible.values() if m.is_hard_rule),
-            key=lambda m: (m.scope != "project", m.id),
-        )
+        for root in self._roots.values():
+            root.memories  # read each root at once, not file by file  # noqa: B018
+        eligible = self._using(ranking, lambda r: r.eligible)
+        return sorted((m for m in eligible.values() if m.is_hard_rule), key=lambda m: (m.scope != "project", m.id))
 
     def outline(self, *, max_goals: int = 10, max_scenarios: int = 20) -> list[str]:
         """Compact outline lines: per scope, category counts, pinned goals and load-when scenarios.

@@ -1,0 +1,85 @@
+"""The memory files of a curated root as one directory walk sees them: names and stat keys.
+
+A scan is what every open of a root costs, so it builds no ``Path`` objects and reads no
+file: one ``scandir`` per category directory and one ``lstat`` per memory file.  The stat
+key ``(size, mtime_ns, inode, ctime_ns)`` changes with any edit, rename over, ``touch`` or
+``chmod`` of a file, so caches keyed by a listing (``curated.snapshot``,
+``curated.recall_cache``) are never used for a file that changed.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+
+from mimomem.curated.model import Problem
+
+StatKey = tuple[int, int, int, int]
+Files = list[tuple[str, "StatKey | None"]]
+Listing = dict[str, Files]
+"""Category -> its memory files' names (sorted) and stat keys (``None``: not a regular file)."""
+
+
+class StaleListingError(Exception):
+    """A file changed since the root was scanned (internal: the caller scans and reads again)."""
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    """What identifies one version of a file: size, mtime, inode and ctime (ns)."""
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def scan_root(root: Path, categories: Sequence[str]) -> tuple[Listing, list[Problem]]:
+    """The listing of every existing category directory of ``root``, and what could not be listed."""
+    listing: Listing = {}
+    problems: list[Problem] = []
+    for category in categories:
+        cdir = os.path.join(root, category)
+        if os.path.islink(cdir):
+            problems.append(Problem("skipped", cdir, "category directory is a symlink; not read"))
+            continue
+        try:
+            listing[category] = _category_files(cdir)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as exc:
+            problems.append(Problem("skipped", cdir, f"cannot list: {exc.strerror}"))
+    return listing, problems
+
+
+def _by_name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def _category_files(cdir: str) -> Files:
+    with os.scandir(cdir) as entries:
+        found = [e for e in entries if e.name.endswith(".md") and e.name != "index.md" and e.name[0] != "."]
+    found.sort(key=_by_name)
+    files: Files = []
+    append, is_regular = files.append, stat.S_ISREG
+    for entry in found:
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            append((entry.name, None))
+            continue
+        key = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns) if is_regular(st.st_mode) else None
+        append((entry.name, key))
+    return files
+
+
+def listed_key(listing: Listing | None, memory_id: str) -> StatKey | None:
+    """The stat key the listing holds for ``memory_id``'s file (``None``: not listed or not regular)."""
+    if not listing:
+        return None
+    category, _, slug = memory_id.partition("/")
+    name = f"{slug}.md"
+    for listed, key in listing.get(category, ()):
+        if listed == name:
+            return key
+    return None
+
+
+__all__ = ["Listing", "StaleListingError", "StatKey", "listed_key", "scan_root", "stat_key"]
