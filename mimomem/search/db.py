@@ -419,7 +419,7 @@ def put_rows(conn: sqlite3.Connection, rows: Iterable[Row], *, now: int | None =
     only grow, and an in-memory index can catch up by loading ids above the last one it
     saw.  A large write (``BULK_MIN_ROWS``, and at least the table's size: a first build)
     is a bulk load: rows go in without the index triggers, then both FTS5 indexes are
-    rebuilt in one pass each (100,000 notes: 40 s -> about 25 s of CPU).  Returns the
+    rebuilt in one pass each, merged once (100,000 notes: 40 s -> about 20 s of CPU).  Returns the
     number of rows written.
     """
     stamp = int(time.time() * 1000) if now is None else now
@@ -457,9 +457,29 @@ def _bulk_load(conn: sqlite3.Connection, batch: list[Row], stamp: int) -> None:
     )
     conn.executemany(_INSERT_ROW, values)
     for spec in INDEXES.values():
-        conn.execute(f"INSERT INTO {spec.table}({spec.table}) VALUES ('rebuild')")
+        _rebuild_unmerged(conn, spec.table)
         for stmt in _fts_sql(spec)[1:]:  # the triggers again, as they were
             conn.execute(stmt)
+
+
+FTS5_AUTOMERGE = 4
+"""FTS5's default ``automerge``, put back after a bulk rebuild (the setting is stored in the index)."""
+
+
+def _rebuild_unmerged(conn: sqlite3.Connection, table: str) -> None:
+    """FTS5's ``'rebuild'`` with incremental merging off while it runs, then one full merge.
+
+    During a rebuild FTS5 flushes a new segment every megabyte of terms and, with
+    ``automerge`` on, merges them as it goes, rewriting the same postings again and again.
+    Off, they pile up (16 at most per level, ``crisismerge``) and one ``'optimize'`` merges
+    them all once, leaving a single segment (queries as fast as before).  100,000 notes:
+    the bigram index in 9.7 s + the merge instead of 12.7 s; the whole build about 20 %
+    less CPU.  ``automerge`` is stored in the index, so it is put back afterwards.
+    """
+    conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('automerge', 0)")
+    conn.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
+    conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+    conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('automerge', {FTS5_AUTOMERGE})")
 
 
 def delete_paths(conn: sqlite3.Connection, paths: Iterable[str]) -> int:

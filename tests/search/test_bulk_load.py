@@ -70,3 +70,15 @@ def test_small_writes_to_a_large_table_are_row_by_row(monkeypatch):
     with db.transaction(conn):
         db.put_rows(conn, _rows(1100, 4))  # fewer rows than the table holds: triggers, no rebuild
     assert calls == []
+
+
+def test_bulk_load_leaves_fts5_merging_as_it_found_it():
+    conn = db.connect(":memory:")
+    with db.transaction(conn):
+        db.put_rows(conn, [row._replace(path=f"/m/x{i}.md") for i, row in enumerate(_rows(1500, 5))])
+    for spec in db.INDEXES.values():
+        t = spec.table
+        settings = dict(conn.execute(f"SELECT k, v FROM {t}_config"))
+        assert db.FTS5_AUTOMERGE == settings.get("automerge")  # merging was off during the rebuild only
+        conn.execute(f"INSERT INTO {t}({t}) VALUES ('integrity-check')")
+    conn.close()
