@@ -212,7 +212,7 @@ class transaction:
 # --- schema -------------------------------------------------------------------------
 
 
-def _fts_sql(spec: IndexSpec) -> list[str]:
+def fts_sql(spec: IndexSpec) -> list[str]:
     """CREATE statements for one external-content index and its three triggers."""
     t, col, p = spec.table, spec.column, spec.trigger_prefix
     tokenize = spec.tokenize.replace('"', '""')
@@ -229,7 +229,7 @@ def _fts_sql(spec: IndexSpec) -> list[str]:
     ]
 
 
-def _drop_fts_sql(spec: IndexSpec) -> list[str]:
+def drop_fts_sql(spec: IndexSpec) -> list[str]:
     p = spec.trigger_prefix
     return [f"DROP TRIGGER IF EXISTS {p}_{s}" for s in ("ai", "ad", "au")] + [f"DROP TABLE IF EXISTS {spec.table}"]
 
@@ -250,7 +250,7 @@ def _migrate_1(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX memory_fts_scope_idx ON memory_fts(scope, scope_id)")
     conn.execute("CREATE INDEX memory_fts_type_idx ON memory_fts(type)")
     spec = INDEXES["fts5-unicode61"]
-    sql = _fts_sql(spec)
+    sql = fts_sql(spec)
     sql[3] = sql[3].replace(f"AFTER UPDATE OF {spec.column} ON", "AFTER UPDATE ON")  # MiMo's trigger
     for stmt in sql:
         conn.execute(stmt)
@@ -275,7 +275,7 @@ def _migrate_3(conn: sqlite3.Connection) -> None:
     """The bigram shadow column and its FTS5 index; unicode61 trigger on body only."""
     uni = INDEXES["fts5-unicode61"]
     conn.execute(f"DROP TRIGGER {uni.trigger_prefix}_au")
-    conn.execute(_fts_sql(uni)[3])
+    conn.execute(fts_sql(uni)[3])
     conn.execute("ALTER TABLE memory_fts ADD COLUMN tokens TEXT NOT NULL DEFAULT ''")
     rows = conn.execute("SELECT id, body FROM memory_fts").fetchall()
     conn.executemany("UPDATE memory_fts SET tokens = ? WHERE id = ?", [(shadow_tokens(b), i) for i, b in rows])
@@ -327,7 +327,7 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
 def _create_index(conn: sqlite3.Connection, backend: str) -> None:
     """Create one FTS5 index and its triggers, fill it from the table, record its tokenizer."""
     spec = INDEXES[backend]
-    for stmt in _fts_sql(spec):
+    for stmt in fts_sql(spec):
         conn.execute(stmt)
     conn.execute(f"INSERT INTO {spec.table}({spec.table}) VALUES ('rebuild')")
     set_meta(conn, f"tokenizer:{backend}", tokenizer_ids()[backend])
@@ -348,7 +348,7 @@ def ensure_tokenizers(conn: sqlite3.Connection) -> list[str]:
         for backend in stale:
             if get_meta(conn, f"tokenizer:{backend}") == wanted[backend]:
                 continue  # another process rebuilt it while we waited for the lock
-            for stmt in _drop_fts_sql(INDEXES[backend]):
+            for stmt in drop_fts_sql(INDEXES[backend]):
                 conn.execute(stmt)
             if backend == "fts5-bigram":
                 rows = conn.execute("SELECT id, body FROM memory_fts").fetchall()
@@ -406,7 +406,7 @@ class Row(NamedTuple):
 BULK_MIN_ROWS = 1000
 """A write of at least this many rows, and at least as many as the table holds, is a bulk load."""
 
-_INSERT_ROW = (
+INSERT_ROW = (
     "INSERT INTO memory_fts(path, scope, scope_id, type, body, fingerprint, last_indexed_at, tokens)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
@@ -427,59 +427,19 @@ def put_rows(conn: sqlite3.Connection, rows: Iterable[Row], *, now: int | None =
     if not batch:
         return 0
     if len(batch) >= BULK_MIN_ROWS and len(batch) >= int(conn.execute("SELECT count(*) FROM memory_fts").fetchone()[0]):
-        _bulk_load(conn, batch, stamp)
+        from mimomem.search.bulk_load import bulk_load  # (imports this module)
+
+        bulk_load(conn, batch, stamp)
     else:
         for row in batch:
             conn.execute("DELETE FROM memory_fts WHERE path = ?", (row.path,))
-            conn.execute(_INSERT_ROW, _values(row, stamp))
+            conn.execute(INSERT_ROW, _values(row, stamp))
     _bump(conn, "generation")
     return len(batch)
 
 
 def _values(row: Row, stamp: int) -> tuple[str | int, ...]:
     return (row.path, row.scope, row.scope_id, row.type, row.body, row.fingerprint, stamp, shadow_tokens(row.body))
-
-
-def _bulk_load(conn: sqlite3.Connection, batch: list[Row], stamp: int) -> None:
-    """``put_rows`` for a large batch: rows without triggers, then each FTS5 index rebuilt from the table.
-
-    The same rows and ids as row-by-row writing (a path given twice keeps its last version).
-    """
-    for spec in INDEXES.values():
-        for stmt in _drop_fts_sql(spec)[:3]:  # the triggers only
-            conn.execute(stmt)
-    last = {row.path: n for n, row in enumerate(batch)}
-    conn.executemany("DELETE FROM memory_fts WHERE path = ?", ((path,) for path in last))
-    kept = [row for n, row in enumerate(batch) if last[row.path] == n]
-    values = (
-        (row.path, row.scope, row.scope_id, row.type, row.body, row.fingerprint, stamp, tokens)
-        for row, tokens in zip(kept, shadow_tokens_many([row.body for row in kept]), strict=True)
-    )
-    conn.executemany(_INSERT_ROW, values)
-    for spec in INDEXES.values():
-        _rebuild_unmerged(conn, spec.table)
-        for stmt in _fts_sql(spec)[1:]:  # the triggers again, as they were
-            conn.execute(stmt)
-
-
-FTS5_AUTOMERGE = 4
-"""FTS5's default ``automerge``, put back after a bulk rebuild (the setting is stored in the index)."""
-
-
-def _rebuild_unmerged(conn: sqlite3.Connection, table: str) -> None:
-    """FTS5's ``'rebuild'`` with incremental merging off while it runs, then one full merge.
-
-    During a rebuild FTS5 flushes a new segment every megabyte of terms and, with
-    ``automerge`` on, merges them as it goes, rewriting the same postings again and again.
-    Off, they pile up (16 at most per level, ``crisismerge``) and one ``'optimize'`` merges
-    them all once, leaving a single segment (queries as fast as before).  100,000 notes:
-    the bigram index in 9.7 s + the merge instead of 12.7 s; the whole build about 20 %
-    less CPU.  ``automerge`` is stored in the index, so it is put back afterwards.
-    """
-    conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('automerge', 0)")
-    conn.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
-    conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
-    conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('automerge', {FTS5_AUTOMERGE})")
 
 
 def delete_paths(conn: sqlite3.Connection, paths: Iterable[str]) -> int:

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from mimomem.search import bulk_load as bulk_load_module
 from mimomem.search import db
 
 WORDS = ["部署", "脚本", "端口", "数据库", "pnpm", "lockfile", "postgres", "5433", "Crème", "缓存"]
@@ -66,7 +67,7 @@ def test_small_writes_to_a_large_table_are_row_by_row(monkeypatch):
     with db.transaction(conn):
         db.put_rows(conn, [row._replace(path=f"/m/x{i}.md") for i, row in enumerate(_rows(1200, 3))])
     calls = []
-    monkeypatch.setattr(db, "_bulk_load", lambda *args: calls.append(args))
+    monkeypatch.setattr(bulk_load_module, "bulk_load", lambda *args: calls.append(args))
     with db.transaction(conn):
         db.put_rows(conn, _rows(1100, 4))  # fewer rows than the table holds: triggers, no rebuild
     assert calls == []
@@ -79,6 +80,6 @@ def test_bulk_load_leaves_fts5_merging_as_it_found_it():
     for spec in db.INDEXES.values():
         t = spec.table
         settings = dict(conn.execute(f"SELECT k, v FROM {t}_config"))
-        assert db.FTS5_AUTOMERGE == settings.get("automerge")  # merging was off during the rebuild only
+        assert bulk_load_module.FTS5_AUTOMERGE == settings.get("automerge")  # merging was off during the rebuild only
         conn.execute(f"INSERT INTO {t}({t}) VALUES ('integrity-check')")
     conn.close()
