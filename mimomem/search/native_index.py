@@ -38,7 +38,7 @@ from mimomem.search.backend_common import DeprecatedSearchName, filter_sql, read
 from mimomem.search.hits import RankedRow
 from mimomem.search.params import check_scope, public_scope
 from mimomem.search.snippets import body_snippets
-from mimomem.text.bm25 import BM25Index
+from mimomem.text.bm25 import BM25Index, Hit
 from mimomem.text.query import Query
 
 FILE_SUFFIX = ".bm25"
@@ -241,6 +241,42 @@ class NativeIndex(DeprecatedSearchName):
         limit: int,
         weights: Sequence[float] | None = None,
     ) -> list[RankedRow]:
+        kept = self._best(index, query, filters, limit, weights)
+        rows = self.rows_of([h.doc_id for h in kept])
+        ranked = sorted(kept, key=lambda h: (-h.score, rows[h.doc_id][0]))[:limit]
+        return [RankedRow(h.doc_id, *rows[h.doc_id], h.score) for h in ranked]  # type: ignore[arg-type]
+
+    def best_scores(
+        self,
+        query: Query,
+        *,
+        limit: int,
+        weights: Sequence[float] | None = None,
+        scope: str | None = None,
+        scope_id: str | None = None,
+        type: str | None = None,
+    ) -> list[tuple[int, float]]:
+        """``rank`` without the rows: ``(id, score)`` of the best ``limit``, plus any tying with the last.
+
+        For a pass whose scores are summed with others (the retrieval options' feedback):
+        only the rows that make the final cut need reading (``rows_of``).
+        """
+        scope = check_scope(scope, stacklevel=3)
+        with self._snapshot():
+            index = self._sync()
+            if not query or limit <= 0 or len(index) == 0:
+                return []
+            return [(int(h.doc_id), h.score) for h in self._best(index, query, (scope, scope_id, type), limit, weights)]  # type: ignore[call-overload]
+
+    def _best(
+        self,
+        index: BM25Index,
+        query: Query,
+        filters: tuple[str | None, ...],
+        limit: int,
+        weights: Sequence[float] | None,
+    ) -> list[Hit]:
+        """The hits passing ``filters`` that can be among the best ``limit`` (ties with the last kept)."""
         allowed = self._allowed_ids(*filters) if any(filters) else None
         k = limit + 1  # one past the limit: shows at once whether anything unseen could tie
         while True:
@@ -254,9 +290,7 @@ class NativeIndex(DeprecatedSearchName):
         if len(kept) > limit:  # only hits scoring at least the limit-th can make the cut (ties: path)
             cut = kept[limit - 1].score
             kept = [h for h in kept if h.score >= cut]
-        rows = self._rows_of([h.doc_id for h in kept])
-        ranked = sorted(kept, key=lambda h: (-h.score, rows[h.doc_id][0]))[:limit]
-        return [RankedRow(h.doc_id, *rows[h.doc_id], h.score) for h in ranked]  # type: ignore[arg-type]
+        return kept
 
     def _allowed_ids(self, scope: str | None, scope_id: str | None, type: str | None) -> frozenset[int]:
         """Ids of the rows passing the filters (cached until the table changes)."""
@@ -271,7 +305,7 @@ class NativeIndex(DeprecatedSearchName):
             self._allowed[key] = found
         return found
 
-    def _rows_of(self, ids: Sequence[Any]) -> dict[Any, tuple[str, str, str, str]]:
+    def rows_of(self, ids: Sequence[Any]) -> dict[Any, tuple[str, str, str, str]]:
         """id -> (path, public scope, scope id, type) for ``ids``."""
         rows: dict[Any, tuple[str, str, str, str]] = {}
         for start in range(0, len(ids), _ROWS_CHUNK):

@@ -30,7 +30,7 @@ measurements of ``benchmarks/bench_retrieval.py`` switched on (see the README th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -180,11 +180,16 @@ _SHIPPED = {"cross_language": cross_language, "near_synonyms": near_synonyms}
 
 
 class _Scores:
-    """Rows seen so far and their accumulated scores."""
+    """Rows seen so far and their accumulated scores.
+
+    A pass may add scores without rows (``add_scores``); the rows of those that reach a
+    ranking are read then, through ``fetch``.
+    """
 
     def __init__(self, rows: Iterable[RankedRow]) -> None:
         self.rows: dict[int, RankedRow] = {}
         self.score: dict[int, float] = {}
+        self.fetch: Callable[[Sequence[int]], Mapping[int, tuple[str, str, str, str]]] | None = None
         self.add(rows, 1.0)
 
     def add(self, rows: Iterable[RankedRow], weight: float) -> None:
@@ -192,11 +197,24 @@ class _Scores:
             self.rows.setdefault(row.id, row)
             self.score[row.id] = self.score.get(row.id, 0.0) + weight * row.score
 
+    def add_scores(self, pairs: Iterable[tuple[int, float]], weight: float) -> None:
+        for i, value in pairs:
+            self.score[i] = self.score.get(i, 0.0) + weight * value
+
     def ranked(self, limit: int | None = None) -> list[RankedRow]:
         """The rows best first with their summed scores (ties: path); the first ``limit`` only if given."""
         score = self.score
-        order = sorted(self.rows.values(), key=lambda r: (-score[r.id], r.path))
-        return [r._replace(score=score[r.id]) for r in order[:limit]]
+        ids = sorted(score, key=lambda i: -score[i])
+        if limit is not None and len(ids) > limit:  # only those scoring at least the limit-th can make the cut
+            cut = score[ids[limit - 1]] if limit > 0 else math.inf
+            ids = [i for i in ids if score[i] >= cut]
+        missing = [i for i in ids if i not in self.rows]
+        if missing and self.fetch is not None:
+            for i, details in self.fetch(missing).items():
+                self.rows[i] = RankedRow(i, *details, 0.0)
+        rows = self.rows
+        order = sorted((i for i in ids if i in rows), key=lambda i: (-score[i], rows[i].path))
+        return [rows[i]._replace(score=score[i]) for i in order[:limit]]
 
 
 def rank_with_options(
@@ -282,7 +300,9 @@ def _feedback_pass(
     scale = params.weight * len(query.terms)
     expansion = Query(query.text, tuple(Term((token,), "feedback", token) for token, _ in terms))
     weights = [scale * share for _, share in terms]
-    scores.add(stats.native_index().rank(expansion, limit=pool, weights=weights, **filters), 1.0)
+    native = stats.native_index()
+    scores.fetch = native.rows_of  # rows only for what makes the final cut
+    scores.add_scores(native.best_scores(expansion, limit=pool, weights=weights, **filters), 1.0)
     return list(expansion.terms)
 
 

@@ -136,6 +136,24 @@ def test_feedback_adds_exactly_each_tokens_weighted_score_in_one_pass(index, bac
         assert row.score == pytest.approx(want, rel=1e-9)
 
 
+def test_feedback_reads_rows_only_for_what_makes_the_cut(index, monkeypatch):
+    from mimomem.search.native_index import NativeIndex
+
+    asked: list[int] = []
+    real = NativeIndex.rows_of
+
+    def spy(self, ids):
+        asked.extend(ids)
+        return real(self, ids)
+
+    monkeypatch.setattr(NativeIndex, "rows_of", spy)
+    rows, _ = _rank(index, "部署", "fts5-bigram", FEEDBACK, limit=2)
+    assert len(rows) == 2
+    assert len(asked) <= 2  # the feedback pool holds more documents; at most the final cut is read
+    full, _ = _rank(index, "部署", "fts5-bigram", FEEDBACK, limit=20)
+    assert rows == full[:2]
+
+
 def parse_token(token: str):
     from mimomem.text.query import Term
 
