@@ -75,7 +75,19 @@ def needle_text(text: str) -> str:
     The rules' patterns are case-insensitive, so they match ``Baſic`` as ``basic``; the
     needle check that decides whether a rule runs must see the same word.
     """
-    return text.lower().translate(_FOLD_LOOKALIKES)
+    global _last
+    last = _last  # one tuple: another thread replacing it cannot mix two texts
+    if text is last[0]:  # the rules of one scan ask for the same text in turn
+        return last[1]
+    low = text.lower()
+    if not low.isascii() and ("\u017f" in low or "\u0131" in low or "\u0307" in low):
+        low = low.translate(_FOLD_LOOKALIKES)  # slow on non-ASCII text: only when there is something to fold
+    _last = (text, low)
+    return low
+
+
+_last = ("", "")
+"""The last text ``needle_text`` was asked for (compared by identity) and its answer."""
 
 
 __all__ = ["NeedleFinder", "needle_text", "trie_pattern"]

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from fractions import Fraction
 from itertools import chain
+from typing import cast
 
 from mimomem.curated.model import Memory
 from mimomem.text.tokens import tokenize_many
@@ -102,14 +103,19 @@ class DedupIndex:
     def _prefix(self, tokens: array[int]) -> list[int]:
         """The order keys of the first ``|X| - ceil(0.8 |X|) + 1 + EXTRA`` tokens of ``tokens`` (all if fewer)."""
         n = len(tokens)
-        get = self.rank.get
-        keys = sorted([get(h, h - _UNSEEN) for h in tokens])
+        ranks = list(map(self.rank.get, tokens))
+        if None in ranks:  # tokens unseen when the order was fixed
+            ranks = [h - _UNSEEN if k is None else k for h, k in zip(tokens, ranks, strict=True)]
+        keys = cast("list[int]", ranks)
+        keys.sort()
         return keys[: n - min_overlap(n) + 1 + EXTRA]
 
     def _reorder(self) -> None:
         """Fix the token order by the current document frequencies and index every memory again."""
         df = Counter(chain.from_iterable(self.sets.values()))
-        self.rank = {h: i for i, h in enumerate(sorted(df, key=lambda h: (df[h], h)))}
+        order = sorted(df)
+        order.sort(key=df.__getitem__)  # stable: by frequency, then by hash
+        self.rank = {h: i for i, h in enumerate(order)}
         self.ordered_at = len(self.sets)
         self.postings = {}
         self.prefixes = {}

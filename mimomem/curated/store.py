@@ -335,7 +335,7 @@ class CuratedMemory:
             {**given, "supersedes": supersedes, "body": body}, author=author, root=root, categories=self.categories
         )
         memory_id = choose_id(root, category, summary, slug)
-        root.file_for(memory_id)  # a symlinked category directory or file is refused before anything else
+        path = root.file_for(memory_id)  # a symlinked category directory or file is refused before anything else
         old = supersede_target(root, supersedes)
         dedup = self._dedup_for(root)
         refuse_duplicate(dedup, summary, body, skip=supersedes)
@@ -352,7 +352,7 @@ class CuratedMemory:
             author=author,
         )
         content = memory_file_text(meta, body, where=f"{root.scope}:{memory_id}")
-        path = write_memory_file(root, memory_id, content, durable=durable, undo=undo)
+        path = write_memory_file(root, memory_id, content, path=path, durable=durable, undo=undo)
         memory, _ = memory_from_meta(  # exactly what loading the file back gives
             meta, body.strip("\n"), memory_id=memory_id, scope=root.scope, path=path, mtime=now
         )

@@ -177,13 +177,18 @@ def memory_file_text(meta: Mapping[str, Any], body: str, *, where: str) -> str:
     return content
 
 
-def write_memory_file(root: CuratedRoot, memory_id: str, content: str, *, durable: bool, undo: Undo) -> Path:
+def write_memory_file(
+    root: CuratedRoot, memory_id: str, content: str, *, path: Path, durable: bool, undo: Undo
+) -> Path:
     """Create the category directory if needed and write the file atomically (noted in ``undo``).
 
-    The caller holds the root's write lock, which created the root (``CuratedRoot.write_lock``).
+    ``path`` is ``root.file_for(memory_id)``, checked by the caller; it is checked again when
+    the category directory was not checked then (it did not exist, say).  The caller holds the
+    root's write lock, which created the root (``CuratedRoot.write_lock``).
     """
-    undo.mkdir(root.file_for(memory_id).parent)
-    path = root.file_for(memory_id)  # re-check now that the category directory exists
+    if memory_id.split("/", 1)[0] not in root.safe_dirs:  # checked (and existing) since the root was scanned
+        undo.mkdir(path.parent)
+        path = root.file_for(memory_id)  # re-check now that the category directory exists
     undo.note(path)
     atomic_write(path, content, durable=durable)
     return path

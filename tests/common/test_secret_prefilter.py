@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mimomem.common import secret_context, secrets
-from mimomem.common.secret_needles import NeedleFinder, trie_pattern
+from mimomem.common.secret_needles import NeedleFinder, needle_text, trie_pattern
 from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES
 
 ALL_NEEDLES = sorted({n for needles in NEEDLES.values() for n in needles})
@@ -105,3 +105,12 @@ def test_corpus_findings_are_unchanged() -> None:
         text = path.read_text(encoding="utf-8")
         for case in [text, *text.split("\n"), *text.split("\n---\n")]:
             assert list(secrets._iter_raw(case)) == reference_raw(case), case
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aSſıİi\u0307K中 :=\n"), max_size=30))
+def test_needle_text_lowers_and_folds_look_alikes(text: str) -> None:
+    folded = text.lower().replace("\u017f", "s").replace("\u0131", "i").replace("\u0307", "")
+    assert needle_text(text) == folded
+    assert needle_text(text) == folded  # asked again (the answer for the last text is kept)
+    assert needle_text(text + "x") == folded + "x"
