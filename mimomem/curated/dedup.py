@@ -28,6 +28,10 @@ REORDER_MIN = 1000
 REORDER_GROWTH = 8
 """The order is fixed again when the index holds ``REORDER_MIN`` memories and again whenever it grew this much."""
 _UNSEEN = 1 << 64
+BITS_MIN = 64
+"""A posting list this long, and at least 1/64 as long as there are slots, is also kept as a bit set."""
+SLOT_SLACK = 1024
+"""Slots are renumbered when more than twice the live memories plus this many were handed out."""
 """Tokens unknown when the order was fixed sort first (below every known rank), by hash."""
 
 
@@ -66,6 +70,9 @@ class DedupIndex:
         self.prefixes: dict[str, list[int]] = {}
         self.rank: dict[int, int] = {}  # token hash -> its position in the fixed order
         self.ordered_at = 0  # how many memories the order was fixed over
+        self.slots: dict[str, int] = {}  # memory -> its bit in ``bits`` (slots are not reused until re-posted)
+        self.slot_ids: list[str | None] = []
+        self.bits: dict[int, int] = {}  # order key -> its long posting list as a bit set of slots
         self._last: tuple[str, array[int], list[int]] | None = None  # the text ``find`` looked at last
 
     @classmethod
@@ -117,21 +124,32 @@ class DedupIndex:
         order.sort(key=df.__getitem__)  # stable: by frequency, then by hash
         self.rank = {h: i for i, h in enumerate(order)}
         self.ordered_at = len(self.sets)
-        self.postings = {}
-        self.prefixes = {}
         self._last = None  # its prefix is in the old order
-        for memory_id, tokens in self.sets.items():
-            self._post(memory_id, self._prefix(tokens))
+        self._repost({memory_id: self._prefix(tokens) for memory_id, tokens in self.sets.items()})
+
+    def _repost(self, prefixes: dict[str, list[int]]) -> None:
+        """Index every memory again under its prefix, in fresh slots."""
+        self.postings, self.prefixes, self.bits, self.slots, self.slot_ids = {}, {}, {}, {}, []
+        for memory_id, prefix in prefixes.items():
+            self._post(memory_id, prefix)
 
     def _post(self, memory_id: str, prefix: list[int]) -> None:
         self.prefixes[memory_id] = prefix
-        postings = self.postings
+        slot = self.slots[memory_id] = len(self.slot_ids)
+        self.slot_ids.append(memory_id)
+        bit, long = 1 << slot, max(BITS_MIN, slot >> 6)
+        postings, bits = self.postings, self.bits
         for key in prefix:
             ids = postings.get(key)
             if ids is None:
                 postings[key] = [memory_id]
-            else:
-                ids.append(memory_id)
+                continue
+            ids.append(memory_id)
+            mask = bits.get(key)
+            if mask is not None:
+                bits[key] = mask | bit
+            elif len(ids) >= long:
+                bits[key] = sum(1 << self.slots[o] for o in ids)
 
     def add(self, memory_id: str, text: str, norm_summary: str) -> None:
         if memory_id in self.sets:
@@ -149,15 +167,60 @@ class DedupIndex:
         tokens = self.sets.pop(memory_id, None)
         if tokens is None:
             return
+        slot = self.slots.pop(memory_id, None)
+        if slot is not None:
+            self.slot_ids[slot] = None
         for key in self.prefixes.pop(memory_id, ()):
             ids = self.postings.get(key)
             if ids is not None and memory_id in ids:
                 ids.remove(memory_id)
                 if not ids:
                     del self.postings[key]
+            mask = self.bits.get(key)
+            if mask is not None and slot is not None:
+                if ids:
+                    self.bits[key] = mask & ~(1 << slot)
+                else:
+                    del self.bits[key]
+        if len(self.slot_ids) > 2 * len(self.prefixes) + SLOT_SLACK:  # mostly freed slots: compact them
+            self._repost(dict(self.prefixes))
         for norm, value in list(self.summaries.items()):
             if value == memory_id:
                 del self.summaries[norm]
+
+    def _candidates(self, prefix: list[int], needed: int) -> list[str]:
+        """The memories under at least ``needed`` of the keys in ``prefix``.
+
+        Short posting lists are counted; long ones are added up as bit sets, bit-sliced:
+        ``levels[i]`` holds the slots found under at least ``i + 1`` of the long lists.
+        """
+        postings, bits = self.postings, self.bits
+        short: list[list[str]] = []
+        levels = [0] * needed
+        for key in prefix:
+            mask = bits.get(key)
+            if mask is None:
+                ids = postings.get(key)
+                if ids:
+                    short.append(ids)
+                continue
+            for i in range(needed - 1, 0, -1):
+                levels[i] |= levels[i - 1] & mask
+            levels[0] |= mask
+        counts = Counter(chain.from_iterable(short))
+        found = [o for o, c in counts.items() if c >= needed]
+        if not levels[0]:
+            return found
+        slots = self.slots
+        found += [o for o, c in counts.items() if c < needed and levels[needed - c - 1] >> slots[o] & 1]
+        rest, slot_ids = levels[needed - 1], self.slot_ids
+        while rest:  # found under enough long lists alone
+            low = rest & -rest
+            rest ^= low
+            other = slot_ids[low.bit_length() - 1]
+            if other is not None and other not in counts:
+                found.append(other)
+        return found
 
     def find(self, text: str, norm_summary: str, *, skip: str | None = None) -> tuple[str, str] | None:
         same = self.summaries.get(norm_summary)
@@ -167,13 +230,13 @@ class DedupIndex:
         n = len(tokens)
         if not n:
             return None
-        postings = self.postings
         needed = min(EXTRA + 1, min_overlap(n))
-        counts = Counter(chain.from_iterable(postings.get(key, ()) for key in prefix))
         mine = set(tokens)
         low, high = DUPLICATE_JACCARD * n, n / DUPLICATE_JACCARD
         best: tuple[float, str] | None = None
-        for other in [o for o, c in counts.items() if c >= needed and o != skip]:
+        for other in self._candidates(prefix, needed):
+            if other == skip:
+                continue
             theirs = self.sets[other]
             if not low <= len(theirs) <= high:
                 continue

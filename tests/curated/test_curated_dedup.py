@@ -88,12 +88,16 @@ def _brute_force(sets: dict[str, set[int]], mine: set[int], skip: str | None) ->
     return best[1] if best else None
 
 
-@pytest.mark.parametrize("seed", [1, 2, 5])
-def test_prefix_index_is_exact_with_removals_skips_and_reorders(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("seed", "bits_min"), [(1, 64), (2, 64), (5, 64), (1, 2), (3, 4), (4, 8)])
+def test_prefix_index_is_exact_with_removals_skips_and_reorders(
+    seed: int, bits_min: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import mimomem.curated.dedup as dedup_module
 
     monkeypatch.setattr(dedup_module, "REORDER_MIN", 40)  # the token order is fixed again several times
     monkeypatch.setattr(dedup_module, "REORDER_GROWTH", 2)
+    monkeypatch.setattr(dedup_module, "BITS_MIN", bits_min)  # small: most posting lists are also bit sets
+    monkeypatch.setattr(dedup_module, "SLOT_SLACK", -100)  # slots renumbered often (after most removals)
     rng = random.Random(seed)
     vocab = [f"w{i}" for i in range(30)] + [f"r{i}" for i in range(300)]  # frequent and rare words
     dedup = DedupIndex()
