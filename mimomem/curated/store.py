@@ -206,8 +206,8 @@ class CuratedMemory:
             return []
         now_ts = self.now().timestamp()
         hits = {scope: root.read_hits() for scope, root in self._roots.items()}
-        max_mult = ranking.max_multiplier(now_ts, {scope: root.max_hits for scope, root in self._roots.items()})
-        results = self._using(ranking, lambda r: r.top(parsed, limit, now_ts, hits, max_mult))
+        max_hits = {scope: root.max_hits for scope, root in self._roots.items()}  # bound: of the index that ranks
+        results = self._using(ranking, lambda r: r.top(parsed, limit, now_ts, hits, r.max_multiplier(now_ts, max_hits)))
         if count_hits:
             for scope, root in self._roots.items():
                 root.add_hits(r.memory.id for r in results if r.memory.scope == scope)  # warns if not saved

@@ -214,3 +214,23 @@ def test_writes_in_this_process_then_a_new_process(tmp_path, monkeypatch):
     fresh = [(r.memory.id, r.score) for r in _store(tmp_path).recall("redis cache port", limit=50, count_hits=False)]
     assert fresh == mine
     assert store.hard_rules() == _store(tmp_path).hard_rules()
+
+
+def test_a_re_read_after_a_stale_hit_ranks_with_the_new_files_bound(tmp_path):
+    """A hit changed since the scan makes recall read every file again; a memory pinned meanwhile must
+    then rank as in a new process, not be cut off by the old index's bound on the multipliers."""
+    old = CuratedMemory(tmp_path / "proj", tmp_path / "global", now=NOW - dt.timedelta(days=300))
+    items = [{"category": "facts", "summary": f"redis note {i}", "body": "redis " + "word " * i} for i in range(100)]
+    items.append({"category": "facts", "summary": "lockfile policy"})
+    assert not old.remember_many(items, author="user").refused
+    top = _store(tmp_path).recall("redis", limit=1, count_hits=False)[0].memory  # saves the recall cache
+    store = _store(tmp_path)
+    assert store.recall("lockfile", limit=1, count_hits=False)[0].memory.id != top.id  # scanned, not read
+    top.path.write_text(top.path.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # in place: no rescan
+    last = tmp_path / "proj" / ".memory" / "facts" / "redis-note-99.md"
+    last.write_text(last.read_text(encoding="utf-8").replace("pinned: false", "pinned: true"), encoding="utf-8")
+    again = [(r.memory.id, r.score) for r in store.recall("redis", limit=1, count_hits=False)]
+    assert store._roots["project"].materialized  # the stale hit made it read everything again
+    fresh = [(r.memory.id, r.score) for r in _store(tmp_path).recall("redis", limit=1, count_hits=False)]
+    assert fresh[0][0] == "facts/redis-note-99"
+    assert again == fresh
