@@ -223,12 +223,16 @@ class CuratedRoot:
 
     # -- change detection ----------------------------------------------------------------------
     def current_fingerprint(self) -> tuple[Any, ...]:
-        """Cheap change detector: category directory mtimes and inodes, and the write generation."""
+        """Cheap change detector: category directory mtimes and inodes, and the write generation.
+
+        ``lstat``: a category directory swapped for a symlink (even to the same directory, moved)
+        is a change, so the next scan skips it and the next write refuses it.
+        """
         parts: list[Any] = []
         # not the root directory itself: .state.json is replaced there on every counted recall
         for p in (self.path / c for c in self.categories):
             try:
-                st = os.stat(p)
+                st = os.lstat(p)
                 parts.append((st.st_mtime_ns, st.st_ino))
             except OSError:
                 parts.append(None)

@@ -235,3 +235,32 @@ def test_fault_temp_names_carry_the_writers_pid(tmp_path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert "x" == target.read_text()
+
+
+def test_fault_category_swapped_for_a_symlink_to_itself_is_seen_by_a_running_store(
+    store: CuratedMemory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The category directory moved out of the root and a symlink to it put in its place: the
+    followed stat is unchanged, yet a running store must refuse it as a new process does, before
+    anything is written there (no file outside the root, not even for a moment)."""
+    store.remember("facts", "redis listens on 6380", author="user")  # its category directory is checked now
+    facts = store.roots["project"] / "facts"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.rename(facts, outside / "facts")
+    facts.symlink_to(outside / "facts", target_is_directory=True)
+    written: list[str] = []
+    real_write = files_module.atomic_write
+
+    def noted(path: object, *args: object, **kwargs: object) -> None:
+        written.append(os.path.realpath(os.fspath(path)))  # type: ignore[arg-type]
+        real_write(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("mimomem.curated.writing.atomic_write", noted)
+    with pytest.raises(roots.OutsideRootError, match="symlink"):
+        store.remember("facts", "vite serves on 5173", author="user")
+    assert not [p for p in written if p.startswith(str(outside))]
+    assert [m.id for m in store.memories()] == [
+        m.id for m in CuratedMemory(tmp_path / "proj", tmp_path / "global").memories()
+    ]
+    assert sorted(p.name for p in (outside / "facts").iterdir()) == ["index.md", "redis-listens-on-6380.md"]
