@@ -33,6 +33,8 @@ def scalar(value: str) -> str | None:
         return "''"
     if len(value) > _MAX_FAST or not value.isprintable():
         return None
+    if not value.isascii() and max(value) > "\uffff":  # libyaml escapes these ("\U0001F680"): not sure
+        return None
     if _PLAIN.fullmatch(value) and value[-1] != " " and value.casefold() not in _KEYWORDS:
         return value
     if _TIMESTAMP.fullmatch(value) or " #" in value or ": " in value or value[-1] in ": " or value[0] in _QUOTE_FIRST:

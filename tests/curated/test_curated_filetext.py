@@ -65,3 +65,13 @@ def test_typical_memory_headers_take_the_fast_path() -> None:
     fast = fast_serialize(meta, "body text")
     assert fast is not None and fast == frontmatter.serialize(meta, "body text")
     assert scalar("yes") is None and scalar("a\nb") is None and scalar("it's: x") == "'it''s: x'"
+
+
+def test_characters_beyond_the_basic_plane_are_left_to_the_yaml_library() -> None:
+    """libyaml writes an emoji or a CJK extension-B character as a ``\\U`` escape in double quotes:
+    the renderer must not write it raw, or a new file's bytes (and its size, checked against the
+    limit) would depend on which path rendered it."""
+    for value in ["ship it \U0001f680", "\U00020000 characters", "deploy: \U0001f680", "\U0001f680"]:
+        meta = {"summary": value, "load_when": ["x", value]}
+        assert fast_serialize(meta, "body") in (None, frontmatter.serialize(meta, "body"))
+        assert scalar(value) in (None, frontmatter.serialize({"v": value}, "")[len("---\nv: ") : -len("\n---\n")])
