@@ -3,8 +3,8 @@
 Building the BM25 index of 100,000 memories takes most of a second, and so does making
 their ``Memory`` objects; a hook or a one-shot ``recall`` would pay both on every run.
 So the index is saved in the user's cache directory (``$MIMOMEM_CACHE_DIR`` or
-``$XDG_CACHE_HOME/mimomem``), ``curated/<digest of the roots' real paths and the
-categories>.recall-<engine>``: ``.bm25`` (``BM25Index.save``, mapped back in milliseconds)
+``$XDG_CACHE_HOME/mimomem``), ``curated/<digest of the roots' real paths, the
+categories and the tokenizer version>.recall-<engine>``: ``.bm25`` (``BM25Index.save``, mapped back in milliseconds)
 and ``.info`` (``marshal``: the listing of every root the index was built from - each
 memory file's name and stat key - the ids that parsed into a memory, and each indexed
 memory's ``updated`` time and ``pinned`` flag).  Both carry the same token, so a pair
@@ -57,10 +57,11 @@ def cache_base(roots: Roots, categories: Sequence[str]) -> Path:
 
 
 def _identity(roots: Roots, categories: Sequence[str]) -> tuple[Any, ...]:
+    from mimomem.text import tokens
     from mimomem.text.bm25_file import ENGINE
 
     places = tuple((scope, os.path.realpath(root.path)) for scope, root in roots.items())
-    return (VERSION, snapshot.VERSION, ENGINE, places, tuple(categories))
+    return (VERSION, snapshot.VERSION, ENGINE, tokens.TOKENIZER_VERSION, places, tuple(categories))
 
 
 def build_ranking(roots: Roots, categories: Sequence[str], half_life_days: float, eligible: Eligible) -> RecallIndex:

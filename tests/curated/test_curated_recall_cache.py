@@ -234,3 +234,16 @@ def test_a_re_read_after_a_stale_hit_ranks_with_the_new_files_bound(tmp_path):
     fresh = [(r.memory.id, r.score) for r in _store(tmp_path).recall("redis", limit=1, count_hits=False)]
     assert fresh[0][0] == "facts/redis-note-99"
     assert again == fresh
+
+
+def test_a_tokenizer_change_rebuilds_the_saved_index(tmp_path, monkeypatch):
+    """The saved index holds tokens: after an upgrade whose tokens differ (``TOKENIZER_VERSION``
+    bumped) it must not be used, as the search index is not."""
+    from mimomem.text import tokens
+
+    _fill(tmp_path)
+    _view(tmp_path)
+    builds = Builds(monkeypatch)
+    monkeypatch.setattr(tokens, "TOKENIZER_VERSION", tokens.TOKENIZER_VERSION + 1)
+    _view(tmp_path)
+    assert builds.count == 1
