@@ -64,13 +64,19 @@ def _identity(roots: Roots, categories: Sequence[str]) -> tuple[Any, ...]:
     return (VERSION, snapshot.VERSION, ENGINE, tokens.TOKENIZER_VERSION, places, tuple(categories))
 
 
-def build_ranking(roots: Roots, categories: Sequence[str], half_life_days: float, eligible: Eligible) -> RecallIndex:
-    """The recall index of the roots' files as last scanned: from the cache when it holds them."""
+def build_ranking(
+    roots: Roots, categories: Sequence[str], half_life_days: float, eligible: Eligible, *, use_cache: bool = True
+) -> RecallIndex:
+    """The recall index of the roots' files as last scanned: from the cache when it holds them.
+
+    ``use_cache=False`` builds from the files and saves over the cache (after the saved one
+    failed in use, or a file changed since the scan).
+    """
     cached = all(root.listing is not None for root in roots.values())
     if cached and sum(_count(root.listing) for root in roots.values()) < snapshot.MIN_FILES:
         cached = False
     base = cache_base(roots, categories) if cached else None
-    if base is not None:
+    if base is not None and use_cache:
         ranking = _from_cache(base, roots, categories, half_life_days)
         if ranking is not None:
             return ranking

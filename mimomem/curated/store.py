@@ -1,11 +1,9 @@
 """Curated memory: small Markdown files with frontmatter, compiled outlines, scored recall.
 
-Two roots of the same shape: the global root (``<XDG config>/mimomem/memory/``) and the
-project root (``<project>/.memory/``).  Each holds ``<category>/<slug>.md`` files, a
-compiled ``<category>/index.md`` per category and a compiled ``ROOT.md``; recall hit
-counts live in a git-ignored ``.state.json``.  The files are the truth: everything in
-memory here (the BM25 index, the duplicate filter) is rebuilt from them when another
-process changes them.  The other modules of this package each do one job for it.
+Two roots of one shape, global (``<XDG config>/mimomem/memory/``) and project (``<project>/.memory/``):
+``<category>/<slug>.md`` files, compiled ``<category>/index.md`` and ``ROOT.md``, hit counts in a
+git-ignored ``.state.json``.  The files are the truth: the BM25 index and the duplicate filter are
+rebuilt from them when another process changes them.  The package's other modules each do one job.
 """
 
 from __future__ import annotations
@@ -38,7 +36,7 @@ from mimomem.curated.model import (
     new_memory_meta,
 )
 from mimomem.curated.ranking import RecallIndex, decay, memory_key, rehearsal
-from mimomem.curated.recall_cache import build_ranking, fresh_ranking
+from mimomem.curated.recall_cache import build_ranking
 from mimomem.curated.render import outline_lines
 from mimomem.curated.roots import CuratedRoot, checked_categories, default_global_root, split_id
 from mimomem.curated.transaction import recover_root, writing
@@ -214,14 +212,16 @@ class CuratedMemory:
         return results
 
     def _using(self, ranking: RecallIndex, use: Callable[[RecallIndex], _T]) -> _T:
-        """``use(ranking)``; when it meets a file changed since the scan, all files are read again first."""
+        """``use(ranking)``; on a file changed since the scan, or a damaged cache, every file is read again."""
         try:
             return use(ranking)
-        except StaleListingError:
+        except (StaleListingError, TypeError, ValueError, KeyError, IndexError):  # a code bug raises again below
             for root in self._roots.values():
                 root.load()
                 self._dedup.pop(root.scope, None)
-            self._ranking = fresh_ranking(self._roots, self.half_life_days, self._is_eligible)
+            self._ranking = build_ranking(
+                self._roots, self.categories, self.half_life_days, self._is_eligible, use_cache=False
+            )
             return use(self._ranking)
 
     # -- writing --------------------------------------------------------------------------------

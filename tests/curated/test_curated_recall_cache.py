@@ -187,6 +187,21 @@ def test_a_damaged_cache_is_rebuilt_silently(tmp_path, monkeypatch, cache, damag
     assert builds.count == 1
 
 
+@pytest.mark.parametrize("shape", ["short", "types"])
+def test_a_cache_with_the_right_identity_but_wrong_contents_is_rebuilt(tmp_path, cache, shape):
+    import marshal
+
+    _fill(tmp_path)
+    good = _view(tmp_path)
+    (info,) = (cache / "curated").glob("*.recall-*.info")
+    data = list(marshal.loads(info.read_bytes()))
+    bad = ("x",) if shape == "short" else (None, None, "prior", "ts", "pinned", None)
+    data[4] = {key: bad for key in data[4]}  # the per-memory ranking data
+    info.write_bytes(marshal.dumps(tuple(data)))
+    assert _view(tmp_path) == good
+    assert marshal.loads(info.read_bytes())[4] != {key: bad for key in data[4]}  # saved again, repaired
+
+
 def test_a_hit_changed_after_the_scan_is_read_again(tmp_path, monkeypatch):
     _fill(tmp_path)
     _view(tmp_path)
