@@ -1,11 +1,14 @@
-"""Atomic file writes and lock files.
+"""Atomic file writes, lock files, and reads of cache files that cannot hang.
 
 ``atomic_write``: a reader sees the old file or the new one, never a partial one.
 ``file_lock``: an exclusive ``flock`` on a lock file that is never reached through a symlink.
+``open_regular``: open a file for reading only if it is a regular file (a FIFO planted at a
+cache path would otherwise block the reader, e.g. a hook, forever).
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import secrets
@@ -13,6 +16,7 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import BinaryIO
 
 from mimomem.errors import MimomemError
 
@@ -143,3 +147,20 @@ def file_lock(path: str | os.PathLike[str], *, symlink_error: type[MimomemError]
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """``open(path, "rb")``, refusing anything but a regular file without blocking on it.
+
+    Opened non-blocking, so a FIFO or a device at ``path`` returns at once; then anything
+    that is not a regular file raises ``OSError`` (``EINVAL``), as an unreadable file would.
+    """
+    fd = os.open(path, os.O_RDONLY | _CLOEXEC | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from mimomem.common.files import open_regular
 from mimomem.curated import snapshot
 from mimomem.curated.listing import Listing, StaleListingError, listed_key
 from mimomem.curated.model import Memory
@@ -118,7 +119,8 @@ def _resolver(roots: Roots) -> Callable[[str], Memory]:
 def _read_state(base: Path, roots: Roots, categories: Sequence[str]) -> tuple[Any, ...] | None:
     """``(token, listings, produced, info, bounds)`` of the saved cache, or ``None`` when unusable."""
     try:
-        data = marshal.loads(Path(f"{base}.info").read_bytes())
+        with open_regular(f"{base}.info") as handle:
+            data = marshal.loads(handle.read())
     except (OSError, ValueError, EOFError, TypeError):
         return None
     if not (isinstance(data, tuple) and len(data) == 6 and data[0] == _identity(roots, categories)):

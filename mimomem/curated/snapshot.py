@@ -23,6 +23,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from mimomem.common.files import open_regular
 from mimomem.curated.listing import StatKey, stat_key
 from mimomem.curated.model import Memory, Problem
 
@@ -106,7 +107,8 @@ class RootSnapshot:
         """The snapshot saved for ``root`` (empty when there is none or it is unusable)."""
         snapshot = cls(root, scope)
         try:
-            data = marshal.loads(snapshot_file(root).read_bytes())
+            with open_regular(snapshot_file(root)) as handle:
+                data = marshal.loads(handle.read())
             if isinstance(data, tuple) and len(data) == 2 and data[0] == snapshot.identity:
                 entries = data[1]
                 if isinstance(entries, dict):

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from mimomem.common.files import open_regular
 from mimomem.errors import IndexFileError
 from mimomem.text._accel import NATIVE
 from mimomem.text.bm25 import BM25Index
@@ -141,7 +142,7 @@ def _umask() -> int:
 
 def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The JSON header of the index file at ``path`` (``FileNotFoundError`` when missing)."""
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         return _parse_header(handle.read(4096), path, os.fstat(handle.fileno()).st_size)
 
 
@@ -182,7 +183,7 @@ def load_index(
     Raises ``FileNotFoundError`` when there is no file and ``IndexFileError`` when it
     cannot be used.  ``accept`` is asked before anything but the header is read.
     """
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         size = os.fstat(handle.fileno()).st_size
         header = _parse_header(handle.read(4096), path, size)
         if accept is not None and not accept(header.get("stamp")):

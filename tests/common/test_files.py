@@ -187,3 +187,17 @@ def test_lock_on_a_fifo_does_not_hang(tmp_path):
     os.mkfifo(lock)
     with file_lock(lock, symlink_error=OutsideRootError):  # O_NONBLOCK: the open returns at once
         pass
+
+
+def test_open_regular_reads_files_and_refuses_fifos_and_directories_without_blocking(tmp_path):
+    from mimomem.common.files import open_regular
+
+    (tmp_path / "f").write_bytes(b"data")
+    with open_regular(tmp_path / "f") as handle:
+        assert handle.read() == b"data"
+    os.mkfifo(tmp_path / "fifo")  # no writer: a plain open() would block here forever
+    for bad in (tmp_path / "fifo", tmp_path):
+        with pytest.raises(OSError, match=r"not a regular file|Is a directory"):
+            open_regular(bad)
+    with pytest.raises(FileNotFoundError):
+        open_regular(tmp_path / "missing")

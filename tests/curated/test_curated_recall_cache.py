@@ -262,3 +262,21 @@ def test_a_tokenizer_change_rebuilds_the_saved_index(tmp_path, monkeypatch):
     monkeypatch.setattr(tokens, "TOKENIZER_VERSION", tokens.TOKENIZER_VERSION + 1)
     _view(tmp_path)
     assert builds.count == 1
+
+
+def test_fifos_planted_at_the_cache_files_are_not_waited_on(tmp_path, cache):
+    import threading
+
+    _fill(tmp_path)
+    good = _view(tmp_path)
+    planted = [*(cache / "curated").glob("*.info"), *(cache / "curated").glob("*.snapshot")]
+    assert planted
+    for path in planted:
+        path.unlink()
+        os.mkfifo(path)
+    got: list[object] = []
+    worker = threading.Thread(target=lambda: got.append(_view(tmp_path)), daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert not worker.is_alive(), "opening a planted FIFO blocked recall"
+    assert got == [good]

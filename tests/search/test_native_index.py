@@ -211,3 +211,28 @@ def test_an_in_memory_database_saves_nothing(tmp_path):
         index.add_documents(_docs(50))
         _check_equal_to_fts5(index)
         assert _native(index).path is None
+
+
+def test_a_fifo_planted_at_the_index_file_is_replaced_not_waited_on(tmp_path):
+    import os
+    import threading
+
+    path = tmp_path / "c.db"
+    with DocumentIndex(path) as first:
+        first.add_documents(_docs(50))
+        expected = _answers(first, "native-index")
+    index_file = tmp_path / f"c.db{FILE_SUFFIX}"
+    index_file.unlink()
+    os.mkfifo(index_file)
+    got: list[object] = []
+
+    def search() -> None:
+        with _fresh(path) as second:
+            got.append(_answers(second, "native-index"))
+
+    worker = threading.Thread(target=search, daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert not worker.is_alive(), "opening the planted FIFO blocked the search"
+    assert got == [expected]
+    assert index_file.is_file()  # saved over the FIFO
