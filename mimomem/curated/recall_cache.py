@@ -232,11 +232,8 @@ def save(
 
 def _prune(directory: Path) -> None:
     """Keep the recall caches of the ``MAX_CACHES`` most recently saved stores."""
-    found = []
-    for entry in os.scandir(directory):
-        if ".recall-" in entry.name and entry.name.endswith(".info") and entry.is_file(follow_symlinks=False):
-            found.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path[: -len(".info")]))
-    for _, stale in sorted(found, reverse=True)[MAX_CACHES:]:
+    for info in snapshot.beyond_newest(directory, ".info", MAX_CACHES):
+        stale = info[: -len(".info")]
         for suffix in (".info", ".bm25"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(stale + suffix)

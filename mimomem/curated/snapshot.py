@@ -16,6 +16,7 @@ snapshots are ignored and replaced, and it is written only for roots of at least
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import marshal
@@ -149,12 +150,18 @@ class RootSnapshot:
 
 def _prune(directory: Path) -> None:
     """Keep the ``MAX_SNAPSHOTS`` most recently written snapshots."""
+    for path in beyond_newest(directory, ".snapshot", MAX_SNAPSHOTS):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+
+def beyond_newest(directory: Path, suffix: str, keep: int) -> list[str]:
+    """Paths of the regular files in ``directory`` ending in ``suffix``, all but the ``keep`` newest (by mtime)."""
     found = []
     for entry in os.scandir(directory):
-        if entry.name.endswith(".snapshot") and entry.is_file(follow_symlinks=False):
+        if entry.name.endswith(suffix) and entry.is_file(follow_symlinks=False):
             found.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
-    for _, path in sorted(found, reverse=True)[MAX_SNAPSHOTS:]:
-        os.unlink(path)
+    return [path for _, path in sorted(found, reverse=True)[keep:]]
 
 
 __all__ = ["MIN_FILES", "VERSION", "RootSnapshot", "decode", "encode", "snapshot_file", "stat_key"]

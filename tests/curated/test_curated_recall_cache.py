@@ -17,11 +17,7 @@ QUERIES = ["部署 端口", "redis cache", "deploy script", "ruff", "vite config
 WORDS = ["redis", "cache", "port", "deploy", "vite", "config", "lockfile", "端口", "部署", "脚本"]
 
 
-@pytest.fixture(autouse=True)
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(snapshot, "MIN_FILES", 1)
-    return tmp_path / "cache"
+pytestmark = pytest.mark.usefixtures("cache")  # tests/curated/conftest.py
 
 
 def _store(tmp_path: Path) -> CuratedMemory:

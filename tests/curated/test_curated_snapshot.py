@@ -17,11 +17,7 @@ NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
 CATEGORIES = ("rules", "preferences", "decisions", "pitfalls", "facts")
 
 
-@pytest.fixture(autouse=True)
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(snapshot, "MIN_FILES", 1)
-    return tmp_path / "cache"
+pytestmark = pytest.mark.usefixtures("cache")  # tests/curated/conftest.py
 
 
 def _store(tmp_path: Path) -> CuratedMemory:
