@@ -389,6 +389,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--reuse", type=Path, metavar="DIR", help="keep built stores in DIR/<n> and reuse them")
     args = parser.parse_args(argv)
+    caches = args.reuse or Path(tempfile.mkdtemp(prefix="bench-curated-cache-"))
+    os.environ["MIMOMEM_CACHE_DIR"] = str(caches / "cache")  # snapshots: never the user's ~/.cache
     print(f"native: {mimomem.native_available()}  python {sys.version.split()[0]}  cpus {os.cpu_count()}")
     print(
         "| memories | remember_many | open (parse all) | recall p50 | recall p95 | recall+hits p50 | full scan p50 | full scan p95 | speed-up (p50) |"

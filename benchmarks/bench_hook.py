@@ -3,14 +3,17 @@
 Builds (in a temporary MIMOMEM_HOME) a git project with 1,000 memory-tree files across
 sessions, projects and global memory, and 500 curated memories, then runs
 ``mimomem hook claude-code`` as a fresh process for a Chinese UserPromptSubmit and a
-SessionStart, N times each, and reports the child CPU time (user + sys) as p50 / p90
-next to ``python -c pass`` measured the same way.  A breakdown of one in-process run
-(import, locate, curated, search, reminder) shows where the time goes.
+SessionStart, N times each, and reports the child CPU time (user + sys)
+next to ``python -c pass`` measured the same way.
 
-    python benchmarks/bench_hook.py [--runs 15] [--files 1000] [--memories 500]
+    python benchmarks/bench_hook.py [--runs 9] [--files 1000] [--memories 500] [--record]
 
-The goal (issue: "Memory that reaches the agent"): p50 <= 150 ms CPU for the prompt hook.
-No assertion: the numbers are printed for the README and benchmarks/README.md.
+Every figure is the CPU of a whole process (interpreter start and imports included: what a
+user pays per prompt), the median of ``--runs`` processes with the lowest and highest, the
+cases taking turns; the in-process split (``time.process_time`` inside a fresh interpreter)
+is printed beside it, labelled. The bound is a ratio against ``python -c pass`` in the same
+run (``--max-ratio``, generous: exit 1 above it), never a timing assertion in a unit test.
+``--record`` writes ``benchmarks/results/hook.json`` for ``benchmarks/figures.py``.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ def note(rng: random.Random, i: int) -> str:
 def build(home: Path, files: int, memories: int) -> tuple[Path, str]:
     """The project directory and the session id, with the memory written through mimomem."""
     os.environ["MIMOMEM_HOME"] = str(home)
+    os.environ["MIMOMEM_CACHE_DIR"] = str(home / "cache")  # curated snapshots: never the user's ~/.cache
     from mimomem.curated.store import CuratedMemory
     from mimomem.tree.store import MemoryTree
 
@@ -84,74 +88,93 @@ def build(home: Path, files: int, memories: int) -> tuple[Path, str]:
 
 
 def child_cpu(cmd: list[str], stdin: str, env: dict[str, str]) -> float:
+    """CPU seconds (user + sys) of one whole child process: interpreter start, imports, work, exit."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=env, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure(cmd: list[str], stdin: str, env: dict[str, str], runs: int) -> tuple[float, float]:
-    samples = sorted(child_cpu(cmd, stdin, env) for _ in range(runs))
-    return statistics.median(samples) * 1000, samples[int(0.9 * (len(samples) - 1))] * 1000
-
-
-def breakdown(repo: Path, sid: str, prompt: str) -> dict[str, float]:
-    """CPU milliseconds of each stage of one prompt hook, in a fresh interpreter."""
-    code = f"""
+BREAKDOWN = """
 import time, json
 t = time.process_time
+start = t()
 s = t(); import mimomem.hooks.claude_code, mimomem.context.assemble, mimomem.context.relevant; imp = t() - s
 from mimomem.context.where import locate
 from mimomem.context import relevant, instructions
-s = t(); w = locate({str(repo)!r}, session_id={sid!r}); loc = t() - s
+s = t(); w = locate({repo!r}, session_id={sid!r}); loc = t() - s
 s = t(); relevant.curated_prompt_text(w, {prompt!r}); cur = t() - s
 s = t(); relevant.search_text(w, {prompt!r}, 3); sea = t() - s
 s = t(); instructions.recall_reminder(w); rem = t() - s
-print(json.dumps({{"imports": imp, "locate": loc, "curated": cur, "search": sea, "reminder": rem}}))
+print(json.dumps({{"interpreter start": start, "imports": imp, "locate": loc, "curated recall": cur,
+                  "search": sea, "reminder": rem}}))
 """
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def breakdown(repo: Path, sid: str, prompt: str, env: dict[str, str]) -> dict[str, float]:
+    """CPU milliseconds of each stage of one prompt hook, measured inside a fresh interpreter."""
+    code = BREAKDOWN.format(repo=str(repo), sid=sid, prompt=prompt)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     return {k: v * 1000 for k, v in json.loads(out).items()}
 
 
-def main() -> None:
+PROMPT = "部署前数据库端口要改成多少？上次 pnpm 构建失败是什么原因"
+CASES = {
+    "python -c pass": None,
+    "UserPromptSubmit": {"hook_event_name": "UserPromptSubmit", "prompt": PROMPT},
+    "SessionStart": {"hook_event_name": "SessionStart", "source": "startup"},
+}
+
+
+def measure(repo: Path, sid: str, tmp: Path, runs: int) -> dict[str, list[float]]:
+    """CPU ms of ``runs`` whole processes per case; the cases take turns, so load hits all alike."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure an installed package: bytecode cached, as pip leaves it
+    hook = [sys.executable, "-m", "mimomem", "hook", "claude-code"]
+    base = {"session_id": sid, "cwd": str(repo), "transcript_path": str(tmp / "none.jsonl")}
+    child_cpu(hook, json.dumps({**base, **CASES["UserPromptSubmit"]}), env)  # builds the search cache
+    samples: dict[str, list[float]] = {name: [] for name in CASES}
+    for _ in range(runs):
+        for name, payload in CASES.items():
+            if payload is None:
+                samples[name].append(child_cpu([sys.executable, "-c", "pass"], "", env) * 1000)
+            else:
+                samples[name].append(child_cpu(hook, json.dumps({**base, **payload}), env) * 1000)
+    parts = [breakdown(repo, sid, PROMPT, env) for _ in range(runs)]
+    samples.update({f"in-process: {k}": [p[k] for p in parts] for k in parts[0]})
+    return samples
+
+
+def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--runs", type=int, default=9, help="processes per case (median and spread; at least 5)")
     ap.add_argument("--files", type=int, default=1000)
     ap.add_argument("--memories", type=int, default=500)
-    args = ap.parse_args()
+    ap.add_argument(
+        "--max-ratio",
+        type=float,
+        default=40.0,
+        help="exit 1 when the prompt hook costs more than this many times `python -c pass` (median CPU, same run)",
+    )
+    ap.add_argument("--record", action="store_true", help="write benchmarks/results/hook.json")
+    args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         repo, sid = build(Path(tmp), args.files, args.memories)
         print(f"built {args.files} tree files and {args.memories} curated memories in {time.perf_counter() - t0:.1f} s")
-        env = dict(os.environ)
-        env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure an installed package: bytecode cached, as pip leaves it
-        hook = [sys.executable, "-m", "mimomem", "hook", "claude-code"]
-        prompt = "部署前数据库端口要改成多少？上次 pnpm 构建失败是什么原因"
-        payloads = {
-            "UserPromptSubmit (Chinese)": {"hook_event_name": "UserPromptSubmit", "prompt": prompt},
-            "SessionStart (startup)": {"hook_event_name": "SessionStart", "source": "startup"},
-        }
-        base = {"session_id": sid, "cwd": str(repo), "transcript_path": str(Path(tmp) / "none.jsonl")}
-        subprocess.run(
-            hook,
-            input=json.dumps({**base, **payloads["UserPromptSubmit (Chinese)"]}),
-            text=True,
-            capture_output=True,
-            env=env,
-            check=True,
-        )  # first run builds the search cache
-        p50, p90 = measure([sys.executable, "-c", "pass"], "", env, args.runs)
-        print("\n| process | CPU p50 (ms) | CPU p90 (ms) |\n| --- | ---: | ---: |")
-        print(f"| python -c pass | {p50:.0f} | {p90:.0f} |")
-        for name, extra in payloads.items():
-            p50, p90 = measure(hook, json.dumps({**base, **extra}), env, args.runs)
-            print(f"| mimomem hook claude-code, {name} | {p50:.0f} | {p90:.0f} |")
-        parts = [breakdown(repo, sid, prompt) for _ in range(5)]
-        print("\nbreakdown of the prompt hook (median of 5 fresh processes, CPU ms):")
-        for key in parts[0]:
-            print(f"  {key:<9} {statistics.median(p[key] for p in parts):6.1f}")
+        samples = measure(repo, sid, Path(tmp), args.runs)
+    print(f"\n| process (CPU ms, {args.runs} runs) | median | min | max |\n| --- | ---: | ---: | ---: |")
+    for name, values in samples.items():
+        print(f"| {name} | {statistics.median(values):.1f} | {min(values):.1f} | {max(values):.1f} |")
+    ratio = statistics.median(samples["UserPromptSubmit"]) / statistics.median(samples["python -c pass"])
+    print(f"\nprompt hook / python -c pass = {ratio:.1f}x (bound {args.max_ratio:g}x)")
+    if args.record:
+        import record
+
+        data = {"runs": args.runs, "files": args.files, "memories": args.memories, "samples_ms": samples}
+        record.save("hook", ["benchmarks/bench_hook.py", *argv], data)
+    return 0 if ratio <= args.max_ratio else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

@@ -40,6 +40,7 @@ def line(rng: random.Random, i: int) -> str:
 def build(home: Path, files: int, memories: int) -> tuple[Path, int]:
     """The project directory (``files`` tree files, up to ``memories`` curated ones) and the curated count."""
     os.environ["MIMOMEM_HOME"] = str(home / "mimomem")
+    os.environ["MIMOMEM_CACHE_DIR"] = str(home / "cache")  # curated snapshots: never the user's ~/.cache
     os.environ["XDG_CONFIG_HOME"] = str(home / ".config")
     from mimomem.curated.store import CuratedMemory
     from mimomem.tree.store import MemoryTree
@@ -78,7 +79,9 @@ async def measure(repo: Path, runs: int) -> dict[str, list[float]]:
     from mcp.client.stdio import stdio_client
 
     env = {
-        k: os.environ[k] for k in ("MIMOMEM_HOME", "XDG_CONFIG_HOME", "PATH", "HOME", "MIMOMEM_PURE") if k in os.environ
+        k: os.environ[k]
+        for k in ("MIMOMEM_HOME", "MIMOMEM_CACHE_DIR", "XDG_CONFIG_HOME", "PATH", "HOME", "MIMOMEM_PURE")
+        if k in os.environ
     }
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "mimomem", "mcp", "--session", "bench"], env=env, cwd=str(repo)

@@ -309,6 +309,7 @@ def main(argv: list[str]) -> int:
     print(f"native: {native_available()}; Python {sys.version.split()[0]}; CPU seconds, median of {args.runs}")
     results: dict[int, dict[str, Any]] = {}
     base = args.keep or Path(tempfile.mkdtemp(prefix="bench-scale-"))
+    corpus.private_caches(base)
     try:
         for n in sizes:
             workdir = base / str(n)

@@ -1,13 +1,12 @@
 """Reproducible benchmark corpora: 1k / 10k / 100k generated agent-memory notes.
 
-The documents and the 200 queries come from ``mimomem.bench.scale`` (the generator
-described in design/reference/perf-baselines.md: mostly Chinese sentences of jieba
+The documents and the 200 queries come from ``mimomem.bench.scale`` (mostly Chinese sentences of jieba
 dictionary words drawn by frequency, ~5.5 % English identifiers, paths, versions and
 ports, lognormal lengths of 100-800 characters; document seed 20240601, query seed 7).
 Each smaller corpus is a prefix of a larger one, so every engine and every size sees
 exactly the same text.  Generating 100k documents takes about a minute, so the corpus is
-cached as JSON lines under ``$MIMOMEM_CACHE_DIR`` (default ``~/.cache/mimomem``)/bench;
-delete the file to regenerate.
+cached as JSON lines in ``$MIMOMEM_BENCH_CORPORA`` (default: ``mimomem-bench-corpora-<uid>`` in
+the system's temporary directory, never the user's cache); delete the file to regenerate.
 
 ``python benchmarks/corpus.py [N ...]`` generates (or loads) and prints corpus statistics.
 """
@@ -17,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000}
@@ -24,9 +24,18 @@ SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000}
 
 def cache_path(n: int) -> Path:
     from mimomem.bench.scale import SEED
-    from mimomem.text.segment import cache_dir
 
-    return cache_dir() / "bench" / f"corpus-{SEED}-{n}.jsonl"
+    explicit = os.environ.get("MIMOMEM_BENCH_CORPORA")
+    folder = Path(explicit) if explicit else Path(tempfile.gettempdir()) / f"mimomem-bench-corpora-{os.getuid()}"
+    return folder / f"corpus-{SEED}-{n}.jsonl"
+
+
+def private_caches(base: Path) -> Path:
+    """Point mimomem's caches (curated snapshots, recall indexes, jieba) at ``base/cache``, for
+    this process and its children: a benchmark never writes into the user's ~/.cache/mimomem."""
+    folder = base / "cache"
+    os.environ["MIMOMEM_CACHE_DIR"] = str(folder)
+    return folder
 
 
 def documents(n: int) -> list[str]:
@@ -46,7 +55,7 @@ def documents(n: int) -> list[str]:
         from mimomem.bench.scale import generate_corpus
 
         docs = [text for _, text in generate_corpus(n)]
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     with tmp.open("w", encoding="utf-8") as handle:
         for text in docs:

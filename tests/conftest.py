@@ -17,7 +17,7 @@ import importlib.metadata
 import importlib.util
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,16 @@ def pytest_configure(config: pytest.Config) -> None:
             "set MIMOMEM_PURE=1 in the environment instead"
         )
     os.environ["MIMOMEM_PURE"] = "1"  # read by mimomem.text._accel at import, and by subprocesses
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every test (and every process it starts) keeps mimomem's caches (the jieba dictionary,
+    curated snapshots and recall indexes) in a temporary directory, never in ~/.cache/mimomem;
+    a test that needs a cache of its own sets MIMOMEM_CACHE_DIR itself."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path_factory.mktemp("mimomem-cache")))
+        yield
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -179,7 +180,8 @@ def main(argv: Sequence[str]) -> int:
 def _run_child(path: str, workdir: Path, query: str) -> float:
     code = "import sys; from mimomem.bench.paths import main; sys.exit(main(sys.argv[1:]))"
     cmd = [sys.executable, "-c", code, path, str(workdir), query]
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    env = {**os.environ, "MIMOMEM_CACHE_DIR": str(workdir / "cache")}  # curated snapshots stay in the work tree
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise RuntimeError(f"mimomem bench: the {path!r} child failed:\n{done.stderr.strip()}")
     return float(json.loads(done.stdout.strip().splitlines()[-1]))

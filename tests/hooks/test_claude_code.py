@@ -148,12 +148,25 @@ def test_hook_command_end_to_end(project: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "prompt",
-    ['"部署" OR NEAR(数据库 端口) AND title:*', "数据库端口" * 20_000, "\x00\ud800 端口 5433", ")))((( ^^^ -- ;"],
+    ("prompt", "relevant"),
+    [
+        ('"部署" OR NEAR(数据库 端口) AND title:*', True),
+        ("数据库端口" * 20_000, True),
+        ("\x00\ud800 端口 5433", True),
+        (")))((( ^^^ -- ;", False),
+    ],
 )
-def test_hostile_prompts_answer_quickly_and_safely(project: Path, prompt: str) -> None:
+def test_hostile_prompts_get_the_relevant_memory_or_nothing(project: Path, prompt: str, relevant: bool) -> None:
+    """Query syntax, a 100,000-character prompt, NUL and a lone surrogate are text: the memory
+    about the database port still reaches the model, within the host's output limit; a prompt
+    with no word in common with any memory gets no output at all. (The hook's CPU cost is
+    measured in benchmarks/bench_hook.py against ``python -c pass``, not timed here.)"""
     raw = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": SID, "cwd": str(project), "prompt": prompt})
     out, err = call(raw)
     assert err == ""
-    if out:
-        assert context_of(out, "UserPromptSubmit")
+    if not relevant:
+        assert out == ""
+        return
+    assert len(out.encode("utf-16-le")) // 2 <= 10_000
+    text = context_of(out, "UserPromptSubmit").replace("<<", "").replace(">>", "")  # snippet highlights
+    assert "数据库端口是 5433（staging 和 prod 都一样）" in text

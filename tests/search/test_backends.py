@@ -46,7 +46,8 @@ HOSTILE = [
     "!@#$%^&*()_+-=[]{}|;':\",./<>?",
     "。，、；：？！",
     "\x00\x01\x02",
-    "\ud800" if False else "\U0010ffff",
+    "\ud800 部署 \udfff",  # lone surrogates, as a JSON payload can carry them
+    "\U0010ffff",
     "部署" * 5000,
     "x" * 10_000,
     ("a " * 5000),
@@ -91,6 +92,13 @@ def test_failures_table(failure_index, doc, query, unicode61_hits):
 def test_hostile_queries_never_raise(failure_index, backend, query):
     hits = failure_index.search(query, backend=backend, snippets=True)
     assert all(h.doc_id in FAILURE_DOCS for h in hits)
+
+
+@pytest.mark.parametrize("backend", ["fts5-bigram", "native-index"])
+def test_lone_surrogates_are_separators_and_the_words_still_match(failure_index, backend):
+    hits = failure_index.search("\ud800部署\udfff 端口", backend=backend, snippets=True)
+    assert sorted(h.doc_id for h in hits) == ["deploy", "port"]
+    assert all(isinstance(h.snippet, str) for h in hits)
 
 
 def test_unknown_backend_lists_the_valid_ones(failure_index):

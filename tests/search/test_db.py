@@ -7,6 +7,7 @@ import shutil
 import sqlite3
 import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -76,11 +77,38 @@ def _seed_version(conn: sqlite3.Connection, version: int) -> None:
         conn.execute("UPDATE memory_fts SET body = ? WHERE path = '/m/b.md'", (body,))
 
 
+SCHEMAS = Path(__file__).parent / "schemas"
+
+
+def _old_database(path: Path, version: int) -> sqlite3.Connection:
+    """A database exactly as a mimomem of schema ``version`` left it: the frozen SQL of each
+    historical step in tests/search/schemas/ (read off that release), not today's migrations."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    for step in range(1, version + 1):
+        conn.executescript((SCHEMAS / f"v{step}.sql").read_text(encoding="utf-8"))
+    assert version == db.user_version(conn)
+    return conn
+
+
+def _schema(conn: sqlite3.Connection) -> list[str]:
+    rows = conn.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name != 'sqlite_sequence'")
+    return sorted(" ".join(sql.split()) for (sql,) in rows if not sql.startswith("CREATE TABLE '"))
+
+
+@pytest.mark.parametrize("version", range(1, db.SCHEMA_VERSION))
+def test_migrations_still_build_each_frozen_historical_schema(tmp_path, version):
+    """Editing an old migration step would change what it upgrades from: each step's result
+    must stay the schema that release shipped."""
+    frozen = _old_database(tmp_path / "frozen.db", version)
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    assert version == db.migrate(conn, version)
+    assert _schema(frozen) == _schema(conn)
+
+
 @pytest.mark.parametrize("start", range(db.SCHEMA_VERSION))
 def test_migrates_from_every_earlier_version(tmp_path, start):
     path = tmp_path / "old.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    assert start == db.migrate(conn, start)
+    conn = _old_database(path, start)
     _seed_version(conn, start)
     conn.close()
 
