@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.history.jsonl import read_jsonl
-from mimomem.history.model import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart, parse_time
+from mimomem.history.model import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart
 from mimomem.history.store import HistoryStore, SourceState
+from mimomem.history.transcript import Block, clean, message_of
 from mimomem.history.writes import Writes
 
 ORIGIN = "claude-code"
 CONFIG_ENV = "CLAUDE_CONFIG_DIR"
-COMPACTION_PREFIX = "This session is being continued from a previous conversation"
 IGNORED_TYPES = frozenset(
     {
         "system",
@@ -127,12 +127,10 @@ class _Transcript:
         elif kind not in IGNORED_TYPES:
             self.report.skipped[f"unknown line type {str(kind)[:40]!r}"] += 1
 
-    def session_of(self, obj: dict[str, Any], when: int | None) -> str:
-        sid = obj.get("sessionId")
-        sid = sid if isinstance(sid, str) and sid else self.default_sid
+    def session_of(self, obj: dict[str, Any], sid: str, when: int | None) -> str:
         info = self.sessions.setdefault(sid, {"cwd": None, "first": None, "last": None, "title": None})
         if isinstance(obj.get("cwd"), str) and info["cwd"] is None:
-            info["cwd"] = obj["cwd"]
+            info["cwd"] = clean(obj["cwd"])
         if when is not None:
             info["first"] = when if info["first"] is None else min(info["first"], when)
             info["last"] = when if info["last"] is None else max(info["last"], when)
@@ -140,7 +138,7 @@ class _Transcript:
 
     def summary(self, obj: dict[str, Any]) -> None:
         if isinstance(obj.get("summary"), str) and self.sessions:
-            next(reversed(self.sessions.values()))["title"] = obj["summary"][:200]
+            next(reversed(self.sessions.values()))["title"] = clean(obj["summary"][:200])
 
     def flush(self) -> None:
         """Write what is buffered, then the sessions seen."""
@@ -163,73 +161,40 @@ class _Transcript:
             self.report.sessions += self.store.put_session(record)
 
     def message(self, offset: int, obj: dict[str, Any], kind: str) -> None:
-        when = parse_time(obj.get("timestamp"))
-        sid = self.session_of(obj, when)
-        message = obj.get("message")
-        content = message.get("content") if isinstance(message, dict) else None
-        if isinstance(content, str):
-            content = [{"type": "text", "text": content}]
-        if not isinstance(content, list):
-            self.report.skipped[f"{kind} line without message content"] += 1
+        msg = message_of(obj, default_sid=self.default_sid, offset=offset, skips=self.report.skipped)
+        if msg is None:
             return
-        mid = obj["uuid"] if isinstance(obj.get("uuid"), str) and obj["uuid"] else f"{self.default_sid}@{offset}"
-        meta = bool(obj.get("isMeta"))
-        record = MessageRecord(mid, sid, kind, "sidechain" if obj.get("isSidechain") else "main", when)
+        sid = self.session_of(obj, msg.session_id, msg.time)
+        record = MessageRecord(msg.uuid, sid, kind, "sidechain" if msg.sidechain else "main", msg.time)
         wrote = False
-        for index, block in enumerate(content):
-            wrote = self.block(record, index, block, meta) or wrote
+        for index, block in enumerate(msg.blocks):
+            wrote = self.block(record, index, block) or wrote
         if wrote:
             self.writes.message(record, source=self.source)
 
-    def block(self, msg: MessageRecord, index: int, block: Any, meta: bool) -> bool:
+    def block(self, msg: MessageRecord, index: int, block: Block) -> bool:
         """Store one content block; True when it became a part of ``msg``."""
-        kind = block.get("type") if isinstance(block, dict) else None
         uid = f"{msg.id}#{index}"
-        if kind == "text" and isinstance(block.get("text"), str):
-            text = block["text"]
-            synthetic = meta or (msg.role == "user" and _injected(text))
-            self.writes.text(TextPart(uid, msg.id, msg.session_id, text, synthetic, msg.time))
+        if block.kind == "text":
+            self.writes.text(TextPart(uid, msg.id, msg.session_id, block.text, block.injected, msg.time))
             return True
-        if kind == "tool_use" and msg.role == "assistant":
-            raw = block.get("input")
-            call = block.get("id") if isinstance(block.get("id"), str) else None
+        if block.kind == "tool_use":
             part = ToolPart(
                 uid,
                 msg.id,
                 msg.session_id,
-                str(block.get("name") or "?"),
-                call,
-                json.dumps(raw, ensure_ascii=False, sort_keys=True),
+                block.tool or "?",
+                block.call_id,
+                json.dumps(block.input, ensure_ascii=False, sort_keys=True),
                 time=msg.time,
             )
             self.writes.tool(part)
             return True
-        if kind == "tool_result":
-            self.result(msg, block)
-        elif kind not in ("thinking", "redacted_thinking", "image", "document", "server_tool_use"):
-            self.report.skipped[f"unknown content block {str(kind)[:40]!r}"] += 1
+        if block.kind == "tool_result":
+            if block.call_id is not None:
+                self.writes.finish(
+                    msg.session_id, block.call_id, ok=not block.is_error, text=block.text, end_time=msg.time
+                )
+            else:
+                self.report.skipped["tool result without its call"] += 1
         return False
-
-    def result(self, msg: MessageRecord, block: dict[str, Any]) -> None:
-        call = block.get("tool_use_id")
-        ok = not block.get("is_error")
-        text = result_text(block.get("content"))
-        if isinstance(call, str):
-            self.writes.finish(msg.session_id, call, ok=ok, text=text, end_time=msg.time)
-        else:
-            self.report.skipped["tool result without its call"] += 1
-
-
-def _injected(text: str) -> bool:
-    stripped = text.lstrip()
-    return stripped.startswith(COMPACTION_PREFIX) or stripped.startswith("<")
-
-
-def result_text(content: Any) -> str:
-    """The text of a tool result (a string, or the text blocks of a list)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        texts = [b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)]
-        return "\n".join(texts)
-    return ""

@@ -9,7 +9,8 @@ Library functions, not prompt text: every pass (dream, distill, checkpoint) and 
   (:func:`~mimomem.history.signals.normalize_command`), with counts and sessions;
 - :meth:`~Evidence.failures`: failed calls and the call that fixed them (the next success
   of the same program or tool, with the files edited in between);
-- :meth:`~Evidence.statements`: the user's explicit rules and decisions, in English or Chinese;
+- :meth:`~Evidence.statements`: the user's explicit rules and decisions, in English or Chinese,
+  from what the user typed only (pasted blocks, quotes and code fences never state a rule);
 - :meth:`~Evidence.files_touched`: the files edited most.
 
 Every item carries :class:`Provenance` (session id and time).  The promotion rule
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mimomem.history.model import iso_day
+from mimomem.history.provenance import typed_text
 from mimomem.history.signals import (
     command_family,
     command_of,
@@ -312,7 +314,7 @@ class Evidence:
         for e in self.events:
             if e.kind != "text" or e.role != "user" or e.agent != "main":
                 continue
-            for statement in statements_in(e.text):
+            for statement in statements_in(typed_text(e.text)):  # pasted text never states a rule
                 key = statement_key(statement.text)
                 seen.setdefault(key, []).append((statement.text, statement.kind, Provenance(e.session_id, e.time)))
         out = []
@@ -326,8 +328,9 @@ class Evidence:
         """The user's last typed message in ``session_id`` (main agent), with its provenance."""
         for e in reversed(self.events):
             mine = e.session_id == session_id and e.kind == "text" and e.role == "user" and e.agent == "main"
-            if mine and e.text.strip():
-                return e.text.strip(), Provenance(e.session_id, e.time)
+            typed = typed_text(e.text).strip() if mine else ""
+            if typed:
+                return typed, Provenance(e.session_id, e.time)
         return None
 
     # --- files ---

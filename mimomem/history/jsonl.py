@@ -126,6 +126,9 @@ def _parse(raw: bytes, skipped: Counter[str]) -> dict[str, Any] | None:
     except ValueError:
         skipped["line not JSON"] += 1
         return None
+    except RecursionError:  # nested past the interpreter's limit
+        skipped["line nested too deep"] += 1
+        return None
     if not isinstance(obj, dict):
         skipped["line not a JSON object"] += 1
         return None

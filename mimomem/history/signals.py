@@ -224,3 +224,30 @@ def statements_in(text: str) -> list[Statement]:
             sentence = sentence[: STATEMENT_LIMIT - 1] + "…"
         out.append(Statement(sentence, kind))
     return out
+
+
+# --- commands never to promote ---
+
+_REMOTE_EXEC = re.compile(
+    r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|http|aria2c)\b[^|;&]*\|\s*(?:sudo\s+)?(?:-\S+\s+)*"
+    r"(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|pwsh|powershell|iex)\b(?!\s+-m\s+json)"
+    r"|(?:ba|z|da|k)?sh\s+(?:-c\s+)?[\"']?\s*(?:<\(|\$\()\s*(?:curl|wget)"
+    r"|\b(?:eval|source|\.)\s+[\"']?(?:<\(|\$\()\s*(?:curl|wget)"
+    r"|\b(?:iex|invoke-expression)\b|downloadstring\s*\(",
+    re.I,
+)
+_CREDENTIALS = re.compile(
+    r"~/\.ssh|\.ssh/|id_rsa|id_ed25519|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|\.docker/config\.json|\.kube/config"
+    r"|\b(?:gh|glab)\s+auth\b|\bvault\s+(?:login|read|kv\s+get)|\baws\s+configure|\b(?:npm|docker|helm|podman)\s+login"
+    r"|\bgcloud\s+auth|\baz\s+login|\bsecurity\s+find-(?:generic|internet)-password|\bgpg\s+--export-secret"
+    r"|\bpass\s+(?:show|insert)|\b(?:export|set)\s+\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY)\w*="
+    r"|\bprintenv\b|\bcat\s+\S*\.env\b|credentials?\.json|\bkeychain\b|\bssh-add\b",
+    re.I,
+)
+
+
+def is_unsafe_command(command: str) -> bool:
+    """True for a command that fetches and runs remote code (``curl … | sh``, ``iex (iwr …)``,
+    ``bash <(curl …)``) or touches credentials: never a usual command, never promoted."""
+    flat = " ".join(command.split())
+    return bool(_REMOTE_EXEC.search(flat) or _CREDENTIALS.search(flat))

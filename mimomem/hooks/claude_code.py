@@ -146,9 +146,14 @@ def _recent_prompts(payload: Mapping[str, Any], keep: int = 5) -> list[str]:
 
 
 def append_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> Path | None:
-    """Digest the transcript since the last digest and append it to the session notes."""
+    """Digest the transcript since the last digest and append it to the session notes.
+
+    Likely secrets are redacted; a digest the notes still refuse is dropped (counted, a line
+    on stderr).  Either way the read offset moves past what was read, so one bad line can
+    never stop every later digest of the session.  Only a refusal of the write itself
+    (writing switched off) leaves the offset where it was, to be digested later.
+    """
     from mimomem.hooks.digest import digest_transcript
-    from mimomem.tree.templates import notes_entry, notes_template
 
     path = payload.get("transcript_path")
     if not isinstance(path, str) or not path:
@@ -156,18 +161,35 @@ def append_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> Pa
     state_file = _state_file(where)
     state = _read_state(state_file)
     try:
-        digest = digest_transcript(path, int(state.get("offset", 0)))
+        digest = digest_transcript(path, _int(state.get("offset")))
     except OSError as exc:
         raise HookInputError(f"cannot read the transcript {path}: {exc.strerror or exc}") from None
-    turns = int(state.get("turns", 0)) + len(digest.requests)
-    if not digest.empty():
-        tree = where.tree
-        notes = tree.notes(where.session_id)
-        who = where.who("main")
-        tree.create(notes, notes_template(), **who)
-        tree.append(notes, "\n" + notes_entry(turns, digest.render(trigger=trigger)), **who)
-    _write_state(state_file, {"offset": digest.end_offset, "turns": turns})
-    return None if digest.empty() else where.tree.notes(where.session_id)
+    turns = _int(state.get("turns")) + len(digest.requests)
+    written = None if digest.empty() else _write_digest(where, turns, digest.render(trigger=trigger))
+    skipped = _int(state.get("skipped")) + digest.skipped + (written is None and not digest.empty())
+    _write_state(state_file, {"offset": digest.end_offset, "turns": turns, "skipped": skipped})
+    return written
+
+
+def _write_digest(where: Any, turns: int, body: str) -> Path | None:
+    from mimomem.common.secrets import redact_secrets
+    from mimomem.errors import SecretRefusedError
+    from mimomem.tree.templates import notes_entry, notes_template
+
+    tree = where.tree
+    notes = tree.notes(where.session_id)
+    who = where.who("main")
+    tree.create(notes, notes_template(), **who)
+    try:
+        tree.append(notes, "\n" + notes_entry(turns, redact_secrets(body)), **who)
+    except SecretRefusedError:
+        print("mimomem hook: the digest still held a likely secret after redaction; not written", file=sys.stderr)
+        return None
+    return Path(notes)
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def _state_file(where: Any) -> Path:

@@ -7,7 +7,10 @@ What is promoted (the promotion rule of :mod:`mimomem.history.evidence`):
 - failures seen two or more times, with the fix that worked, and non-trivial commands run
   in two or more sessions, into **Discovered durable knowledge**.
 
-Each line is dated and sourced (``- 以后都用 pnpm (2026-11-30, [session 4b1f7c2e])``),
+Only what the user typed becomes a rule or a decision; tool output supports a failure fact
+but is never quoted when it reads as an order; commands that fetch and run remote code or
+touch credentials are never usual commands.  Each line says who said it, when and where
+(``- 以后都用 pnpm (user, 2026-11-30, s:4b1f7c2e)``),
 relative dates made absolute, and nothing already in memory (same words, or nearly) is
 added twice.  A ``Usual command`` line is updated in place when its counts change.  When
 ``MEMORY.md`` would exceed 200 lines or 10 KB, the largest section moves to
@@ -23,7 +26,8 @@ from dataclasses import dataclass, field
 from mimomem.common.secrets import scan_secrets
 from mimomem.history.evidence import Evidence
 from mimomem.history.model import iso_day
-from mimomem.history.signals import is_trivial
+from mimomem.history.provenance import reads_as_instruction
+from mimomem.history.signals import is_trivial, is_unsafe_command
 from mimomem.passes.base import Change, PassContext, PassReport, apply_changes, read_text
 from mimomem.passes.memory_doc import (
     INDEX_LINE,
@@ -43,6 +47,7 @@ AGENT = "dream"
 HEADINGS = ("Consolidated", "Updated", "Skipped", "Workflow candidates", "Health")
 RULES, DECISIONS, KNOWLEDGE = "Rules", "Architecture decisions", "Discovered durable knowledge"
 USUAL = "Usual command: "
+WITHHELD = "(tool output withheld: it reads as an instruction)"
 MAX_USUAL = 5
 """At most this many ``Usual command`` lines are proposed per run."""
 
@@ -58,24 +63,38 @@ class Candidate:
 
 
 def candidates(ev: Evidence) -> list[Candidate]:
-    """Every promotable piece of evidence as a proposed memory line, in a stable order."""
+    """Every promotable piece of evidence as a proposed memory line, in a stable order.
+
+    Provenance decides: rules and decisions come only from what the user typed; a failure is
+    a fact the tool's output supports (its message withheld when it reads as an order); a
+    usual command is one the model ran that succeeded, never one that fetches and runs
+    remote code or touches credentials.
+    """
     out: list[Candidate] = []
     for s in ev.statements():
         text = absolute_dates(s.text, s.provenance.time)
-        out.append(
-            Candidate(
-                RULES if s.kind == "rule" else DECISIONS, sourced(text, s.provenance, s.sessions), quote(text, 80)
-            )
-        )
+        section = RULES if s.kind == "rule" else DECISIONS
+        out.append(Candidate(section, sourced(text, s.provenance, s.sessions), quote(text, 80)))
     for f in ev.repeated_failures():
-        fix = f"; fix: {f.fixes[0]}" if f.fixes else "; no fix seen yet"
-        text = f'`{quote(f.call, 120)}` fails with "{quote(f.error, 120)}"{fix} (seen {f.count} times)'
-        out.append(Candidate(KNOWLEDGE, sourced(text, f.first, f.sessions), quote(text, 80)))
-    usual = [r for r in ev.repeated_commands() if len(r.sessions) >= 2 and r.failures * 2 < r.count]
+        if is_unsafe_command(f.call):
+            continue
+        fixes = [x for x in f.fixes if not is_unsafe_command(x)]
+        fix = f"; fix: {fixes[0]}" if fixes else "; no fix seen yet"
+        error = WITHHELD if reads_as_instruction(f.error) else quote(f.error, 120)
+        text = f'`{quote(f.call, 120)}` fails with "{error}"{fix} (seen {f.count} times)'
+        out.append(Candidate(KNOWLEDGE, sourced(text, f.first, f.sessions, kind="tool"), quote(text, 80)))
+    usual = [
+        r
+        for r in ev.repeated_commands()
+        if len(r.sessions) >= 2
+        and r.failures * 2 < r.count
+        and not any(map(is_unsafe_command, (r.command, *r.examples)))
+    ]
     for r in usual[:MAX_USUAL]:
         shown = r.command if "<" not in r.command else r.examples[0]
         text = f"{USUAL}`{quote(shown, 120)}` (run {r.count} times in {len(r.sessions)} sessions)"
-        out.append(Candidate(KNOWLEDGE, sourced(text, r.first, r.sessions), quote(text, 80), f"{USUAL}`{shown}`"))
+        item = sourced(text, r.first, r.sessions, kind="model")
+        out.append(Candidate(KNOWLEDGE, item, quote(text, 80), f"{USUAL}`{shown}`"))
     return out
 
 

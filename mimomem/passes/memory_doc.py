@@ -22,6 +22,7 @@ PLACEHOLDERS = frozenset({PLACEHOLDER, "(none)"})
 INDEX_LINE = re.compile(r"^- See (memory-[A-Za-z0-9_.-]+\.md) \((\d+) items?\)")
 _PROVENANCE = re.compile(
     r"\s*\((?:\d{4}-\d{2}-\d{2}|unknown date)(?:, \[session [^\]]+\])+\)\s*$|\s*\[session [^\]]+\]\s*$"
+    r"|\s*\((?:user|pasted|model|tool)[^(),]*, (?:\d{4}-\d{2}-\d{2}|unknown date)(?:, s:[^\s,()]+)+\)\s*$"
 )
 _LEADING_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}:\s*")
 SIMILAR = 0.8

@@ -1,7 +1,8 @@
 """How promoted evidence is worded in memory: dated, sourced lines with absolute dates.
 
-A promoted line is ``- <what> (<YYYY-MM-DD>, [session <id>])``, more ``[session …]``
-citations when several sessions said it.  Relative dates in what the user said ("from
+A promoted line is ``- <what> (<who>, <YYYY-MM-DD>, s:<id>)``: who said it (``user`` typed
+it, ``model`` ran it, a ``tool`` answered it), when, and in which session (more ``s:<id>``
+citations when several sessions said it), in few tokens.  Relative dates in what the user said ("from
 today", "昨天决定") are rewritten as the absolute date they meant, counted from when it
 was said, because a memory line is read weeks later.
 """
@@ -47,14 +48,18 @@ def absolute_dates(text: str, said_at: int | None) -> str:
 
 
 def cites(sessions: Sequence[str]) -> str:
-    """``[session a], [session b]`` for the first :data:`MAX_CITES` distinct sessions."""
+    """``s:a, s:b`` for the first :data:`MAX_CITES` distinct sessions."""
     unique = list(dict.fromkeys(sessions))[:MAX_CITES]
-    return ", ".join(f"[session {short_id(s)}]" for s in unique)
+    return ", ".join(f"s:{short_id(s)}" for s in unique)
 
 
-def sourced(text: str, first: Provenance, sessions: Sequence[str] = ()) -> str:
-    """The memory bullet ``- <text> (<day>, [session …])``."""
-    return f"- {text} ({first.day}, {cites([first.session_id, *sessions])})"
+def sourced(text: str, first: Provenance, sessions: Sequence[str] = (), *, kind: str = "user") -> str:
+    """The memory bullet ``- <text> (<kind>, <day>, s:<session>…)``.
+
+    ``kind`` is who said it (:data:`mimomem.history.provenance.KINDS`: ``user``, ``pasted``,
+    ``model``, ``tool``), so the next reader - and the write gate - can judge the line.
+    """
+    return f"- {text} ({kind}, {first.day}, {cites([first.session_id, *sessions])})"
 
 
 def quote(text: str, limit: int = 200) -> str:

@@ -18,18 +18,17 @@ from mimomem.passes.wording import absolute_dates
 from mimomem.tree.store import MemoryTree
 
 EXPECTED_RULES = [
-    "- 以后都用 pnpm (2026-11-28, [session aaaaaaaa])",
-    "- Always run ruff check before committing (2026-11-29, [session bbbbbbbb])",
-    "- 记住：测试数据库端口是 5433 (2026-11-30, [session cccccccc])",
-    "- From now on, never push directly to main (2026-11-30, [session ses_d4d4d4d4mimo])",
+    "- 以后都用 pnpm (user, 2026-11-28, s:aaaaaaaa)",
+    "- Always run ruff check before committing (user, 2026-11-29, s:bbbbbbbb)",
+    "- 记住：测试数据库端口是 5433 (user, 2026-11-30, s:cccccccc)",
+    "- From now on, never push directly to main (user, 2026-11-30, s:ses_d4d4d4d4mimo)",
 ]
-EXPECTED_DECISIONS = ["- We decided to use SQLite for the cache (2026-11-29, [session bbbbbbbb])"]
+EXPECTED_DECISIONS = ["- We decided to use SQLite for the cache (user, 2026-11-29, s:bbbbbbbb)"]
 EXPECTED_KNOWLEDGE = [
     '- `pnpm run deploy:staging` fails with "ERR_PNPM_NO_SCRIPT Missing script: deploy:staging"; fix: after editing '
-    "package.json, the same call succeeded (seen 2 times) (2026-11-28, [session aaaaaaaa], [session bbbbbbbb])",
-    "- Usual command: `pnpm test` (run 4 times in 4 sessions) (2026-11-28, [session aaaaaaaa], [session bbbbbbbb], "
-    "[session cccccccc])",
-    "- Usual command: `ruff check .` (run 2 times in 2 sessions) (2026-11-29, [session bbbbbbbb], [session cccccccc])",
+    "package.json, the same call succeeded (seen 2 times) (tool, 2026-11-28, s:aaaaaaaa, s:bbbbbbbb)",
+    "- Usual command: `pnpm test` (run 4 times in 4 sessions) (model, 2026-11-28, s:aaaaaaaa, s:bbbbbbbb, s:cccccccc)",
+    "- Usual command: `ruff check .` (run 2 times in 2 sessions) (model, 2026-11-29, s:bbbbbbbb, s:cccccccc)",
 ]
 
 
@@ -99,8 +98,8 @@ def test_relative_dates_become_absolute(world: World) -> None:
     import_claude_code(world.store, t.write(world.tmp / "projects").parent)
     run_dream(world.context())
     rules = _items(world.memory(), "Rules")
-    assert any(r.startswith("- 从2026-11-29开始，以后都用 uv 安装依赖 (2026-11-29,") for r in rules)
-    assert any(r.startswith("- From 2026-11-30 on, always pin versions (2026-11-29,") for r in rules)
+    assert any(r.startswith("- 从2026-11-29开始，以后都用 uv 安装依赖 (user, 2026-11-29,") for r in rules)
+    assert any(r.startswith("- From 2026-11-30 on, always pin versions (user, 2026-11-29,") for r in rules)
     assert "3 days ago we decided on 2026-11-27" == absolute_dates("3 days ago we decided on 2026-11-27", None)
     assert "2026-11-27 决定" == absolute_dates("3天前 决定", 1796040000000)
 
@@ -143,7 +142,7 @@ def test_dry_run_shows_a_diff_and_writes_nothing(world: World) -> None:
     assert report.dry_run and [] == report.written
     diff = report.changes[0].diff()
     assert diff.startswith("--- /dev/null\n+++ b")
-    assert "+- 以后都用 pnpm (2026-11-28, [session aaaaaaaa])\n" in diff
+    assert "+- 以后都用 pnpm (user, 2026-11-28, s:aaaaaaaa)\n" in diff
     assert "(dry run: nothing written)" in report.render(diffs=True)
 
 
@@ -181,7 +180,7 @@ def test_writing_disabled_and_empty_history(world: World, tmp_path: Path) -> Non
 def test_secrets_are_never_promoted(world: World) -> None:
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     plan = plan_memory(
-        None, [Candidate("Rules", f"- Always use token {token} (2026-11-30, [session x])", "x")], {}, today="2026-11-30"
+        None, [Candidate("Rules", f"- Always use token {token} (user, 2026-11-30, s:x)", "x")], {}, today="2026-11-30"
     )
     assert token not in plan.text
     assert ["x (holds a likely secret; not written)"] == plan.lines["Skipped"]

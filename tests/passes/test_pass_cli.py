@@ -73,11 +73,11 @@ def test_the_passes_from_the_command_line(env: Path, tmp_path: Path, capsys: pyt
     _run(capsys, "history", "import", "--claude-code", "--mimocode", str(tmp_path / "mimocode.db"))
     common = ["--project", str(env), "--days", "0"]
     status, out, _ = _run(capsys, "dream", "--dry-run", "--no-model", *common)
-    assert 0 == status and "(dry run: nothing written)" in out and "+- 以后都用 pnpm (2026-11-28" in out
+    assert 0 == status and "(dry run: nothing written)" in out and "+- 以后都用 pnpm (user, 2026-11-28" in out
     status, out, _ = _run(capsys, "dream", *common)
     assert 0 == status and "## Written" in out and "MEMORY.md" in out
     memory = next((tmp_path / "mm" / "data" / "memory" / "projects").glob("*/MEMORY.md"))
-    assert "- 以后都用 pnpm (2026-11-28, [session aaaaaaaa])" in memory.read_text(encoding="utf-8")
+    assert "- 以后都用 pnpm (user, 2026-11-28, s:aaaaaaaa)" in memory.read_text(encoding="utf-8")
     status, out, _ = _run(capsys, "dream", "--json", *common)
     assert 0 == status and [] == json.loads(out)["consolidated"]
     status, out, _ = _run(capsys, "distill", "--write", *common)

@@ -39,7 +39,7 @@ def test_dream_prompt_holds_the_current_memory_fenced(world: World) -> None:
     text = dream_prompt(world.context(days=1))
     assert 'window="last 1 day" sessions="2"' in text
     assert "```markdown\n# Project memory\n" in text
-    assert "- 以后都用 pnpm (2026-11-28, [session aaaaaaaa])" in text  # from the file, outside the window
+    assert "- 以后都用 pnpm (user, 2026-11-28, s:aaaaaaaa)" in text  # from the file, outside the window
 
 
 def test_distill_prompt_lists_candidates(world: World) -> None:

@@ -1,0 +1,187 @@
+"""What a stretch of one session did, from its transcript parts: the digest's and promotion's input.
+
+:class:`Episode` collects, in order, what the user typed (with time and session), how much
+was pasted, the tool calls the model made with their outcome, and each failure paired
+with what actually fixed it: the edits and the other commands that succeeded between the
+failure and the next success of the same program, or a different command that succeeded
+(never "the same call, retried" when something else changed in between).  A tool use the
+user rejected is not a failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mimomem.history.provenance import PASTED, TOOL_CALL, TOOL_RESULT, TYPED
+from mimomem.history.signals import command_family, command_of, files_of, first_line, is_trivial, normalize_command
+from mimomem.history.transcript import Part
+
+REJECTED = ("The user doesn't want to proceed with this tool use", "[Request interrupted by user")
+"""Starts of a tool result that says the user refused the call (not a failure)."""
+
+_CLIP = 160
+
+
+@dataclass(frozen=True)
+class Said:
+    """A stretch of text with its provenance kind, session and time."""
+
+    text: str
+    kind: str
+    session_id: str
+    time: int | None
+
+
+@dataclass
+class Call:
+    """One tool call: what ran, on what, and how it ended (ok, error, rejected, pending)."""
+
+    tool: str
+    summary: str
+    command: str | None
+    files: tuple[str, ...]
+    change: str
+    session_id: str
+    time: int | None
+    status: str = "pending"
+    result: str = ""
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A failed call, its error's first line, and what fixed it (``""`` when nothing did yet)."""
+
+    call: Call
+    error: str
+    fix: str
+    fixed_by: tuple[Call, ...] = ()
+
+
+@dataclass
+class Episode:
+    """Typed text, pasted text, calls and failures of a stretch of transcript, in order."""
+
+    said: list[Said] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    fixes: list[Fix] = field(default_factory=list)
+    pasted: int = 0
+    _by_id: dict[str, Call] = field(default_factory=dict, repr=False)
+    _pending: list[tuple[Call, list[Call]]] = field(default_factory=list, repr=False)
+
+    def typed(self) -> list[Said]:
+        """What the user typed, in order."""
+        return [s for s in self.said if s.kind == TYPED]
+
+    def add(self, part: Part) -> None:
+        """Take one transcript part (main thread only; the caller skips sidechains)."""
+        if part.kind in (TYPED, PASTED):
+            if part.text.strip():
+                self.said.append(Said(part.text.strip(), part.kind, part.session_id, part.time))
+                self.pasted += part.kind == PASTED
+        elif part.kind == TOOL_CALL:
+            call = _call(part)
+            self.calls.append(call)
+            if part.call_id:
+                self._by_id[part.call_id] = call
+        elif part.kind == TOOL_RESULT:
+            found = self._by_id.pop(part.call_id, None) if part.call_id else None
+            if found is not None:
+                self._result(found, part)
+
+    def _result(self, call: Call, part: Part) -> None:
+        call.result = first_line(part.text, 300)
+        if part.is_error and part.text.lstrip().startswith(REJECTED):
+            call.status = "rejected"
+            return
+        call.status = "error" if part.is_error else "ok"
+        if call.status == "error":
+            if not any(_same(p, call) and p.result == call.result for p, _ in self._pending):
+                self._pending.append((call, []))
+            return
+        done = []
+        for failed, between in self._pending:
+            if _same(failed, call):
+                done.append((failed, between))
+            else:
+                between.append(call)
+        for failed, between in done:
+            self._pending.remove((failed, between))
+            self.fixes.append(
+                Fix(failed, failed.result or "(no message)", fix_text(failed, call, between), (*between, call))
+            )
+
+    def finish(self) -> list[Fix]:
+        """Every failure with its fix, those still unfixed last (fix ``""``)."""
+        open_ones = [Fix(failed, failed.result or "(no message)", "") for failed, _ in self._pending]
+        return [*self.fixes, *open_ones]
+
+
+def _same(failed: Call, call: Call) -> bool:
+    """Whether ``call`` is another try of ``failed``: the same program (a non-trivial shell call:
+    ``npm install`` after ``npm ci``) or the same tool and target."""
+    if failed.command is not None:
+        if call.command is None or is_trivial(normalize_command(call.command)):
+            return False
+        return _program(call.command) == _program(failed.command)
+    return call.tool == failed.tool and (call.files == failed.files or not failed.files)
+
+
+def _program(command: str) -> str:
+    return command_family(normalize_command(command)).split(" ", 1)[0]
+
+
+def fix_text(failed: Call, success: Call, between: list[Call]) -> str:
+    """What fixed ``failed``: the edits and other commands between it and ``success``, or ``success``."""
+    steps = [c for c in between if c.status == "ok" and (c.files or _worth_naming(c.command))]
+    shown = [_step(c) for c in steps[-3:]]
+    if success.command is not None and failed.command is not None:
+        if normalize_command(success.command) != normalize_command(failed.command):
+            shown.append(f"`{clip(success.summary, 120)}` instead")
+    elif success.summary != failed.summary:
+        shown.append(f"`{clip(success.summary, 120)}`")
+    if not shown:
+        return "it succeeded when run again, with nothing changed in between"
+    return "; ".join(shown)
+
+
+def _worth_naming(command: str | None) -> bool:
+    return command is not None and not is_trivial(normalize_command(command))
+
+
+def _step(call: Call) -> str:
+    if call.files:
+        what = f"edited {', '.join(call.files)}"
+        return what + (f" ({call.change})" if call.change else "")
+    return f"ran `{clip(call.summary, 120)}`"
+
+
+def _call(part: Part) -> Call:
+    tool = part.tool or "?"
+    data: Any = part.input if isinstance(part.input, dict) else {}
+    command = command_of(tool, data)
+    files = tuple(files_of(tool, data))
+    if command is not None:
+        summary = " ".join(command.split())
+    elif files:
+        summary = f"{tool} {', '.join(files)}"
+    else:
+        summary = tool
+    return Call(tool, clip(summary, 400), command, files, _change(data), part.session_id, part.time)
+
+
+def _change(data: dict[str, Any]) -> str:
+    """``old`` -> ``new`` of a one-line edit (what a config fix usually is), else ``""``."""
+    old, new = data.get("old_string"), data.get("new_string")
+    if not isinstance(old, str) or not isinstance(new, str):
+        return ""
+    old, new = old.strip(), new.strip()
+    if "\n" in old or "\n" in new or not 0 < len(old) <= 80 or not 0 < len(new) <= 80:
+        return ""
+    return f"`{old}` -> `{new}`"
+
+
+def clip(text: str, limit: int = _CLIP) -> str:
+    """``text`` on one line, cut at ``limit`` characters with ``…``."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
