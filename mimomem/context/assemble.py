@@ -21,6 +21,7 @@ from typing import Any
 
 from mimomem.context.budgeted import read_budgeted
 from mimomem.context.estimate import estimate_tokens
+from mimomem.context.hosts import cut_utf16, utf16_len
 from mimomem.context.instructions import memory_instructions, recall_reminder
 from mimomem.context.rebuild import Block, rebuild_blocks
 from mimomem.context.where import Where
@@ -44,6 +45,8 @@ class Context:
     budget: int
     blocks: list[Block] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
+    char_cap: int | None = None
+    """At most this many UTF-16 units of :attr:`text` (the host's output cap), when set."""
 
     @property
     def tokens(self) -> int:
@@ -82,10 +85,16 @@ class Context:
 
 
 def session_context(
-    where: Where, *, budget: int = SESSION_BUDGET, recent_user: Sequence[str] = (), curated: bool = True
+    where: Where,
+    *,
+    budget: int = SESSION_BUDGET,
+    recent_user: Sequence[str] = (),
+    curated: bool = True,
+    char_cap: int | None = None,
 ) -> Context:
-    """Instructions + rebuild context + curated rules and outline, within ``budget`` tokens."""
-    ctx = Context(budget)
+    """Instructions + rebuild context + curated rules and outline, within ``budget`` tokens
+    and ``char_cap`` UTF-16 units (the host's cap on one hook output, :mod:`mimomem.context.hosts`)."""
+    ctx = Context(budget, char_cap=char_cap)
     instructions = _block("instructions", memory_instructions(where), "mimomem context")
     extra = _curated_session_blocks(where) if curated else []
     reserve = instructions.tokens + sum(b.tokens for b in extra) + estimate_tokens(PREAMBLE) + _LEFT_OUT_RESERVE
@@ -98,9 +107,11 @@ def session_context(
     return _enforce(ctx)
 
 
-def prompt_context(where: Where, prompt: str, *, budget: int = PROMPT_BUDGET, search_limit: int = 3) -> Context:
+def prompt_context(
+    where: Where, prompt: str, *, budget: int = PROMPT_BUDGET, search_limit: int = 3, char_cap: int | None = None
+) -> Context:
     """What is relevant to ``prompt`` right now; an empty context when nothing is."""
-    ctx = Context(budget)
+    ctx = Context(budget, char_cap=char_cap)
     blocks = _curated_prompt_blocks(where, prompt) + _search_blocks(where, prompt, search_limit)
     if blocks:
         reminder = recall_reminder(where)
@@ -125,19 +136,32 @@ def _note_left_out(ctx: Context) -> None:
             ctx.left_out.append(f"{b.name} (~{b.full_tokens} tokens, {b.source})")
 
 
+def _over(ctx: Context) -> int:
+    """How many tokens over the budget the context is, the character cap counted as tokens too."""
+    over = ctx.tokens - ctx.budget
+    if ctx.char_cap is not None:
+        chars = utf16_len(ctx.text) - ctx.char_cap
+        if chars > 0:
+            over = max(over, 1, ctx.tokens * chars // max(1, utf16_len(ctx.text)) + 1)
+    return over
+
+
 def _enforce(ctx: Context) -> Context:
-    """Drop or cut trailing blocks until the whole text fits the budget (a hard guarantee)."""
-    while ctx.blocks and ctx.tokens > ctx.budget:
+    """Drop or cut trailing blocks until the whole text fits the budget and the character cap
+    (a hard guarantee); each cut names what was left out and where to read it."""
+    while ctx.blocks and _over(ctx) > 0:
         last = ctx.blocks[-1]
-        over = ctx.tokens - ctx.budget
-        room = last.tokens - over - 8
+        room = last.tokens - _over(ctx) - 8
         if room > 20 and last.text:
             cut = read_budgeted(last.text, room, source=last.source or "mimomem context")
             ctx.blocks[-1] = Block(last.name, cut.text, cut.tokens, last.full_tokens, True, last.source)
-            if ctx.tokens <= ctx.budget:
+            if _over(ctx) <= 0:
                 break
         ctx.blocks.pop()
         ctx.left_out.append(f"{last.name} (~{last.full_tokens} tokens, {last.source or 'mimomem context'})")
+    if ctx.char_cap is not None and utf16_len(ctx.text) > ctx.char_cap:  # a last line longer than the cap
+        ctx.blocks = [_block("cut", cut_utf16(ctx.text, ctx.char_cap - 200), "")]
+        ctx.left_out = ["the rest of the memory context (run `mimomem search` for specifics)"]
     return ctx
 
 

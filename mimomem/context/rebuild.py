@@ -1,7 +1,8 @@
 """The rebuild context: the session's own memory, read back at session start (layer L1).
 
 MiMo-Code's ``renderRebuildContext`` order - tasks ledger, checkpoint, recent user input,
-project memory, global memory, session notes, memory keys index - with its gaps closed:
+project memory, (here: the project's recent sessions in brief, written by promotion),
+global memory, session notes, memory keys index - with its gaps closed:
 a session with only notes is not empty; notes are not listed twice; template
 boilerplate is not injected; the caps are shares of one total budget (MiMo's add up to
 ~50k tokens) and every cut says what was left out and where to read it.
@@ -26,6 +27,7 @@ CAPS: dict[str, int] = {
     "checkpoint": 11000,
     "recent": 16000,
     "project": 10000,
+    "sessions": 4000,
     "global": 6000,
     "notes": 6000,
     "keys": 500,
@@ -126,6 +128,7 @@ _TITLES = {
     "checkpoint": "Session checkpoint",
     "recent": "Recent user input (verbatim)",
     "project": "Project memory",
+    "sessions": "Recent sessions of this project",
     "global": "Global memory",
     "notes": "Session notes",
     "keys": "Memory keys index",
@@ -136,7 +139,8 @@ def _raw_blocks(where: Where, recent_user: Sequence[str]) -> dict[str, tuple[str
     """name -> (full text, where to read it, section-aware?) for every non-empty block."""
     tree = where.tree
     out: dict[str, tuple[str, str, bool]] = {}
-    pushed: list[Path] = [tree.project_memory(where.project_id), tree.global_memory()]
+    briefs = tree.project_topic(where.project_id, "sessions")
+    pushed: list[Path] = [tree.project_memory(where.project_id), briefs, tree.global_memory()]
     if where.session_id is not None:
         sid = where.session_id
         pushed += [tree.checkpoint(sid), tree.notes(sid)]
@@ -148,6 +152,7 @@ def _raw_blocks(where: Where, recent_user: Sequence[str]) -> dict[str, tuple[str
     if recent:
         out["recent"] = (recent, "the conversation history", False)
     _add_file(out, "project", tree.project_memory(where.project_id), sectioned=True)
+    _add_file(out, "sessions", briefs, sectioned=True)
     _add_file(out, "global", tree.global_memory(), sectioned=True)
     if where.session_id is not None:
         notes = notes_text(tree.notes(where.session_id))

@@ -5,7 +5,10 @@
   recall reminder - nothing at all when nothing is relevant;
 - ``PreCompact`` and ``SessionEnd``: a deterministic digest of the transcript since the
   last digest, appended to the session's notes through the write gate, so what
-  compaction drops comes back at the next ``SessionStart``.
+  compaction drops comes back at the next ``SessionStart``; then the session is promoted
+  into project memory (:mod:`mimomem.passes.promote`) within the host's time budget
+  (:mod:`mimomem.context.hosts`), the rest detached.  ``SessionStart`` first promotes
+  what earlier sessions of the project left pending (those that never ended too).
 
 Claude Code's ``session_id`` is the session, ``cwd`` gives the project.  The hook never
 blocks the agent: on any problem it prints nothing on stdout, one line on stderr, and
@@ -17,12 +20,18 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from mimomem.context.hosts import CLAUDE_CODE
+
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
 """A hook payload larger than this is refused (Claude Code's are a few kilobytes)."""
+
+PRE_COMPACT_SECONDS = 5.0
+"""Promotion done inside a PreCompact hook before the rest is detached (it has no 1.5 s limit)."""
 
 CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit")
 DIGEST_EVENTS = ("PreCompact", "SessionEnd")
@@ -73,16 +82,21 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
     event = payload.get("hook_event_name")
     if event not in CONTEXT_EVENTS + DIGEST_EVENTS:
         return ""
+    started = time.monotonic()
     where = _where(payload, env)
     if event == "SessionStart":
+        promote(where, payload, deadline=started + CLAUDE_CODE.inline_seconds)
         text = _session_start(where, payload)
     elif event == "UserPromptSubmit":
         prompt = payload.get("prompt")
         if not isinstance(prompt, str):
             raise HookInputError("UserPromptSubmit without a string 'prompt'; nothing injected")
+        promote(where, payload, deadline=None)
         text = _prompt(where, prompt)
     else:
         append_digest(where, payload, trigger=str(payload.get("trigger") or payload.get("reason") or event))
+        budget = CLAUDE_CODE.inline_seconds if event == "SessionEnd" else PRE_COMPACT_SECONDS
+        promote(where, payload, deadline=started + budget, only_this=True)
         if event == "SessionEnd":
             from mimomem.passes.schedule import start_due_passes
 
@@ -109,18 +123,41 @@ def _where(payload: Mapping[str, Any], env: Mapping[str, str]) -> Any:
     return locate(cwd, session_id=sid, tree=MemoryTree(), env=env)
 
 
+def promote(where: Any, payload: Mapping[str, Any], *, deadline: float | None, only_this: bool = False) -> None:
+    """Register this session's transcript for promotion; with a ``deadline``, promote what is
+    pending (this session only with ``only_this``) and detach the rest to a background process.
+
+    Never raises: promotion failing must not cost the session its context (one stderr line).
+    """
+    from mimomem.passes import promote as promotion
+
+    path = payload.get("transcript_path")
+    if not isinstance(path, str) or not os.path.isabs(path) or where.session_id is None:
+        return
+    try:
+        promotion.register(where, where.session_id, path)
+        if deadline is None:
+            return
+        only = where.session_id if only_this else None
+        done = promotion.promote_pending(where, deadline=deadline, only=only, lock_wait=0.2)
+        if done.pending:
+            promotion.detach(where)
+    except Exception as exc:  # fail open, but say why
+        print(f"mimomem hook: promotion skipped: {_reason(exc)}", file=sys.stderr)
+
+
 def _session_start(where: Any, payload: Mapping[str, Any]) -> str:
     from mimomem.context.assemble import session_context
 
     budget = _budget_from(payload, "MIMOMEM_SESSION_BUDGET", 4000)
     recent = _recent_prompts(payload) if payload.get("source") in ("compact", "resume") else []
-    return str(session_context(where, budget=budget, recent_user=recent).text)
+    return str(session_context(where, budget=budget, recent_user=recent, char_cap=CLAUDE_CODE.safe_chars).text)
 
 
 def _prompt(where: Any, prompt: str) -> str:
     from mimomem.context.assemble import prompt_context
 
-    return str(prompt_context(where, prompt[:4000]).text)
+    return str(prompt_context(where, prompt[:4000], char_cap=CLAUDE_CODE.safe_chars).text)
 
 
 def _budget_from(payload: Mapping[str, Any], variable: str, default: int) -> int:

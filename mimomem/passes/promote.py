@@ -1,0 +1,258 @@
+"""``promote``: turn a session into durable project memory at PreCompact / SessionEnd, without a model.
+
+Reads the session's transcript from where the last promotion stopped (the one reader,
+:mod:`mimomem.history.transcript`; provenance decided per part), finds what is worth
+keeping (:mod:`mimomem.passes.promote_items`) and merges it into ``projects/<pid>/MEMORY.md``
+through the write gate as the checkpoint writer:
+
+- each line says who said it, when and where (``(user, 2026-11-28, s:4b1f7c2e)``);
+- nothing already in memory (the same words, or nearly) is added again, so promoting the
+  same stretch twice changes nothing;
+- a newer value of the same key (:mod:`mimomem.passes.supersede`) replaces the older,
+  which moves to ``memory-history.md`` - kept, never injected as current;
+- ``MEMORY.md`` stays within its caps (the largest section spills to ``memory-<topic>.md``);
+- the session's brief (goal, decisions, fixes, open threads) goes to ``memory-sessions.md``,
+  which the next session's start shows.
+
+:func:`promote_pending` promotes every session of the project with unpromoted bytes (those
+that never ended too) until a deadline; :func:`detach` hands the rest to a background
+process.  The model path (``dream --model`` / ``--emit-prompt``) stays an option on top.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from mimomem.common.secrets import scan_secrets
+from mimomem.context.where import Where
+from mimomem.history.episode import Episode, clip
+from mimomem.history.evidence import Provenance
+from mimomem.history.jsonl import read_jsonl
+from mimomem.history.model import iso_day
+from mimomem.history.transcript import message_of, parts
+from mimomem.passes.base import read_text
+from mimomem.passes.dream import Candidate, plan_memory, spill_text, spill_topics
+from mimomem.passes.memory_doc import INDEX_LINE, MemoryDoc, bullet_items, duplicate_of, item_text
+from mimomem.passes.promote_items import DECISIONS, FACTS, FAILURES, RULES, Item, clean_text, items_of
+from mimomem.passes.promote_state import (
+    Marker,
+    marker_path,
+    markers,
+    merge_brief,
+    project_lock,
+    read_marker,
+    register,
+    render_briefs,
+    write_marker,
+)
+from mimomem.passes.supersede import supersedes
+from mimomem.passes.wording import sourced
+from mimomem.tree.agents import CHECKPOINT_WRITER
+
+KEYED = (RULES, DECISIONS, FACTS)
+"""Sections whose items a newer value supersedes."""
+
+HISTORY_TOPIC, SESSIONS_TOPIC = "history", "sessions"
+
+
+@dataclass
+class Promotion:
+    """What one promotion did."""
+
+    sessions: int = 0
+    added: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)
+    skipped: int = 0
+    pending: int = 0
+
+
+def item_line(item: Item) -> str:
+    """The memory bullet of ``item`` with its provenance."""
+    return sourced(item.text, Provenance(item.session_id, item.time), kind=item.kind)
+
+
+def plan(
+    live: str | None, items: list[Item], spill_files: dict[str, str | None], *, today: str
+) -> tuple[Any, list[str]]:
+    """(dream plan of the new ``MEMORY.md``, superseded history lines) for adding ``items`` to ``live``."""
+    doc = MemoryDoc.parse(live if live and live.strip() else "# Project memory\n")
+    spilled = [i for text in spill_files.values() for i in bullet_items((text or "").splitlines())]
+    accepted: list[Candidate] = []
+    history: list[str] = []
+    for item in items:
+        line = item_line(item)
+        if scan_secrets(line):
+            continue
+        present = [i for _, i in doc.all_items()] + [c.item for c in accepted]
+        if duplicate_of(line, present + [i for i in spilled if not INDEX_LINE.match(i)]) is not None:
+            continue
+        if item.section in KEYED:
+            for heading, old in doc.all_items():
+                if heading in KEYED and supersedes(line, old):
+                    doc.remove(heading, [old])
+                    history.append(_history_line(old, line, iso_day(item.time) if item.time else today))
+            for c in [c for c in accepted if c.section in KEYED and supersedes(line, c.item)]:
+                accepted.remove(c)
+                history.append(_history_line(c.item, line, iso_day(item.time) if item.time else today))
+        accepted.append(Candidate(item.section, line, clip(item.text, 80)))
+    return plan_memory(doc.render(), accepted, spill_files, today=today), history
+
+
+def _history_line(old: str, new: str, today: str) -> str:
+    return f"- {item_text(old)} - superseded {today} by: {clip(item_text(new), 120)}"
+
+
+def brief_of(episode: Episode, items: list[Item]) -> dict[str, list[str]]:
+    """Goal, decisions, fixes and open threads of one stretch of a session."""
+    typed = [s.text for s in episode.typed()]
+    fixes = episode.finish()
+    unfixed = [f"`{clip(f.call.summary, 80)}` still failing" for f in fixes if not f.fix and f.call.command]
+    return {
+        "goal": [clip(clean_text(typed[0]), 160)] if typed else [],
+        "decided": [clip(i.text, 140) for i in items if i.section == DECISIONS][:3],
+        "fixed": [clip(i.text, 160) for i in items if i.section == FAILURES][:3],
+        "open": ([clip(typed[-1], 160)] if len(typed) > 1 else []) + unfixed[:2],
+    }
+
+
+def read_episode(transcript: str, session_id: str, offset: int, head: str) -> tuple[Episode, int, str, int]:
+    """(episode, end offset, head mark, lines skipped) of ``transcript`` from ``offset`` (main thread only).
+
+    A line that cannot be read or taken apart is skipped and counted; the offset moves past it.
+    """
+    episode = Episode()
+    skips: Counter[str] = Counter()
+
+    def line(at: int, obj: dict[str, Any]) -> None:
+        if obj.get("isSidechain") is True:
+            return
+        try:
+            message = message_of(obj, default_sid=session_id, offset=at, skips=skips)
+            for part in parts(message) if message is not None else ():
+                episode.add(part)
+        except (TypeError, ValueError, AttributeError, RecursionError):
+            skips["line not promotable"] += 1
+
+    result = read_jsonl(transcript, line, offset=offset, head=head)
+    return episode, result.end, result.head, sum(skips.values()) + sum(result.skipped.values())
+
+
+def promote_marker(where: Where, marker: Marker, *, now: int) -> Promotion:
+    """Promote what is new in one session's transcript (the caller holds the project lock)."""
+    done = Promotion()
+    try:
+        episode, end, head, skipped = read_episode(marker.transcript, marker.session_id, marker.offset, marker.head)
+    except OSError:
+        return done  # missing or not a regular file: left for a later call
+    done.skipped = skipped
+    items = [_relative(i, where.worktree) for i in items_of(episode)]
+    today = iso_day(now)
+    tree, pid = where.tree, where.project_id
+    who = where.who(CHECKPOINT_WRITER)
+    memory = tree.project_memory(pid)
+    live = read_text(memory)
+    topics = set(spill_topics(live)) - {HISTORY_TOPIC, SESSIONS_TOPIC}
+    spills = {t: read_text(tree.project_topic(pid, t)) for t in topics}
+    planned, history = plan(live, items, spills, today=today)
+    for topic, (heading, moved) in planned.spills.items():
+        tree.update(tree.project_topic(pid, topic), _spill(heading, moved), **who)
+    if history:
+        tree.update(tree.project_topic(pid, HISTORY_TOPIC), _append_history(history), **who)
+    tree.update(memory, lambda text: plan(text, items, spills, today=today)[0].text, **who)
+    done.added = planned.lines.get("Consolidated", [])
+    done.superseded = history
+    times = [t for t in (s.time for s in episode.said) if t is not None] + [c.time for c in episode.calls if c.time]
+    marker.time = max([marker.time or 0, *times]) or now
+    marker.brief = merge_brief(marker.brief, brief_of(episode, items))
+    marker.offset, marker.head = end, head
+    write_marker(where, marker)
+    tree.update(tree.project_topic(pid, SESSIONS_TOPIC), lambda _old: render_briefs(markers(where)), **who)
+    done.sessions = 1
+    return done
+
+
+def _relative(item: Item, root: Any) -> Item:
+    """``item`` with the project's own paths shown relative to its root."""
+    prefix = f"{root}{os.sep}" if root is not None else ""
+    return replace(item, text=item.text.replace(prefix, "")) if prefix and prefix in item.text else item
+
+
+def _spill(heading: str, moved: list[str]) -> Callable[[str | None], str]:
+    return lambda old: spill_text(old, heading, moved)
+
+
+def _append_history(lines: list[str]) -> Callable[[str | None], str]:
+    def apply(old: str | None) -> str:
+        text = old or "# Project memory: superseded values\n\n_Kept as history; never injected as current._\n\n"
+        present = set(text.splitlines())
+        return text.rstrip("\n") + "\n" + "".join(line + "\n" for line in lines if line not in present)
+
+    return apply
+
+
+def promote_pending(where: Where, *, deadline: float, only: str | None = None, lock_wait: float = 0.3) -> Promotion:
+    """Promote every session of the project with unpromoted bytes (or just ``only``) until ``deadline``.
+
+    ``deadline`` is a ``time.monotonic()`` value.  What is left when it passes, or when the
+    project lock stays busy, is counted in ``pending`` (the markers keep it for later).
+    """
+    total = Promotion()
+    if not where.tree.write_enabled or where.worktree is None:
+        return total
+    with project_lock(where, timeout=lock_wait) as held:
+        todo = [m for m in markers(where) if m.pending() and (only is None or m.session_id == only)]
+        if not held:
+            total.pending = len(todo)
+            return total
+        for n, marker in enumerate(todo):
+            if time.monotonic() >= deadline:
+                total.pending = len(todo) - n
+                break
+            fresh = read_marker(marker_path(where, marker.session_id), marker.session_id) or marker
+            done = promote_marker(where, fresh, now=int(time.time() * 1000))
+            total.sessions += done.sessions
+            total.added += done.added
+            total.superseded += done.superseded
+            total.skipped += done.skipped
+    return total
+
+
+def detach(where: Where) -> None:
+    """Promote the project's pending sessions in a background process (outlives the hook)."""
+    log = where.tree.data_dir / "state" / "promote" / f"{where.project_id}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(fd, "ab") as out:
+        subprocess.Popen(
+            [sys.executable, "-m", "mimomem.passes.promote", str(where.worktree), where.session_id or ""],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            close_fds=True,
+        )
+
+
+def run_background(project: str, session_id: str) -> int:
+    """What the detached process does: promote everything pending of ``project``."""
+    from mimomem.context.where import locate
+    from mimomem.tree.store import MemoryTree
+
+    where = locate(project, session_id=session_id or None, tree=MemoryTree())
+    done = promote_pending(where, deadline=time.monotonic() + 600, lock_wait=60)
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    print(f"{stamp} promoted {done.sessions} session(s), {len(done.added)} item(s), {done.pending} pending", flush=True)
+    return 0
+
+
+__all__ = ["Promotion", "detach", "item_line", "plan", "promote_marker", "promote_pending", "register"]
+
+if __name__ == "__main__":  # pragma: no cover - run by detach() in a detached process
+    sys.exit(run_background(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""))

@@ -1,0 +1,180 @@
+"""What of one session is worth keeping for the project, found without a model.
+
+From an :class:`~mimomem.history.episode.Episode` (provenance already decided):
+
+- the user's standing instructions (always / never / 以后都 …) -> **Rules**;
+- decisions, with the reason said in the same or the next sentence -> **Architecture decisions**;
+- durable facts the user stated - a sentence naming a host, port, env var, version, path,
+  ticket id or identifier, or saying what something is now ("注意 staging 数据库端口是
+  5433", "we moved to Postgres 16") -> **Discovered durable knowledge**;
+- failures with what actually fixed them (tool output supports the fact; it is withheld
+  when it reads as an order) -> **Failures and fixes**;
+- successful sequences of commands the model ran -> **Workflows** (never a command that
+  fetches and runs remote code or touches credentials).
+
+Only typed text becomes a rule, a decision or a fact.  Every item is cleaned of filler
+(``Remember:``, ``记住：``, ``另外``, "please", "OK so") and carries who said it and when.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mimomem.history.episode import Episode, Fix, Said, clip
+from mimomem.history.provenance import reads_as_instruction
+from mimomem.history.signals import is_trivial, is_unsafe_command, normalize_command, statements_in
+
+RULES, DECISIONS, FACTS = "Rules", "Architecture decisions", "Discovered durable knowledge"
+FAILURES, WORKFLOWS = "Failures and fixes", "Workflows"
+SECTIONS = (RULES, DECISIONS, FACTS, FAILURES, WORKFLOWS)
+"""Sections of ``MEMORY.md`` promotion writes, most useful first."""
+
+MAX_WORKFLOWS = 2
+MAX_ITEM = 240
+"""Characters of one promoted item at most."""
+
+_FILLER = re.compile(
+    r"^(?:(?:remember|note|nb|fyi|btw|also|oh|and|ok(?:ay)?(?: so)?|so|well|please|pls|hey|hi)\b[\s:,，：.!-]*"
+    r"|(?:记住|记得|注意|另外|还有|对了|顺便说一下|顺便|请|麻烦|好的|嗯|哦|那么|然后)[\s:,，：。!！]*)+",
+    re.I,
+)
+_TRAILING_PLEASE = re.compile(r"[,，]?\s*(?:please|thanks|thank you|谢谢)[.!。！]*$", re.I)
+_SENTENCE = re.compile(r"(?<=[。！？!?；;])|(?<=\.)(?=\s)|\n+")
+_QUESTION = re.compile(r"[?？]\s*$|[吗呢么]\s*[。.]?\s*$")
+_REASON = re.compile(r"^(?:because|since|as|the reason|reason:|so that|因为|由于|原因是|原因|理由是|这样|为了)", re.I)
+_REASON_INSIDE = re.compile(r"\b(?:because|since|so that|to avoid|otherwise)\b|因为|由于|为了|以免|否则|原因是", re.I)
+_DISTINCTIVE = re.compile(
+    r"`[^`]+`|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{2,}-\d+\b|\b\d{2,5}\b|\bv?\d+\.\d+(?:\.\d+)*\b"
+    r"|[\w.-]+\.(?:com|net|org|io|dev|internal|local|cn|py|ts|js|json|ya?ml|toml|md|sql|sh|go|rs)\b"
+    r"|(?:^|\s)[~.]?/[\w.-]+(?:/[\w.-]+)*|\b[a-z]+(?:[-_][a-z0-9]+)+\b|#\d+\b"
+)
+_FACT_SHAPE = re.compile(
+    r"\b(?:is|are|was|were|lives|runs|uses|use|points|set to|defaults? to|now|instead|moved|changed|switched|"
+    r"called|named|means|requires|needs|only|must|goes|lives)\b|是|为|在|用|叫|改成|改为|换成|不再|现在|默认|需要|只|必须|放在|指向",
+    re.I,
+)
+_REQUEST = re.compile(
+    r"^(?:can you|could you|would you|help me|let me|try|look at|check|show me|tell me|explain|write|implement|"
+    r"add|fix|create|refactor|run|make|update|帮我|帮忙|看看|看一下|试试|能不能|可以帮|写一个|实现|修一下|修复|加一个|跑一下)",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line to promote: its section, its text, who said it, the session and the time."""
+
+    section: str
+    text: str
+    kind: str
+    session_id: str
+    time: int | None
+
+
+def clean_text(text: str) -> str:
+    """One line without leading filler or a trailing "please"; ``""`` when nothing is left."""
+    flat = " ".join(text.split()).strip(" -*>")
+    previous = None
+    while previous != flat:
+        previous, flat = flat, _FILLER.sub("", flat).strip()
+    flat = _TRAILING_PLEASE.sub("", flat).strip()
+    return clip(flat.rstrip("。.!！;；,，"), MAX_ITEM)
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (Chinese and English punctuation, line breaks)."""
+    return [s for s in (" ".join(raw.split()).strip(" -*>") for raw in _SENTENCE.split(text)) if len(s) >= 4]
+
+
+def said_items(said: Said) -> list[Item]:
+    """Rules, decisions (with their reason) and facts in one stretch the user typed."""
+    out: list[Item] = []
+    parts = sentences(said.text)
+    for i, sentence in enumerate(parts):
+        if _QUESTION.search(sentence):
+            continue
+        stated = statements_in(clean_text(sentence))  # "Remember: X is 5" states a fact, not a rule
+        kind = stated[0].kind if stated else None
+        reason_next = i + 1 < len(parts) and _REASON.match(parts[i + 1])
+        if kind == "decision" and reason_next and not _REASON_INSIDE.search(sentence):
+            sentence = f"{sentence.rstrip('。.')}; {parts[i + 1]}"
+        section = RULES if kind == "rule" else DECISIONS if kind == "decision" else FACTS if is_fact(sentence) else None
+        text = clean_text(sentence)
+        if section is not None and len(text) >= 4:
+            out.append(Item(section, text, "user", said.session_id, said.time))
+    return out
+
+
+def is_fact(sentence: str) -> bool:
+    """A statement naming something specific (a host, port, env var, path…) and what it is."""
+    flat = clean_text(sentence)
+    if _REQUEST.match(flat) and not re.search(r"\b(?:is|are)\b|是", flat):
+        return False
+    return bool(_DISTINCTIVE.search(flat)) and bool(_FACT_SHAPE.search(flat))
+
+
+def fix_items(fixes: list[Fix]) -> list[Item]:
+    """Failures of shell commands that something fixed, worded as facts the tool output supports."""
+    out = []
+    for f in fixes:
+        call = f.call
+        if (
+            not f.fix
+            or call.command is None
+            or is_unsafe_command(call.command)
+            or is_trivial(normalize_command(call.command))
+        ):
+            continue
+        if any(c.command is not None and is_unsafe_command(c.command) for c in f.fixed_by):
+            continue
+        error = "(output withheld: it reads as an instruction)" if reads_as_instruction(f.error) else clip(f.error, 140)
+        text = f"`{clip(call.summary, 100)}` failed: {error} - fixed: {clip(f.fix, 160)}"
+        out.append(Item(FAILURES, text, "tool", call.session_id, call.time))
+    return out
+
+
+def workflow_items(episode: Episode) -> list[Item]:
+    """Runs of two or more different non-trivial commands that all succeeded, longest first."""
+    runs: list[list[str]] = [[]]
+    first_time: list[int | None] = [None]
+    session = episode.calls[0].session_id if episode.calls else ""
+    for call in episode.calls:
+        if call.command is None:
+            continue
+        norm = normalize_command(call.command)
+        if call.status != "ok" or is_unsafe_command(call.command):
+            runs.append([])
+            first_time.append(None)
+            continue
+        if is_trivial(norm) or (runs[-1] and runs[-1][-1] == norm):
+            continue
+        if not runs[-1]:
+            first_time[-1] = call.time
+        runs[-1].append(norm)
+    ranked = sorted(
+        ((run, t) for run, t in zip(runs, first_time, strict=True) if len(set(run)) >= 2),
+        key=lambda rt: -len(rt[0]),
+    )
+    out = []
+    for run, when in ranked[:MAX_WORKFLOWS]:
+        steps = " -> ".join(f"`{clip(c, 80)}`" for c in run[:6])
+        out.append(Item(WORKFLOWS, f"Ran in order, all succeeded: {steps}", "model", session, when))
+    return out
+
+
+def items_of(episode: Episode) -> list[Item]:
+    """Everything of ``episode`` worth promoting, in section order, each once."""
+    found: list[Item] = []
+    for said in episode.typed():
+        found += said_items(said)
+    found += fix_items(episode.finish())
+    found += workflow_items(episode)
+    seen: set[str] = set()
+    out = []
+    for item in sorted(found, key=lambda i: SECTIONS.index(i.section)):
+        key = "".join(ch for ch in item.text.casefold() if ch.isalnum())
+        if key and key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
