@@ -31,6 +31,8 @@ class Said:
     kind: str
     session_id: str
     time: int | None
+    at: int = 0
+    """How many tool calls came before it (so the calls that followed can be found)."""
 
 
 @dataclass
@@ -77,7 +79,7 @@ class Episode:
         """Take one transcript part (main thread only; the caller skips sidechains)."""
         if part.kind in (TYPED, PASTED):
             if part.text.strip():
-                self.said.append(Said(part.text.strip(), part.kind, part.session_id, part.time))
+                self.said.append(Said(part.text.strip(), part.kind, part.session_id, part.time, len(self.calls)))
                 self.pasted += part.kind == PASTED
         elif part.kind == TOOL_CALL:
             call = _call(part)

@@ -134,6 +134,31 @@ def fix_items(fixes: list[Fix]) -> list[Item]:
     return out
 
 
+_PROBLEM = re.compile(
+    r"\b(?:error|errors|fails?|failed|failing|broken|crash(?:es|ed)?|bug|wrong|garbled|timeout|timed out|"
+    r"doesn'?t work|not working|can'?t|cannot)\b"
+    r"|报错|错误|失败|乱码|不行|不对|崩|挂了|超时|打不开|看不了|卡住|异常|死锁|问题",
+    re.I,
+)
+
+
+def reported_fix_items(episode: Episode) -> list[Item]:
+    """A problem the user reported, with the edits that followed it in that turn (the fix)."""
+    typed = episode.typed()
+    out = []
+    for n, said in enumerate(typed):
+        if not _PROBLEM.search(said.text):
+            continue
+        end = typed[n + 1].at if n + 1 < len(typed) else len(episode.calls)
+        edits = [c for c in episode.calls[said.at : end] if c.files and c.status == "ok" and c.change]
+        if not edits:
+            continue
+        fix = "; ".join(f"edited {', '.join(c.files)} ({c.change})" for c in edits[-2:])
+        problem = clip(clean_text(sentences(said.text)[0] if sentences(said.text) else said.text), 140)
+        out.append(Item(FAILURES, f"{problem} - fixed: {clip(fix, 200)}", "user", said.session_id, said.time))
+    return out
+
+
 def workflow_items(episode: Episode) -> list[Item]:
     """Runs of two or more different non-trivial commands that all succeeded, longest first."""
     runs: list[list[str]] = [[]]
@@ -169,6 +194,7 @@ def items_of(episode: Episode) -> list[Item]:
     for said in episode.typed():
         found += said_items(said)
     found += fix_items(episode.finish())
+    found += reported_fix_items(episode)
     found += workflow_items(episode)
     seen: set[str] = set()
     out = []

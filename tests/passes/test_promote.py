@@ -165,3 +165,22 @@ def test_filler_is_cleaned() -> None:
     assert clean_text("Remember: the API key lives in VAULT_PATH, please") == "the API key lives in VAULT_PATH"
     assert clean_text("记住：另外，staging 端口是 5433。") == "staging 端口是 5433"
     assert clean_text("OK so we use pnpm.") == "we use pnpm"
+
+
+def test_a_problem_the_user_reported_is_promoted_with_the_edit_that_fixed_it(repo: Path) -> None:
+    t = (
+        Transcript(SID_B, str(repo), day(28))
+        .user("导出的 CSV 中文乱码，Excel 打开看不了。")
+        .tool(
+            "Edit",
+            {"file_path": f"{repo}/export.py", "old_string": 'encoding="utf-8"', "new_string": 'encoding="utf-8-sig"'},
+            "ok",
+        )
+        .bash("pytest -q", "5 passed")
+        .user("Thanks. Now add a README section.")
+        .tool("Edit", {"file_path": f"{repo}/README.md", "old_string": "a", "new_string": "b"}, "ok")
+    )
+    _promote(repo, t)
+    (item,) = MemoryDoc.parse(_memory(repo)).find("Failures and fixes").items()  # type: ignore[union-attr]
+    assert item.startswith("- 导出的 CSV 中文乱码，Excel 打开看不了 - fixed: edited export.py")
+    assert 'encoding="utf-8-sig"' in item and "README" not in item
