@@ -125,7 +125,8 @@ def _same(failed: Call, call: Call) -> bool:
     if failed.command is not None:
         if call.command is None or is_trivial(normalize_command(call.command)):
             return False
-        return _program(call.command) == _program(failed.command)
+        retried = normalize_command(failed.command) in normalize_command(call.command)  # `git mv a b && pnpm test`
+        return retried or _program(call.command) == _program(failed.command)
     return call.tool == failed.tool and (call.files == failed.files or not failed.files)
 
 
@@ -173,14 +174,16 @@ def _call(part: Part) -> Call:
 
 
 def _change(data: dict[str, Any]) -> str:
-    """``old`` -> ``new`` of a one-line edit (what a config fix usually is), else ``""``."""
+    """What an edit changed, short: ``old`` -> ``new`` of one line, or the lines it added."""
     old, new = data.get("old_string"), data.get("new_string")
     if not isinstance(old, str) or not isinstance(new, str):
         return ""
     old, new = old.strip(), new.strip()
-    if "\n" in old or "\n" in new or not 0 < len(old) <= 80 or not 0 < len(new) <= 80:
+    if old and new.startswith(old) and new != old:
+        return f"added `{clip(new[len(old) :], 100)}`"
+    if "\n" in old or "\n" in new or not 0 < len(old) <= 120 or not 0 < len(new) <= 160:
         return ""
-    return f"`{old}` -> `{new}`"
+    return f"`{clip(old, 100)}` -> `{clip(new, 100)}`"
 
 
 def clip(text: str, limit: int = _CLIP) -> str:

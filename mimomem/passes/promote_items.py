@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from mimomem.history.episode import Episode, Fix, Said, clip
-from mimomem.history.provenance import reads_as_instruction
+from mimomem.history.provenance import TYPED, reads_as_instruction
 from mimomem.history.signals import is_trivial, is_unsafe_command, normalize_command, statements_in
 
 RULES, DECISIONS, FACTS = "Rules", "Architecture decisions", "Discovered durable knowledge"
@@ -47,13 +47,16 @@ _REASON_INSIDE = re.compile(r"\b(?:because|since|so that|to avoid|otherwise)\b|�
 _DISTINCTIVE = re.compile(
     r"`[^`]+`|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{2,}-\d+\b|\b\d{2,5}\b|\bv?\d+\.\d+(?:\.\d+)*\b"
     r"|[\w.-]+\.(?:com|net|org|io|dev|internal|local|cn|py|ts|js|json|ya?ml|toml|md|sql|sh|go|rs)\b"
-    r"|(?:^|\s)[~.]?/[\w.-]+(?:/[\w.-]+)*|\b[a-z]+(?:[-_][a-z0-9]+)+\b|#\d+\b"
+    r"|(?:^|\s)[~.]?/[\w.-]+(?:/[\w.-]+)*|\b[A-Za-z]+(?:[-_][A-Za-z0-9]+)+\b|#\d+\b"
 )
 _FACT_SHAPE = re.compile(
     r"\b(?:is|are|was|were|lives|runs|uses|use|points|set to|defaults? to|now|instead|moved|changed|switched|"
-    r"called|named|means|requires|needs|only|must|goes|lives)\b|是|为|在|用|叫|改成|改为|换成|不再|现在|默认|需要|只|必须|放在|指向",
+    r"called|named|means|requires|needs|only|must|goes|starts with|ends with|every|each|has to|have to)\b"
+    r"|是|为|在|用|叫|改成|改为|换成|不再|现在|默认|需要|只|必须|放在|指向",
     re.I,
 )
+_CONVENTION = re.compile(r"规则是|格式是|约定是|规范是|\b(?:the )?(?:rule|convention|format) (?:is|here is)\b", re.I)
+"""A sentence saying what a project convention is: a fact even without an identifier in it."""
 _REQUEST = re.compile(
     r"^(?:can you|could you|would you|help me|let me|try|look at|check|show me|tell me|explain|write|implement|"
     r"add|fix|create|refactor|run|make|update|帮我|帮忙|看看|看一下|试试|能不能|可以帮|写一个|实现|修一下|修复|加一个|跑一下)",
@@ -106,11 +109,30 @@ def said_items(said: Said) -> list[Item]:
     return out
 
 
+MAX_PASTED_FACTS = 4
+"""Facts taken from one pasted segment at most (a pasted document can be long)."""
+
+
+def pasted_items(said: Said) -> list[Item]:
+    """Facts in text the user pasted (a vendor doc, a colleague's note): never a rule, never
+    a sentence that reads as an order, marked ``pasted``."""
+    out: list[Item] = []
+    for sentence in sentences(said.text):
+        if len(out) >= MAX_PASTED_FACTS:
+            break
+        text = clean_text(sentence)
+        if len(text) <= 200 and not reads_as_instruction(text) and not _QUESTION.search(text) and is_fact(text):
+            out.append(Item(FACTS, text, "pasted", said.session_id, said.time))
+    return out
+
+
 def is_fact(sentence: str) -> bool:
     """A statement naming something specific (a host, port, env var, path…) and what it is."""
     flat = clean_text(sentence)
     if _REQUEST.match(flat) and not re.search(r"\b(?:is|are)\b|是", flat):
         return False
+    if _CONVENTION.search(flat):
+        return True
     return bool(_DISTINCTIVE.search(flat)) and bool(_FACT_SHAPE.search(flat))
 
 
@@ -159,6 +181,19 @@ def reported_fix_items(episode: Episode) -> list[Item]:
     return out
 
 
+_PIN = re.compile(r"\b(?:add|install|i|upgrade|require|get)\b.*?(?:[\w@/.-]+@\d[\w.-]*|[\w.-]+[=~<>]=\d[\w.-]*)")
+
+
+def pinned_items(episode: Episode) -> list[Item]:
+    """Packages added at a pinned version by a command that succeeded (``pnpm add x@3.1.3``)."""
+    out = []
+    for call in episode.calls:
+        if call.command and call.status == "ok" and _PIN.search(call.command) and not is_unsafe_command(call.command):
+            text = f"`{clip(call.summary, 120)}` succeeded"
+            out.append(Item(FACTS, text, "model", call.session_id, call.time))
+    return out
+
+
 def workflow_items(episode: Episode) -> list[Item]:
     """Runs of two or more different non-trivial commands that all succeeded, longest first."""
     runs: list[list[str]] = [[]]
@@ -191,8 +226,9 @@ def workflow_items(episode: Episode) -> list[Item]:
 def items_of(episode: Episode) -> list[Item]:
     """Everything of ``episode`` worth promoting, in section order, each once."""
     found: list[Item] = []
-    for said in episode.typed():
-        found += said_items(said)
+    for said in episode.said:
+        found += said_items(said) if said.kind == TYPED else pasted_items(said)
+    found += pinned_items(episode)
     found += fix_items(episode.finish())
     found += reported_fix_items(episode)
     found += workflow_items(episode)

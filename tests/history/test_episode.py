@@ -39,3 +39,12 @@ def test_a_different_command_and_an_unchanged_retry() -> None:
         "",
     ]
     assert ep.calls[4].status == "rejected"
+
+
+def test_added_lines_and_a_retry_inside_a_compound_command() -> None:
+    ep = Episode()
+    _run(ep, 1, "Bash", {"command": "pnpm test"}, "ERR_REQUIRE_ESM", ok=False)
+    _run(ep, 2, "Edit", {"file_path": "staging.env", "old_string": "A=1", "new_string": "A=1\nPGSSLMODE=require"}, "ok")
+    _run(ep, 3, "Bash", {"command": "git mv a.js a.mts && pnpm test"}, "318 passed")
+    (fix,) = ep.finish()
+    assert fix.fix == "edited staging.env (added `PGSSLMODE=require`); `git mv a.js a.mts && pnpm test` instead"
