@@ -30,6 +30,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from mimomem.bench.scale import parse_sizes
 
     check_outputs(args)
+    if getattr(args, "e2e", None) is not None:
+        return cmd_bench_e2e(args)
     saved = bench.load_result(args.compare) if args.compare else None
     paths = [Path(p) for p in args.dataset] if args.dataset else bench.discover_datasets(bench.find_corpora())
     result = bench.run_bench(
@@ -56,3 +58,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     )
     print(bench.format_comparison(comparison), file=sys.stderr if args.json else sys.stdout)
     return OK if comparison.ok else NO
+
+
+def cmd_bench_e2e(args: argparse.Namespace) -> int:
+    """``mimomem bench --e2e [DIR]``: the end-to-end memory benchmark (tables, or JSON; ``--report``)."""
+    from mimomem.bench import e2e
+    from mimomem.bench.runner import stderr_progress
+
+    result = e2e.run_e2e(Path(args.e2e) if args.e2e else None, progress=stderr_progress)
+    if args.report:
+        for path in e2e.write_e2e_report(result, Path(args.report)):
+            print(f"wrote {path}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
+    else:
+        print(e2e.format_text(result), end="")
+    return OK

@@ -340,6 +340,15 @@ def _add_bench(sub: Subparsers) -> None:
         "the scaling and user-path charts --scale",
     )
     p.add_argument("--scale", metavar="N[,N...]", help=f"also time generated corpora of N documents (up to {MAX_DOCS})")
+    p.add_argument(
+        "--e2e",
+        nargs="?",
+        const="",
+        metavar="DIR",
+        help="instead: the end-to-end memory benchmark - replay recorded Claude Code sessions through the hooks, "
+        "ask each question from a fresh session, score what it received (default DIR: corpora/e2e-dev); "
+        "--json and --report apply",
+    )
     _bench_compare_options(p)
     p.add_argument(
         "--failures",
