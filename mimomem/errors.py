@@ -217,6 +217,10 @@ class ScaleError(MimomemError, ValueError):
     """A requested corpus size is out of range."""
 
 
+class TokenizerSpecError(MimomemError, ValueError):
+    """A candidate tokenizer (``MODULE:FUNCTION``) cannot be imported, called or used."""
+
+
 # --- command line ---
 
 

@@ -9,7 +9,10 @@ saved and the current tokenization.  Latency and build time of the backends are 
 (wall-clock, too noisy); the user paths of a ``--scale`` run are: a path whose CPU time (the
 median of fresh processes) grew by more than the time tolerance - 1.5x *and* 0.05 s by
 default, so that noise on a shared machine or a few ms on a fast path do not fail it - is a
-regression (``slower``).
+regression (``slower``).  With ``alpha``, a quality drop beyond the tolerance is a
+regression only when the paired randomization test over the queries
+(``mimomem.bench.significance``) finds it significant (one-sided p < alpha); the others
+are listed as ``not_significant``.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ class Regression:
     metric: str  # e.g. "ndcg@10" or "ndcg@10 [category two-char]"
     saved: float
     current: float
+    category: str | None = None
+    p_value: float | None = None  # set when the comparison ran with an alpha
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,8 @@ class Comparison:
     time_factor: float = SLOWER
     time_floor: float = SLOWER_FLOOR
     paths_compared: bool = False
+    alpha: float | None = None
+    not_significant: list[Regression] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -101,14 +108,30 @@ def _index(result: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
 
 
 def _check(
-    out: Comparison, dataset: str, backend: str, label: str, saved: dict[str, Any], current: dict[str, Any]
+    out: Comparison, dataset: str, backend: str, cat: str | None, saved: dict[str, Any], current: dict[str, Any]
 ) -> None:
+    label = f" [{cat}]" if cat is not None else ""
     for metric in METRICS:
         if metric in saved and metric in current and saved[metric] - current[metric] > out.tolerance + EPSILON:
-            out.regressions.append(Regression(dataset, backend, metric + label, saved[metric], current[metric]))
+            out.regressions.append(Regression(dataset, backend, metric + label, saved[metric], current[metric], cat))
     key = "zero_result_share"
     if key in saved and key in current and current[key] - saved[key] > out.tolerance + EPSILON:
-        out.regressions.append(Regression(dataset, backend, key + label, saved[key], current[key]))
+        out.regressions.append(Regression(dataset, backend, key + label, saved[key], current[key], cat))
+
+
+def _apply_alpha(out: Comparison, old: dict[tuple[str, str], Any], new: dict[tuple[str, str], Any]) -> None:
+    """Keep as regressions only the drops the paired test finds significant at ``out.alpha``."""
+    from dataclasses import replace
+
+    from mimomem.bench.significance import drop_p_value
+
+    assert out.alpha is not None
+    kept: list[Regression] = []
+    for r in out.regressions:
+        before, after = old[(r.dataset, r.backend)].get("queries", {}), new[(r.dataset, r.backend)].get("queries", {})
+        tested = replace(r, p_value=drop_p_value(before, after, r.metric.split(" [")[0], r.category))
+        (kept if tested.p_value is not None and tested.p_value < out.alpha else out.not_significant).append(tested)
+    out.regressions = kept
 
 
 def compare_results(
@@ -118,15 +141,19 @@ def compare_results(
     *,
     time_factor: float = SLOWER,
     time_floor: float = SLOWER_FLOOR,
+    alpha: float | None = None,
 ) -> Comparison:
     """Compare ``current`` against ``saved`` (both result dicts); see the module doc.
 
     ``tolerance``: allowed drop per quality metric; ``time_factor`` and ``time_floor``: a
-    user path fails when its CPU time grew by more than both (factor x and floor seconds).
+    user path fails when its CPU time grew by more than both (factor x and floor seconds);
+    ``alpha``: a drop fails only when also significant (one-sided p < alpha).
     """
     if tolerance < 0:
         raise ValueError(f"tolerance must be >= 0, got {tolerance}")
-    out = Comparison(tolerance, time_factor=time_factor, time_floor=time_floor)
+    if alpha is not None and not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha}")
+    out = Comparison(tolerance, time_factor=time_factor, time_floor=time_floor, alpha=alpha)
     old, new = _index(saved), _index(current)
     for key in old:
         if key not in new:
@@ -138,10 +165,10 @@ def compare_results(
         prev = old.get((dataset, backend))
         if prev is None:
             continue
-        _check(out, dataset, backend, "", prev, cur)
+        _check(out, dataset, backend, None, prev, cur)
         for cat, stats in cur.get("categories", {}).items():
             if cat in prev.get("categories", {}):
-                _check(out, dataset, backend, f" [{cat}]", prev["categories"][cat], stats)
+                _check(out, dataset, backend, cat, prev["categories"][cat], stats)
         for qid, q in cur.get("queries", {}).items():
             p = prev.get("queries", {}).get(qid)
             if p is None:
@@ -149,6 +176,8 @@ def compare_results(
             lost = _lost(dataset, backend, qid, p, q)
             if lost is not None:
                 out.lost.append(lost)
+    if alpha is not None:
+        _apply_alpha(out, old, new)
     old_paths, new_paths = (saved.get("scale") or {}).get("paths"), (current.get("scale") or {}).get("paths")
     out.slower = slower_paths(old_paths, new_paths, time_factor, time_floor)
     out.not_compared += unmatched_paths(old_paths, new_paths)
@@ -175,17 +204,23 @@ def _lost(dataset: str, backend: str, qid: str, prev: dict[str, Any], cur: dict[
     )
 
 
+def _regression_line(r: Regression) -> str:
+    p = f", p {r.p_value:.3g}" if r.p_value is not None else ""
+    return f"  {r.dataset} / {r.backend}: {r.metric} {r.saved:.4f} -> {r.current:.4f} ({r.current - r.saved:+.4f}{p})"
+
+
 def format_comparison(c: Comparison) -> str:
     """A plain-text account of ``c`` for the terminal."""
     lines = []
+    how = f" and significantly (p < {c.alpha:g})" if c.alpha is not None else ""
     if c.regressions:
-        lines.append(f"REGRESSION: {len(c.regressions)} metric(s) dropped by more than {c.tolerance:g}")
-        for r in c.regressions:
-            lines.append(
-                f"  {r.dataset} / {r.backend}: {r.metric} {r.saved:.4f} -> {r.current:.4f} ({r.current - r.saved:+.4f})"
-            )
+        lines.append(f"REGRESSION: {len(c.regressions)} metric(s) dropped by more than {c.tolerance:g}{how}")
+        lines.extend(_regression_line(r) for r in c.regressions)
     else:
-        lines.append(f"OK: no metric dropped by more than {c.tolerance:g}")
+        lines.append(f"OK: no metric dropped by more than {c.tolerance:g}{how}")
+    if c.not_significant:
+        lines.append(f"not significant at alpha {c.alpha:g} ({len(c.not_significant)} drop(s), not failing):")
+        lines.extend(_regression_line(r) for r in c.not_significant)
     allowed = f"{c.time_factor:g}x and +{c.time_floor:g} s"
     if c.slower:
         lines.append(f"REGRESSION: {len(c.slower)} user path(s) got slower than allowed ({allowed} CPU)")

@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mimomem.bench.datasets import Dataset, load_dataset
 from mimomem.bench.engines import (
@@ -31,6 +31,9 @@ from mimomem.bench.engines import (
 )
 from mimomem.bench.metrics import METRICS, mean, percentile, score_query
 from mimomem.errors import BackendUnavailableError, DatasetError
+
+if TYPE_CHECKING:
+    from mimomem.bench.candidate import Candidate
 
 TOP_K = 100
 """Documents fetched per query (Recall@100 needs them; run files keep them)."""
@@ -330,8 +333,13 @@ def run_bench(
     failures_only: bool = False,
     scale: Sequence[int] = (),
     progress: Progress = quiet,
+    tokenizer: Candidate | None = None,
 ) -> dict[str, Any]:
-    """The whole benchmark as one JSON-ready dict (see the README for its keys)."""
+    """The whole benchmark as one JSON-ready dict (see the README for its keys).
+
+    ``tokenizer``: a candidate (``mimomem.bench.candidate.load_tokenizer``) whose runs and
+    token diffs go under the ``candidate`` key, next to the shipped rows.
+    """
     names, skipped = resolve_backends(backends, progress)
     datasets = [] if failures_only else [load_dataset(p) for p in dataset_paths]
     result: dict[str, Any] = {
@@ -355,6 +363,10 @@ def run_bench(
             raise DatasetError(
                 "no cases.json in the given datasets; --failures needs corpora/failures (or a dataset with cases.json)"
             )
+        if tokenizer is not None:
+            from mimomem.bench.candidate_run import run_candidate
+
+            result["candidate"] = run_candidate(datasets, names, tokenizer, workroot=workroot, progress=progress)
         if cases is not None:
             result["failures"] = run_failures(cases, names, workroot=workroot, progress=progress)
         if scale:

@@ -6,9 +6,29 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from mimomem.cli import checks
 from mimomem.cli.exits import NO, OK
+from mimomem.errors import UsageError
+
+
+def add_tokenizer_options(p: argparse.ArgumentParser) -> None:
+    """``--tokenizer`` (a candidate run next to the shipped one) and ``--alpha`` (significant drops only)."""
+    p.add_argument(
+        "--tokenizer",
+        metavar="MODULE:FUNCTION",
+        help="also run the backends built on mimomem's tokens with this candidate tokenizer (same signature as "
+        "mimomem.tokenize; import path from PYTHONPATH): token diffs, wins and losses against the shipped one; "
+        "exit 1 when the candidate regresses (--tolerance, --alpha)",
+    )
+    p.add_argument(
+        "--alpha",
+        type=float,
+        metavar="P",
+        help="a metric drop beyond --tolerance fails --compare / --tokenizer only when the paired randomization "
+        "test over the queries finds it significant (one-sided p < P, e.g. 0.05; default: every drop fails)",
+    )
 
 
 def check_outputs(args: argparse.Namespace) -> None:
@@ -16,6 +36,8 @@ def check_outputs(args: argparse.Namespace) -> None:
     checks.in_range(args.tolerance, "--tolerance", 0)
     checks.in_range(args.time_tolerance, "--time-tolerance", 1)
     checks.in_range(args.time_floor, "--time-floor", 0)
+    if args.alpha is not None and not 0 < args.alpha < 1:
+        raise UsageError(f"--alpha must be between 0 and 1 (e.g. 0.05), got {args.alpha}")
     checks.new_dir(args.report, "--report")
     checks.new_dir(args.run_file, "--run-file")
     if args.save:
@@ -33,6 +55,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if getattr(args, "e2e", None) is not None:
         return cmd_bench_e2e(args)
     saved = bench.load_result(args.compare) if args.compare else None
+    extra: dict[str, Any] = {}
+    if args.tokenizer:
+        from mimomem.bench.candidate import load_tokenizer
+
+        extra["tokenizer"] = load_tokenizer(args.tokenizer)  # a bad spec fails now, not after the run
     paths = [Path(p) for p in args.dataset] if args.dataset else bench.discover_datasets(bench.find_corpora())
     result = bench.run_bench(
         paths,
@@ -41,6 +68,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         failures_only=args.failures,
         scale=parse_sizes(args.scale) if args.scale else (),
         progress=stderr_progress,
+        **extra,
     )
     if args.save:
         bench.save_result(result, args.save)
@@ -51,12 +79,32 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
     else:
         print(bench.format_result(result), end="")
+    out = sys.stderr if args.json else sys.stdout
+    status = OK
+    if "candidate" in result:
+        status = _candidate_gate(args, result, out)
     if saved is None:
-        return OK
+        return status
     comparison = bench.compare_results(
-        saved, result, args.tolerance, time_factor=args.time_tolerance, time_floor=args.time_floor
+        saved, result, args.tolerance, time_factor=args.time_tolerance, time_floor=args.time_floor, alpha=args.alpha
     )
-    print(bench.format_comparison(comparison), file=sys.stderr if args.json else sys.stdout)
+    print(bench.format_comparison(comparison), file=out)
+    from mimomem.bench.wins import format_runs
+
+    print(format_runs(saved, result, f"Wins and losses against {args.compare}:"), end="", file=out)
+    return OK if comparison.ok and status == OK else NO
+
+
+def _candidate_gate(args: argparse.Namespace, result: dict[str, Any], out: Any) -> int:
+    """Print the candidate report and gate it against the shipped run (``--tolerance``, ``--alpha``)."""
+    from mimomem import bench
+    from mimomem.bench.candidate_run import candidate_view, format_candidate, shipped_view
+
+    if not args.json:
+        print("\n" + format_candidate(result), end="", file=out)
+    comparison = bench.compare_results(shipped_view(result), candidate_view(result), args.tolerance, alpha=args.alpha)
+    print(f"Candidate {args.tokenizer} against the shipped tokenizer:", file=out)
+    print(bench.format_comparison(comparison), file=out)
     return OK if comparison.ok else NO
 
 

@@ -99,6 +99,11 @@ def _add_tokenize(sub: Subparsers) -> None:
     p = sub.add_parser("tokenize", help="show the tokens of TEXT (token, start, end, original)")
     p.add_argument("text", help="the text to tokenize")
     p.add_argument("--mode", choices=MODES, default=MODES[0], help=f"tokenizer (default {MODES[0]})")
+    p.add_argument(
+        "--diff",
+        metavar="MODULE:FUNCTION",
+        help="show TEXT's tokens side by side with a candidate tokenizer's (as mimomem bench --tokenizer takes it)",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON list of tokens")
     p.set_defaults(func=text.cmd_tokenize)
 
@@ -350,6 +355,7 @@ def _add_bench(sub: Subparsers) -> None:
         "--json and --report apply",
     )
     _bench_compare_options(p)
+    bench.add_tokenizer_options(p)
     p.add_argument(
         "--failures",
         action="store_true",
