@@ -93,6 +93,13 @@ class Engine(Protocol):
         ...
 
 
+PLAIN = "plain ranking: no query-kind policy, no feedback"
+POLICY = (
+    "mimomem's default retrieval policy (RM3 feedback for keyword query kinds; its kinds and "
+    "parameters were chosen on these shipped corpora, see benchmarks/README.md for the blind figure)"
+)
+
+
 class BaseEngine:
     """Shared defaults for the engines: a scratch ``workdir``, no sizes, nothing to close.
 
@@ -100,6 +107,8 @@ class BaseEngine:
     """
 
     name = ""
+    policy = PLAIN
+    """How the engine handles a query beyond its ranking function (``mimomem bench`` reports it)."""
 
     def __init__(self, workdir: Path) -> None:
         self.workdir = workdir
@@ -272,6 +281,10 @@ class DocumentIndexEngine(BaseEngine):
         self.backend = backend
         self.naive = naive
         self.name = "naive-bigram" if naive else backend
+        if naive:
+            self.policy = "plain ranking of every query bigram OR-ed: no phrases, no policy, no feedback"
+        elif backend != "fts5-unicode61":  # the policy never changes the unicode61 baseline
+            self.policy = POLICY
 
     def build(self, docs: Docs) -> None:
         from mimomem.search.document_index import DocumentIndex

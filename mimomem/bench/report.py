@@ -82,6 +82,14 @@ def quality_table(dataset: dict[str, Any]) -> str:
     return _table(header, rows)
 
 
+def policy_note(dataset: dict[str, Any]) -> str:
+    """Which query handling each backend ran: the product's policy is tuned, the peers run without it."""
+    groups: dict[str, list[str]] = {}
+    for b in dataset["backends"]:
+        groups.setdefault(str(b.get("policy", "not recorded")), []).append(b["backend"])
+    return "Query handling: " + "; ".join(f"{', '.join(names)}: {policy}" for policy, names in groups.items()) + "."
+
+
 def category_table(dataset: dict[str, Any], metric: str = "ndcg@10") -> str:
     """One row per backend, one column per query category (``metric``; queries in header)."""
     cats = dataset["categories"]
@@ -183,6 +191,7 @@ def format_result(result: dict[str, Any]) -> str:
     for d in result["datasets"]:
         parts.append(f"## {d['name']}: {d['documents']} documents, {d['queries']} queries\n")
         parts.append(quality_table(d) + "\n")
+        parts.append(policy_note(d) + "\n")
         if len(d["categories"]) > 1:
             parts.append(f"nDCG@10 per query category ({d['name']}):\n")
             parts.append(category_table(d) + "\n")

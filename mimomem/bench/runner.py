@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from mimomem.bench.datasets import Dataset, load_dataset
 from mimomem.bench.engines import (
     BACKENDS,
+    PLAIN,
     Engine,
     check_name,
     make_engine,
@@ -190,7 +191,7 @@ def run_backend(
         }
     if run_dir is not None:
         write_run_file(run_dir / f"{dataset.name}.{engine.name}.trec", [q.qid for q in queries], results, engine.name)
-    result: dict[str, Any] = {"backend": engine.name}
+    result: dict[str, Any] = {"backend": engine.name, "policy": str(getattr(engine, "policy", PLAIN))}
     result.update(_aggregate(list(per_query.values())))
     result.update(timings.summary())
     result["build_s"] = build_s

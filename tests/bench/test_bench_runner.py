@@ -46,6 +46,7 @@ def make_dataset(root: Path) -> Path:
 
 BACKEND_KEYS = {
     "backend",
+    "policy",
     "ndcg@10",
     "recall@10",
     "recall@100",
@@ -108,6 +109,21 @@ def test_result_has_stable_keys_and_sane_values(tmp_path: Path) -> None:
     assert bigram["recall@100"] == pytest.approx(0.75)
     assert by_name["native-index"]["ndcg@10"] == pytest.approx(bigram["ndcg@10"])
     json.dumps(result)  # JSON-ready
+
+
+def test_the_report_says_which_query_policy_each_backend_ran(tmp_path: Path) -> None:
+    """The product's default policy was tuned on the shipped corpora; the peers run without it."""
+    from mimomem.bench.report import format_result
+
+    names = [*BACKENDS, "naive-bigram", "tantivy"]
+    result = run_bench([make_dataset(tmp_path / "tiny")], names, failures=False)
+    policy = {b["backend"]: b["policy"] for b in result["datasets"][0]["backends"]}
+    assert policy["fts5-bigram"] == policy["native-index"] and "default retrieval policy" in policy["fts5-bigram"]
+    assert "tuned" in policy["native-index"] or "chosen on these shipped corpora" in policy["native-index"]
+    for peer in ("fts5-unicode61", "naive-bigram", "tantivy"):
+        assert "no policy" in policy[peer] or "no query-kind policy" in policy[peer], peer
+    text = format_result(result)
+    assert "Query handling: " in text and "fts5-bigram, native-index: mimomem's default retrieval policy" in text
 
 
 def test_run_files_are_trec_format(tmp_path: Path) -> None:
