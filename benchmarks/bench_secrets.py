@@ -1,0 +1,155 @@
+"""Caught / flagged counts of secret scanners on the labelled evaluation set.
+
+The set is ``tests/data/secrets/eval-trust.jsonl`` (one JSON object per line: ``text``,
+``secret`` true/false, ``shape``), written before the scanner was tuned on it.  A case with
+``secret: true`` is *caught* when the scanner reports anything in it; a case with
+``secret: false`` is *flagged* (a false positive) when it does.  Scanners:
+
+* ``mimomem`` — ``mimomem.common.secrets.scan_secrets`` of this checkout;
+* ``detect-secrets`` — Yelp's maintained rule set (PyPI ``detect-secrets``), run as its
+  ``scan`` would: every default plugin and filter, one case per temporary file, once per
+  file type in ``--suffixes`` (its keyword rules depend on the file type);
+* ``detect-secrets keyword`` — its ``KeywordDetector`` alone (the keyword/assignment rules,
+  the part comparable to ours), same filters.
+
+    python benchmarks/bench_secrets.py [--label before] [--json results.json] [--misses]
+
+Also prints the median time of one ``scan_secrets`` call over the set (CPU time, 5 runs).
+Needs ``pip install detect-secrets`` for the comparison rows (skipped with a note without it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+EVAL_SET = Path(__file__).parents[1] / "tests" / "data" / "secrets" / "eval-trust.jsonl"
+
+Scanner = Callable[[str], bool]
+
+
+def load(path: Path = EVAL_SET) -> list[dict[str, Any]]:
+    """The labelled cases, in file order."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def mimomem_scanner() -> Scanner:
+    from mimomem.common.secrets import scan_secrets
+
+    return lambda text: bool(scan_secrets(text))
+
+
+def detect_secrets_scanner(plugin: str | None, suffix: str) -> Scanner | None:
+    """detect-secrets over one temporary ``case.<suffix>`` file per case; ``plugin`` keeps one plugin only.
+
+    The file's suffix matters: the keyword rules differ per file type (quotes required in
+    ``.txt``, shell and YAML forms for ``.sh`` / ``.yaml``).
+    """
+    try:
+        from detect_secrets import SecretsCollection
+        from detect_secrets.settings import default_settings, transient_settings
+    except ImportError:
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="mimomem-bench-secrets-"))
+
+    def scan(text: str) -> bool:
+        path = folder / f"case.{suffix}"
+        path.write_text(text + "\n", encoding="utf-8")
+        collection = SecretsCollection()
+        if plugin is None:
+            with default_settings():
+                collection.scan_file(str(path))
+        else:
+            with default_settings() as settings:
+                config = settings.json()
+                config["plugins_used"] = [p for p in config["plugins_used"] if p["name"] == plugin]
+                with transient_settings(config):
+                    collection.scan_file(str(path))
+        return bool(list(collection))
+
+    return scan
+
+
+def count(scan: Scanner, cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """Caught and flagged counts, with the texts of the misses and false positives."""
+    missed = [c["text"] for c in cases if c["secret"] and not scan(c["text"])]
+    flagged = [c["text"] for c in cases if not c["secret"] and scan(c["text"])]
+    secrets = sum(1 for c in cases if c["secret"])
+    return {
+        "secrets": secrets,
+        "non_secrets": len(cases) - secrets,
+        "caught": secrets - len(missed),
+        "flagged": len(flagged),
+        "missed_cases": missed,
+        "flagged_cases": flagged,
+        "by_shape": _by_shape(scan, cases),
+    }
+
+
+def _by_shape(scan: Scanner, cases: list[dict[str, Any]]) -> dict[str, str]:
+    shapes: dict[str, list[int]] = {}
+    for case in cases:
+        key = ("secret " if case["secret"] else "benign ") + case["shape"]
+        right = bool(scan(case["text"])) == case["secret"]
+        shapes.setdefault(key, [0, 0])[0] += right
+        shapes[key][1] += 1
+    return {key: f"{right}/{total} right" for key, (right, total) in sorted(shapes.items())}
+
+
+def scan_time(cases: list[dict[str, Any]]) -> float:
+    """Median CPU microseconds of one ``scan_secrets`` call over the set (5 runs of the whole set)."""
+    from mimomem.common.secrets import scan_secrets
+
+    texts = [c["text"] for c in cases]
+    runs = []
+    for _ in range(5):
+        start = time.process_time()
+        for text in texts:
+            scan_secrets(text)
+        runs.append(time.process_time() - start)
+    return statistics.median(runs) / len(texts) * 1e6
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--label", default="mimomem", help="name of the mimomem row (e.g. before / after)")
+    parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--suffixes", default="txt,sh,yaml", help="file types detect-secrets scans the cases as")
+    parser.add_argument("--misses", action="store_true", help="print the missed and flagged cases")
+    args = parser.parse_args(argv)
+    cases = load()
+    scanners: dict[str, Scanner | None] = {args.label: mimomem_scanner()}
+    for suffix in args.suffixes.split(","):
+        scanners[f"detect-secrets, all plugins, .{suffix}"] = detect_secrets_scanner(None, suffix)
+        scanners[f"detect-secrets, KeywordDetector, .{suffix}"] = detect_secrets_scanner("KeywordDetector", suffix)
+    results: dict[str, Any] = {"cases": len(cases), "scan_us_per_case": scan_time(cases), "scanners": {}}
+    secrets = sum(1 for c in cases if c["secret"])
+    print(f"{len(cases)} cases: {secrets} secrets, {len(cases) - secrets} non-secrets ({EVAL_SET.name})")
+    print("| scanner | caught | flagged (false positives) |\n|---|---|---|")
+    for name, scan in scanners.items():
+        if scan is None:
+            print(f"| {name} | not installed | |")
+            continue
+        row = count(scan, cases)
+        results["scanners"][name] = row
+        print(f"| {name} | {row['caught']} / {row['secrets']} | {row['flagged']} / {row['non_secrets']} |")
+        if args.misses:
+            for text in row["missed_cases"]:
+                print(f"    missed : {text}")
+            for text in row["flagged_cases"]:
+                print(f"    flagged: {text}")
+    print(f"mimomem scan_secrets: {results['scan_us_per_case']:.1f} µs per case (median CPU of 5 runs)")
+    if args.json:
+        args.json.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
