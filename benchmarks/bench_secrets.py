@@ -1,7 +1,8 @@
 """Caught / flagged counts of secret scanners on the labelled evaluation set.
 
 The set is ``tests/data/secrets/eval-trust.jsonl`` (one JSON object per line: ``text``,
-``secret`` true/false, ``shape``), written before the scanner was tuned on it.  A case with
+``secret`` true/false, ``shape``), written before the scanner was tuned on it;
+``eval-trust-heldout.jsonl`` was written after tuning and never tuned on (``--set`` picks one).  A case with
 ``secret: true`` is *caught* when the scanner reports anything in it; a case with
 ``secret: false`` is *flagged* (a false positive) when it does.  Scanners:
 
@@ -30,7 +31,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-EVAL_SET = Path(__file__).parents[1] / "tests" / "data" / "secrets" / "eval-trust.jsonl"
+DATA = Path(__file__).parents[1] / "tests" / "data" / "secrets"
+EVAL_SET = DATA / "eval-trust.jsonl"
+HELD_OUT = DATA / "eval-trust-heldout.jsonl"
 
 Scanner = Callable[[str], bool]
 
@@ -119,19 +122,25 @@ def scan_time(cases: list[dict[str, Any]]) -> float:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", type=Path, default=EVAL_SET, help="the labelled set (default eval-trust.jsonl)")
     parser.add_argument("--label", default="mimomem", help="name of the mimomem row (e.g. before / after)")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--suffixes", default="txt,sh,yaml", help="file types detect-secrets scans the cases as")
     parser.add_argument("--misses", action="store_true", help="print the missed and flagged cases")
     args = parser.parse_args(argv)
-    cases = load()
+    cases = load(args.set)
     scanners: dict[str, Scanner | None] = {args.label: mimomem_scanner()}
     for suffix in args.suffixes.split(","):
         scanners[f"detect-secrets, all plugins, .{suffix}"] = detect_secrets_scanner(None, suffix)
         scanners[f"detect-secrets, KeywordDetector, .{suffix}"] = detect_secrets_scanner("KeywordDetector", suffix)
-    results: dict[str, Any] = {"cases": len(cases), "scan_us_per_case": scan_time(cases), "scanners": {}}
+    results: dict[str, Any] = {
+        "set": args.set.name,
+        "cases": len(cases),
+        "scan_us_per_case": scan_time(cases),
+        "scanners": {},
+    }
     secrets = sum(1 for c in cases if c["secret"])
-    print(f"{len(cases)} cases: {secrets} secrets, {len(cases) - secrets} non-secrets ({EVAL_SET.name})")
+    print(f"{len(cases)} cases: {secrets} secrets, {len(cases) - secrets} non-secrets ({args.set.name})")
     print("| scanner | caught | flagged (false positives) |\n|---|---|---|")
     for name, scan in scanners.items():
         if scan is None:
