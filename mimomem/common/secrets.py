@@ -4,7 +4,8 @@ Every write path in mimomem calls ``ensure_no_secrets`` (or one of its variants 
 fields and appends).  Detection is by shape (``secret_shapes``: private key blocks,
 provider tokens, JWTs, credentials in URLs) and by context (``secret_context``: random
 values assigned to names such as ``api_key`` or ``PGPASSWORD``, passwords on command
-lines, in Markdown tables and in prose); ``secret_values`` holds the tests that drop
+lines, in Markdown tables and in prose) and by keyword (``secret_phrases``: ``--token X``,
+cookies, "the token is X", 密码是X); ``secret_values`` holds the tests that drop
 placeholders and other look-alikes.  A finding records the kind and position only, never
 the value, and every text an error shows (``where``) is redacted first, so error messages
 and logs cannot leak what they refuse.
@@ -21,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from mimomem.common.secret_context import CONTEXT_RULES
 from mimomem.common.secret_needles import NeedleFinder, needle_text
+from mimomem.common.secret_phrases import PHRASE_RULES
 from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES, Rule
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
@@ -96,7 +98,7 @@ def _iter_raw(text: str) -> Iterator[tuple[str, int, int]]:
             value = m.group(group)
             if check is None or check(value):
                 yield kind, m.start(group), m.end(group)
-    for rule in CONTEXT_RULES:
+    for rule in CONTEXT_RULES + PHRASE_RULES:
         yield from rule(text)
 
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from mimomem.common import secret_context, secrets
 from mimomem.common.secret_needles import NeedleFinder, needle_text, trie_pattern
+from mimomem.common.secret_phrases import PHRASE_RULES
 from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES
 
 ALL_NEEDLES = sorted({n for needles in NEEDLES.values() for n in needles})
@@ -58,6 +59,8 @@ def reference_raw(text: str) -> list[tuple[str, int, int]]:
     }
     for rule in secret_context.CONTEXT_RULES:
         out.extend(replaced.get(rule, rule)(text))
+    for phrase_rule in PHRASE_RULES:
+        out.extend(phrase_rule(text, prefilter=False))
     return out
 
 
@@ -67,6 +70,8 @@ PIECES = [
     *("api_key", "API_KEY", "password", "PGPASSWORD", "token", "secret", "auth", "pwd", "credential"),
     *(" = ", "=", ": ", ":", "=>", ":=", '"', "'", "`", "\n", " ", "\t", ".", "-", "_", "/"),
     *("mysql -p", "curl -u user:", "--password ", "sshpass -p ", "redis-cli -a ", "| password |\n|---|\n| ", "|"),
+    *("--token ", "--api-key ", "vault login ", "Cookie: ", "sid=", "; ", "Authorization: Token ", " is ", "是"),
+    *("密钥", "令牌", "为", "：", "the secret"),
     *("ſ", "ı", "İ", "\u212a", "ß", "密码", "口令"),  # case-fold look-alikes and CJK
     *("Xk9#mQ2$vL7pZ4wR", "a8F3kL9qX2mN7pR4tV6wY1zB5cD0eG8h", "hunter2"),
     *("AKIAIOSFODNN7ABCDEFG", "eyJhbGciOiJIUzI1NiJ9"),
