@@ -272,8 +272,7 @@ def cmd_pass(args: argparse.Namespace) -> int:
     ctx = _context(args, getattr(args, "days", None))
     with ctx.store:
         if args.emit_prompt:
-            render = {"dream": prompts.dream_prompt, "distill": prompts.distill_prompt}
-            sys.stdout.write(render.get(name, prompts.checkpoint_prompt)(ctx))
+            sys.stdout.write(prompts.pass_prompt(name, ctx))
             return 0
         model_url = None if args.no_model else (args.model or os.environ.get("MIMOMEM_MODEL_URL") or None)
         if model_url:

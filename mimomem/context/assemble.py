@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mimomem.common.secrets import redact_secrets
 from mimomem.context.budgeted import read_budgeted
 from mimomem.context.estimate import estimate_tokens
 from mimomem.context.hosts import cut_utf16, utf16_len
@@ -146,9 +147,23 @@ def _over(ctx: Context) -> int:
     return over
 
 
+def _redacted(block: Block) -> Block:
+    """``block`` with every likely secret replaced by ``[redacted <kind>]`` (a hand-edited file may hold one)."""
+    text = redact_secrets(block.text)
+    if text == block.text:
+        return block
+    tokens = estimate_tokens(text)
+    return Block(block.name, text, tokens, max(tokens, block.full_tokens), block.truncated, block.source)
+
+
 def _enforce(ctx: Context) -> Context:
-    """Drop or cut trailing blocks until the whole text fits the budget and the character cap
-    (a hard guarantee); each cut names what was left out and where to read it."""
+    """Redact likely secrets, then drop or cut trailing blocks until the whole text fits the budget and
+    the character cap (a hard guarantee); each cut names what was left out and where to read it.
+
+    Everything injected into the model's context leaves mimomem: a secret in a memory file (typed
+    by hand, or from before a scanner rule existed) is shown as ``[redacted <kind>]``.
+    """
+    ctx.blocks = [_redacted(b) for b in ctx.blocks]
     while ctx.blocks and _over(ctx) > 0:
         last = ctx.blocks[-1]
         room = last.tokens - _over(ctx) - 8

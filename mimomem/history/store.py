@@ -26,7 +26,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -359,13 +359,36 @@ class HistoryStore:
 # --- connection and schema ---
 
 
+PRIVATE_FILE = 0o600
+"""Mode of the history database: it holds whole conversations (SQLite gives -wal and -shm the same)."""
+
+
+def _create_private(path: Path) -> None:
+    """Create ``path`` empty with mode 0600 (its folder 0700) unless it exists: SQLite would make it 0644."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
+
+
+def _tighten(path: Path) -> None:
+    """Take group and other access from our database and its -wal / -shm (made 0644 by an older mimomem)."""
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            mode = file.stat().st_mode & 0o777
+            if mode & 0o077:
+                os.chmod(file, mode & PRIVATE_FILE)
+        except OSError:
+            pass  # not there, or not ours to change: SQLite's own errors say more
+
+
 def _connect(path: Path) -> sqlite3.Connection:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _create_private(path)
     conn = sqlite3.connect(os.fspath(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     try:
         conn.create_function("mimomem_part_tokens", 6, _part_tokens, deterministic=True)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _refuse_foreign(conn, path)  # before WAL: switching the journal mode would change the file
+        _tighten(path)
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         with transaction(conn):

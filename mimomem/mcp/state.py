@@ -17,12 +17,13 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import anyio
 import anyio.to_thread
 from mcp.server.mcpserver.exceptions import ToolError
 
+from mimomem.common.secrets import redact_secrets
 from mimomem.context.where import SESSION_VARIABLE, Where, locate
 from mimomem.curated.store import CuratedMemory
 from mimomem.errors import MimomemError
@@ -120,11 +121,11 @@ class MemoryState:
     def _call(self, fn: Callable[..., T], meta: Mapping[str, Any] | None, *args: Any, **kwargs: Any) -> T:
         try:
             self.adopt_session(meta)
-            return fn(self, self.where(), *args, **kwargs)
-        except ToolError:
-            raise
+            result = fn(self, self.where(), *args, **kwargs)
+        except ToolError as exc:
+            raise ToolError(redact_secrets(str(exc))) from exc
         except MimomemError as exc:  # a refusal: the message says what is allowed
-            raise ToolError(str(exc)) from exc
+            raise ToolError(redact_secrets(str(exc))) from exc
         except sqlite3.DatabaseError as exc:
             raise ToolError(
                 f"search index {self.tree.data_dir / 'mimomem.db'}: {exc}; it is only a cache of the memory "
@@ -136,7 +137,9 @@ class MemoryState:
             raise ToolError(f"{exc.strerror or exc}: {exc.filename or ''}; nothing else was changed") from exc
         except Exception as exc:  # a bug: keep the server up, say so, log the traceback on stderr
             log.exception("unexpected error in %s", getattr(fn, "__name__", "a tool"))
-            text = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
+            text = redact_secrets(f"{type(exc).__name__}: {exc}")[:MAX_ERROR_CHARS]
             raise ToolError(
                 f"internal error ({text}); the server is still running and the traceback is on its stderr"
             ) from exc
+        # every text a tool, resource or prompt returns leaves mimomem: no likely secret in it
+        return cast(T, redact_secrets(result)) if isinstance(result, str) else result

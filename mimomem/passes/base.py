@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mimomem.common.secrets import redact_secrets
 from mimomem.context.where import Where
 from mimomem.history.evidence import Evidence, Window
 from mimomem.history.store import HistoryStore
@@ -111,16 +112,19 @@ class PassReport:
             out += ["", "## Written", *[f"- {path}" for path in self.written]]
         if diffs and self.changes:
             out += ["", "## Diff", "", "```diff", *[c.diff().rstrip("\n") for c in self.changes], "```"]
-        return "\n".join(out) + "\n"
+        return redact_secrets("\n".join(out) + "\n")  # printed, and logged by the automatic passes
 
     def as_dict(self) -> dict[str, Any]:
         """The report as JSON-ready data (diffs included)."""
         return {
             "pass": self.name,
             "dry_run": self.dry_run,
-            **{h.lower().replace(" ", "_"): self.sections.get(h, []) for h in self.headings},
+            **{
+                h.lower().replace(" ", "_"): [redact_secrets(s) for s in self.sections.get(h, [])]
+                for h in self.headings
+            },
             "written": self.written,
-            "diffs": [c.diff() for c in self.changes],
+            "diffs": [redact_secrets(c.diff()) for c in self.changes],
         }
 
 

@@ -138,8 +138,10 @@ def plan_memory(
 
 
 def _merge_one(doc: MemoryDoc, c: Candidate, existing: list[str], plan: DreamPlan) -> None:
-    if scan_secrets(c.item):
-        plan.note("Skipped", f"{c.what} (holds a likely secret; not written)")
+    found = scan_secrets(c.item)
+    if found:  # named by its section and kind only: a label cut at 80 characters could show part of the secret
+        kinds = ", ".join(sorted({f.kind for f in found}))
+        plan.note("Skipped", f"a {c.section} line holding a likely secret ({kinds}); not written")
         return
     if c.update_key is not None:
         for heading, item in doc.all_items():

@@ -25,7 +25,6 @@ from typing import Any, Protocol
 
 import yaml
 
-from mimomem.common.secrets import redact_secrets
 from mimomem.errors import ModelEndpointError, PassError
 from mimomem.history.model import iso_day
 from mimomem.passes import checkpoint as checkpoint_pass
@@ -136,8 +135,7 @@ def run_with_model(
 ) -> PassReport:
     """Run pass ``name`` with the model at ``url`` (or ``model``), then check and write its answer."""
     chat = model if model is not None else OpenAICompatible.from_env(url)
-    render = {"dream": prompts.dream_prompt, "distill": prompts.distill_prompt}.get(name, prompts.checkpoint_prompt)
-    prompt = redact_secrets(render(ctx)) + "\n" + ANSWERS[name] + "\n"
+    prompt = prompts.pass_prompt(name, ctx) + "\n" + ANSWERS[name] + "\n"
     answer = chat.complete(SYSTEM, prompt)
     handler = {"dream": _dream, "distill": _distill, "checkpoint": _checkpoint}[name]
     report = handler(ctx, answer, write)

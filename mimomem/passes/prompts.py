@@ -18,6 +18,7 @@ The instructions are mimomem's own wording.
 
 from __future__ import annotations
 
+from mimomem.common.secrets import redact_secrets
 from mimomem.history.evidence import Evidence, Window
 from mimomem.passes.base import PassContext, read_text
 from mimomem.passes.distill import find_workflows
@@ -58,15 +59,20 @@ CHECKPOINT_RULES = """- §1 quotes the user's latest explicit request verbatim (
 - Sort the notes inbox into the sections; only then reset notes.md to its template."""
 
 
+def _quote(text: str, limit: int = 200) -> str:
+    """``quote`` of ``text`` with its likely secrets redacted first (a cut could leave part of one)."""
+    return quote(redact_secrets(text), limit)
+
+
 def render_evidence(ev: Evidence, *, files: bool = True) -> list[str]:
     """The evidence blocks of a prompt, every item with its provenance."""
     out = ["# Evidence", ""]
     blocks = [
-        ("Explicit statements", [f"- {s.kind}: {quote(s.text)} ({s.provenance.render()})" for s in ev.statements()]),
+        ("Explicit statements", [f"- {s.kind}: {_quote(s.text)} ({s.provenance.render()})" for s in ev.statements()]),
         (
             "Repeated failures and their fixes",
             [
-                f'- `{quote(f.call, 120)}` failed {f.count} times with "{quote(f.error, 120)}"; '
+                f'- `{_quote(f.call, 120)}` failed {f.count} times with "{_quote(f.error, 120)}"; '
                 f"fix: {f.fixes[0] if f.fixes else 'none seen'} ({f.first.render()})"
                 for f in ev.repeated_failures()
             ],
@@ -74,7 +80,7 @@ def render_evidence(ev: Evidence, *, files: bool = True) -> list[str]:
         (
             "Repeated commands",
             [
-                f"- `{quote(r.command, 120)}`: {r.count} runs in {len(r.sessions)} sessions, {r.failures} failed "
+                f"- `{_quote(r.command, 120)}`: {r.count} runs in {len(r.sessions)} sessions, {r.failures} failed "
                 f"({r.first.render()})"
                 for r in ev.repeated_commands()
             ],
@@ -152,7 +158,7 @@ def checkpoint_prompt(ctx: PassContext) -> str:
     out += render_evidence(ev)
     out += ["## Failures in this session (newest first)", ""]
     out += [
-        f'- `{quote(f.call, 120)}`: "{quote(f.error, 120)}"; {f.fix or "not fixed"}' for f in reversed(ev.failures())
+        f'- `{_quote(f.call, 120)}`: "{_quote(f.error, 120)}"; {f.fix or "not fixed"}' for f in reversed(ev.failures())
     ]
     out += ["", f"# Notes inbox: {tree.notes(sid)}", "", *_fence(read_text(tree.notes(sid))), ""]
     out += [f"# Current file: {tree.checkpoint(sid)}", "", *_fence(read_text(tree.checkpoint(sid))), ""]
@@ -160,3 +166,9 @@ def checkpoint_prompt(ctx: PassContext) -> str:
     out += ["    mimomem write checkpoint --agent checkpoint-writer < checkpoint.md", ""]
     out += ["# Report", "", "End with: Filled / Kept / Validation.", ""]
     return "\n".join([*out, "</mimomem-pass>"]) + "\n"
+
+
+def pass_prompt(name: str, ctx: PassContext) -> str:
+    """The ``--emit-prompt`` text of pass ``name``, likely secrets redacted: it leaves mimomem (printed or sent)."""
+    render = {"dream": dream_prompt, "distill": distill_prompt}.get(name, checkpoint_prompt)
+    return redact_secrets(render(ctx))

@@ -113,7 +113,10 @@ def start_due_passes(where: Where, *, env: Mapping[str, str] | None = None, now:
 
 def _spawn(where: Where, kind: str) -> None:
     log = _state_file(where).with_name(f"{where.project_id}.{kind}.log")
-    with open(log, "ab") as out:
+    log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # 0600: the pass's report quotes the user's history (secrets redacted, the rest is still private)
+    with open(os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab") as out:
+        os.fchmod(out.fileno(), 0o600)
         subprocess.Popen(
             [sys.executable, "-m", "mimomem.passes.schedule", kind, str(where.worktree)],
             stdin=subprocess.DEVNULL,
