@@ -4,7 +4,9 @@
 package, and with argument errors rewritten into one message that names the bad arguments
 (never their values, which may be huge or secret) and lists the tool's arguments.  Nothing
 but protocol goes to standard output: logging goes to standard error, and the SDK's stdio
-transport points file descriptor 1 at standard error while it serves.
+transport points file descriptor 1 at standard error while it serves.  Each incoming line
+passes :mod:`mimomem.mcp.framing` first, so a request the SDK's reader would drop (and leave
+its client waiting forever) is answered with a JSON-RPC error.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from mcp_types import CallToolResult, InputRequiredResult
 from pydantic import ValidationError
 
 import mimomem
+from mimomem.mcp.framing import serve_framed
 from mimomem.mcp.prompts import build_prompts
 from mimomem.mcp.resources import build_resources
 from mimomem.mcp.state import MemoryState, Options
@@ -47,6 +50,15 @@ class MemoryServer(MCPServer[Any]):
             self.add_resource(resource)
         for prompt in build_prompts(state):
             self.add_prompt(prompt)
+
+    async def run_stdio_async(self) -> None:
+        """Serve over stdio behind :mod:`mimomem.mcp.framing`: a request the SDK cannot read is answered."""
+        lowlevel = self._lowlevel_server  # what the SDK's own run_stdio_async runs
+
+        async def run(read_stream: Any, write_stream: Any) -> None:
+            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+        await serve_framed(run)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None

@@ -183,4 +183,4 @@ def test_secrets_are_never_promoted(world: World) -> None:
         None, [Candidate("Rules", f"- Always use token {token} (user, 2026-11-30, s:x)", "x")], {}, today="2026-11-30"
     )
     assert token not in plan.text
-    assert ["x (holds a likely secret; not written)"] == plan.lines["Skipped"]
+    assert ["a Rules line holding a likely secret (github-token); not written"] == plan.lines["Skipped"]
