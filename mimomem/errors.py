@@ -101,6 +101,10 @@ class SchemaTooNewError(MimomemError, RuntimeError):
     """The database was written by a newer mimomem; delete it (it is a cache) or upgrade."""
 
 
+class ForeignDatabaseError(MimomemError, ValueError):
+    """The database file named is not mimomem's (another program's data): it is left as it was."""
+
+
 class CorruptDatabaseError(MimomemError, RuntimeError):
     """The index database is damaged or not a database; delete it (it is a cache of the files)."""
 

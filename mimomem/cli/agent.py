@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import posixpath
 import sys
 from typing import Any
 
@@ -58,16 +59,9 @@ def _text_arg(value: str | None, what: str) -> str:
 
 def cmd_note(args: argparse.Namespace) -> int:
     """Append one entry to the session's notes inbox (``## [turn N · UTC time]`` heading)."""
-    from mimomem.tree.templates import notes_entry, notes_template, parse_notes
-
     where = _where(args, need_session=True)
-    tree = where.tree
-    who = where.who(args.agent)
-    path = tree.notes(where.session_id)
-    tree.create(path, notes_template(), **who)
-    turn = args.turn if args.turn is not None else len(parse_notes(path.read_text(encoding="utf-8"))) + 1
     text = _text_arg(args.text, "note text")
-    written = tree.append(path, "\n" + notes_entry(turn, text), **who)
+    written, turn = where.tree.append_note(text, turn=args.turn, **where.who(args.agent))
     _report(args, {"path": str(written), "turn": turn, "session_id": where.session_id})
     return 0
 
@@ -99,7 +93,29 @@ def _target(where: Any, target: str) -> str:
         if target == "notes":
             return str(tree.notes(where.session_id))
         return str(tree.progress(where.session_id, target.split(":", 1)[1]))
+    refuse_near_miss(target)
     return target
+
+
+TARGETS = "project, global, checkpoint, notes, progress:TID, or a path the write gate allows"
+"""What ``mimomem write`` and the MCP ``memory_write`` tool accept, as a refusal lists it."""
+
+_LAYER_NAMES = frozenset(
+    {"project", "global", "checkpoint", "notes", "progress", "memory", "memory.md", "notes.md", "checkpoint.md"}
+    | {"progress.md", "global/memory.md", "project/memory.md", "session", "session/notes", "session/checkpoint"}
+)
+
+
+def refuse_near_miss(target: str) -> None:
+    """Refuse a target that names a memory layer but is not its shortcut (``MEMORY.md``, ``Project``, ...).
+
+    Taken as a path, ``MEMORY.md`` or ``memory://project`` would create that file in the working
+    directory (the repository), not in memory, and exit 0: refuse it and list the valid targets.
+    """
+    name = target.strip().lower().replace("\\", "/")
+    uri = "://" in name or name.startswith(("memory:", "progress:"))
+    if uri or posixpath.normpath(name or ".") in _LAYER_NAMES:
+        raise UsageError(f"unknown write target {target!r} (nothing was written); valid targets: {TARGETS}")
 
 
 def _report(args: argparse.Namespace, info: dict[str, Any]) -> None:

@@ -133,7 +133,7 @@ def _open_store(args: argparse.Namespace, data_dir: Any = None) -> Any:
     if args.db is not None:
         checks.file_path(args.db, "--db", "history.db")
     path = args.db if args.db is not None else default_path(data_dir)
-    args.db_used = str(path)
+    args.db_used, args.db_what = str(path), "history database"  # named if SQLite fails (exits.database_advice)
     return HistoryStore(path)
 
 
@@ -214,6 +214,10 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0 if hits else 1
 
 
+MAX_DAYS = 36_500
+"""The longest ``--days`` window: more than any history holds, and far inside every date range."""
+
+
 def _context(args: argparse.Namespace, days: int | None) -> Any:
     from mimomem.context.where import locate
     from mimomem.passes.base import PassContext
@@ -221,8 +225,8 @@ def _context(args: argparse.Namespace, days: int | None) -> Any:
 
     project = checks.existing_dir(args.project, "--project") or "."
     checks.not_a_file(getattr(args, "root", None), "--root")
-    if days is not None and days < 0:
-        raise UsageError(f"--days must be 0 (all history) or more, got {days}")
+    if days is not None and not 0 <= days <= MAX_DAYS:
+        raise UsageError(f"--days must be 0 (all history) to {MAX_DAYS} (a hundred years), got {days}")
     tree = MemoryTree(getattr(args, "root", None))
     where = locate(project, session_id=args.session, tree=tree)
     store = _open_store(args, tree.data_dir)

@@ -422,11 +422,18 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
+HISTORY_TABLES = frozenset({"meta", "sources", "sessions", "messages", "parts"})
+"""Tables every version of the history schema has: a file without them is not a history database."""
+
+
 def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
-    """Refuse a database that has tables but no history schema version (an agent's own database?)."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
-    if version == 0 and tables:
+    """Refuse a database that has tables but not the history schema's (an agent's own database?).
+
+    Checked whatever its ``user_version``: another program's database may set one too, and
+    must never be told to be "a cache" that can be deleted.
+    """
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+    if names and not HISTORY_TABLES.issubset(names):
         raise HistoryError(
             f"{path} holds tables but is not a mimomem history database (is it an agent's own database?); "
             "pass another --db; that file was not changed"

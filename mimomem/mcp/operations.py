@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mimomem.context.where import Where
 from mimomem.search.everything import Found, search_everything
@@ -151,16 +151,11 @@ def inspect(state: MemoryState, where: Where) -> str:
 # -- tree writes -------------------------------------------------------------------------------
 def note(state: MemoryState, where: Where, text: str) -> str:
     """One entry appended to the session's ``notes.md``, exactly as ``mimomem note`` does."""
-    from mimomem.tree.templates import notes_entry, notes_template, parse_notes
-
     if not text.strip():
         raise _usage("the note is empty; pass the text to keep")
-    tree, sid = where.tree, _session(where)
-    who = where.who(state.options.agent)
-    path = tree.notes(sid)
-    tree.create(path, notes_template(), **who)
-    turn = len(parse_notes(path.read_text(encoding="utf-8"))) + 1
-    written = tree.append(path, "\n" + notes_entry(turn, text), **who)
+    sid = _session(where)
+    who: dict[str, Any] = where.who(state.options.agent)
+    written, turn = where.tree.append_note(text, **who)
     return f"noted as turn {turn} in {written} (session {sid})"
 
 

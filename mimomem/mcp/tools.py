@@ -44,7 +44,7 @@ QueryArg = Annotated[
 ScopeArg = Annotated[Scope | None, Field(description="only this layer (project/session: this one's)")]
 TypeArg = Annotated[MemoryType | None, Field(description="only this memory type or curated category")]
 LimitArg = Annotated[int, Field(ge=1, le=MAX_SEARCH_LIMIT, description="most hits to return")]
-AllArg = Annotated[bool, Field(description="include other projects' memory")]
+AllArg = Annotated[bool, Field(strict=True, description="include other projects' memory")]
 RecallLimitArg = Annotated[int, Field(ge=1, le=20, description="most memories to return")]
 CategoryArg = Annotated[Category, Field(description="kind of lesson; rules become proposals for the user")]
 SummaryArg = Annotated[str, Field(min_length=1, max_length=MAX_SUMMARY, description="one line, self-contained")]
@@ -53,7 +53,7 @@ WhenArg = Annotated[
     list[Annotated[str, Field(min_length=1, max_length=200)]],
     Field(max_length=10, description="scenarios that should load this memory, e.g. 'deploy to production'"),
 ]
-PinnedArg = Annotated[bool, Field(description="never fades with age")]
+PinnedArg = Annotated[bool, Field(strict=True, description="never fades with age")]
 SupersedesArg = Annotated[str | None, Field(max_length=MAX_ID, description="id of the memory this one replaces")]
 IdArg = Annotated[str, Field(min_length=1, max_length=MAX_ID, description="<category>/<slug>, from recall or inspect")]
 NoteArg = Annotated[str, Field(min_length=1, max_length=MAX_NOTE, description="the note; quote the user verbatim")]
@@ -66,7 +66,7 @@ TargetArg = Annotated[
     ),
 ]
 TextArg = Annotated[str, Field(min_length=1, max_length=MAX_WRITE, description="the new content (Markdown)")]
-AppendArg = Annotated[bool, Field(description="append instead of replacing the file")]
+AppendArg = Annotated[bool, Field(strict=True, description="append instead of replacing the file")]
 PromptArg = Annotated[str | None, Field(max_length=MAX_NOTE, description="a user prompt: its per-turn context instead")]
 BudgetArg = Annotated[int | None, Field(ge=100, le=50_000, description="token budget (default 4000, prompt 1200)")]
 

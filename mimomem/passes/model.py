@@ -18,6 +18,7 @@ import json
 import os
 import re
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from typing import Any, Protocol
 
 import yaml
 
+from mimomem.common.secrets import redact_secrets
 from mimomem.errors import ModelEndpointError, PassError
 from mimomem.history.model import iso_day
 from mimomem.passes import checkpoint as checkpoint_pass
@@ -69,8 +71,17 @@ class OpenAICompatible:
     def from_env(cls, url: str, env: dict[str, str] | None = None) -> OpenAICompatible:
         """The endpoint at ``url``; model name and key from ``MIMOMEM_MODEL`` / ``MIMOMEM_MODEL_KEY``."""
         env = dict(os.environ) if env is None else env
+        example = "give an http(s) URL such as http://localhost:8000/v1"
+        shown = repr(redact_secrets(url))  # a URL may carry user:password@
         if not re.match(r"https?://", url):
-            raise PassError(f"--model {url!r}: give an http(s) URL such as http://localhost:8000/v1")
+            raise PassError(f"--model {shown}: {example}")
+        try:
+            parts = urllib.parse.urlsplit(url)
+            parts.port  # noqa: B018 (raises ValueError on a port that is not a number)
+        except ValueError as exc:
+            raise PassError(f"--model {shown} is not a valid URL ({exc}); {example}") from exc
+        if not parts.hostname:
+            raise PassError(f"--model {shown} names no host; {example}")
         return cls(url, env.get(MODEL_ENV) or "default", env.get(KEY_ENV) or None)
 
     def complete(self, system: str, prompt: str) -> str:

@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
-from mimomem.errors import CorruptDatabaseError, SchemaTooNewError
+from mimomem.errors import CorruptDatabaseError, ForeignDatabaseError, SchemaTooNewError
 from mimomem.text._accel import tokenize_bigram, tokenize_many
 
 SCHEMA_VERSION = 4
@@ -131,6 +131,7 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
     try:
         with reporting_corruption(target):
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            refuse_foreign(conn, target)  # before WAL: switching the journal mode would change the file
             if target != ":memory:":
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("PRAGMA synchronous = NORMAL")
@@ -140,6 +141,25 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def has_sqlite_header(path: str) -> bool:
+    """True when the file at ``path`` starts as every SQLite database does (or cannot be read to tell)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(16)
+    except OSError:
+        return True
+    return not head or head == b"SQLite format 3\x00"
+
+
+def refuse_foreign(conn: sqlite3.Connection, target: str) -> None:
+    """Refuse a database that holds tables but not the index's (another program's): never migrate into it."""
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if names and "memory_fts" not in names:
+        raise ForeignDatabaseError(
+            f"{target} holds tables but is not a mimomem index database; pass another --db (that file was not changed)"
+        )
 
 
 _CORRUPT_CODES = (11, 26)
@@ -174,6 +194,10 @@ def reporting_corruption(where: str | sqlite3.Connection) -> Iterator[None]:
         if not is_corrupt(exc):
             raise
         path = where if isinstance(where, str) else database_file(where)
+        if not has_sqlite_header(path):  # not SQLite at all: a file of the user's, never "only a cache"
+            raise ForeignDatabaseError(
+                f"{path} is not a SQLite database ({exc}); pass another --db (that file was left as it was)"
+            ) from exc
         raise CorruptDatabaseError(
             f"index database {path} is damaged or is not a mimomem database ({exc}). It is only a cache "
             f"of the memory files: delete it (and any {path}-wal / {path}-shm beside it) and the next search "

@@ -253,16 +253,38 @@ class MemoryTree:
         """
         path = self.check_write(target, **who)
         _refuse_secrets(text, path)
+        self._append(path, lambda _old: text)
+        return path
+
+    def append_note(self, text: str, *, turn: int | None = None, **who: Any) -> tuple[Path, int]:
+        """Append ``text`` to the caller's (``who``'s session's) notes inbox as entry ``turn``; returns path and turn.
+
+        Without ``turn`` the entry gets the next number, counted from the file as it is under
+        the append's lock: two notes written at the same moment never share a number.  A
+        missing inbox is created from its template in the same write.
+        """
+        path = self.check_write(self.notes(who["session_id"]), **who)
+        numbers: list[int] = []
+
+        def entry(old: str) -> str:
+            numbers.append(turn if turn is not None else len(templates.parse_notes(old)) + 1)
+            return "\n" + templates.notes_entry(numbers[-1], text)
+
+        self._append(path, entry, start=templates.notes_template())
+        return path, numbers[-1]
+
+    def _append(self, path: Path, make: Callable[[str], str], *, start: str = "") -> None:
+        """Append ``make(current text)`` to ``path`` (``start`` when missing) under the directory lock."""
         with _locked_dir(path) as dir_fd:
             try:
                 old = _read_regular(path, dir_fd)
             except FileNotFoundError:
-                old = b""
+                old = start.encode("utf-8")
+            text = make(old.decode("utf-8", "replace"))
             sep = b"\n" if old and not old.endswith(b"\n") else b""
             _refuse_secrets(text, path, (old + sep).decode("utf-8", "replace"))  # a secret split over appends
             atomic_write(path, old + sep + text.encode("utf-8"), dir_fd=dir_fd)
         self._changed(path)
-        return path
 
     def update(
         self, target: str | os.PathLike[str], change: Callable[[str | None], str | None], **who: Any
