@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import pathlib
 import sqlite3
 import sys
 
+from mimomem.common.databases import might_be_ours
 from mimomem.errors import MimomemError
 
 OK = 0
@@ -61,27 +61,10 @@ def database_advice(args: argparse.Namespace, exc: sqlite3.DatabaseError) -> str
     what = getattr(args, "db_what", "index database")
     if isinstance(exc, sqlite3.OperationalError):
         return f"{what} {db}: {exc}; pass --db with a writable file path, or retry if another process holds it"
-    if getattr(args, "db", None) and not is_mimomem_database(db):
+    if getattr(args, "db", None) and not might_be_ours(db):
         return f"{db} is not a mimomem database ({exc}); pass another --db (that file was left as it was)"
     cache = "the agents' transcripts" if what == "history database" else "the memory files"
     return f"{what} {db}: {exc}; it is only a cache of {cache}: delete it (rm {db}) and run the command again"
-
-
-MIMOMEM_TABLES = ({"sources", "sessions", "messages", "parts"}, {"memory_fts", "meta", "file_issues"})
-"""Tables that make a SQLite file mimomem's: the history store's, or the search index's."""
-
-
-def is_mimomem_database(path: str) -> bool:
-    """True when ``path`` opens read-only as SQLite and holds the tables of a mimomem database."""
-    try:
-        conn = sqlite3.connect(f"{pathlib.Path(path).resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        finally:
-            conn.close()
-    except (sqlite3.Error, OSError, ValueError):
-        return False
-    return any(tables <= names for tables in MIMOMEM_TABLES)
 
 
 STDOUT_CLOSED = "standard output is closed; run it with output to a terminal, file or pipe"

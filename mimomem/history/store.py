@@ -432,8 +432,9 @@ def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
     Checked whatever its ``user_version``: another program's database may set one too, and
     must never be told to be "a cache" that can be deleted.
     """
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
-    if names and not HISTORY_TABLES.issubset(names):
+    if names and (version == 0 or not HISTORY_TABLES.issubset(names)):
         raise HistoryError(
             f"{path} holds tables but is not a mimomem history database (is it an agent's own database?); "
             "pass another --db; that file was not changed"

@@ -43,6 +43,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
+from mimomem.common.databases import might_be_ours
 from mimomem.errors import CorruptDatabaseError, ForeignDatabaseError, SchemaTooNewError
 from mimomem.text._accel import tokenize_bigram, tokenize_many
 
@@ -143,16 +144,6 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
     return conn
 
 
-def has_sqlite_header(path: str) -> bool:
-    """True when the file at ``path`` starts as every SQLite database does (or cannot be read to tell)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(16)
-    except OSError:
-        return True
-    return not head or head == b"SQLite format 3\x00"
-
-
 def refuse_foreign(conn: sqlite3.Connection, target: str) -> None:
     """Refuse a database that holds tables but not the index's (another program's): never migrate into it."""
     names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -194,9 +185,9 @@ def reporting_corruption(where: str | sqlite3.Connection) -> Iterator[None]:
         if not is_corrupt(exc):
             raise
         path = where if isinstance(where, str) else database_file(where)
-        if not has_sqlite_header(path):  # not SQLite at all: a file of the user's, never "only a cache"
+        if not might_be_ours(path):  # never call a file of the user's "only a cache" to delete
             raise ForeignDatabaseError(
-                f"{path} is not a SQLite database ({exc}); pass another --db (that file was left as it was)"
+                f"{path} is not a mimomem database ({exc}); pass another --db (that file was left as it was)"
             ) from exc
         raise CorruptDatabaseError(
             f"index database {path} is damaged or is not a mimomem database ({exc}). It is only a cache "

@@ -109,12 +109,17 @@ def test_db_that_is_a_directory_or_in_a_missing_directory(tmp_path, capsys):
 
 def test_corrupt_database_says_delete_it(tmp_path, capsys):
     root = _memory_root(tmp_path)
-    db = tmp_path / "bad.db"
+    db = tmp_path / "mimomem.db"  # named as mimomem names its index: a damaged cache
     db.write_bytes(b"this is not sqlite" * 100)
+    foreign = tmp_path / "bad.db"  # any other file: the user's, never to be deleted
+    foreign.write_bytes(b"this is not sqlite" * 100)
     for command in (["search", "部署"], ["reconcile"], ["index", "stats"]):
         assert main([*command, "--root", str(root), "--db", str(db)]) == 2
         line = _one_error_line(capsys.readouterr().err, command[0])
         assert str(db) in line and "delete it" in line
+        assert main([*command, "--root", str(root), "--db", str(foreign)]) == 2
+        line = _one_error_line(capsys.readouterr().err, command[0])
+        assert str(foreign) in line and "delete" not in line and "pass another --db" in line
     db.unlink()
     assert main(["search", "部署", "--root", str(root), "--db", str(db)]) == 0  # rebuilt from the files
     assert "global/MEMORY.md" in capsys.readouterr().out
