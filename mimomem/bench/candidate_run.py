@@ -17,7 +17,7 @@ from typing import Any
 
 from mimomem.bench.candidate import CANDIDATE_BACKENDS, Candidate, use_tokenizer
 from mimomem.bench.datasets import Dataset
-from mimomem.bench.significance import QueryChange, query_changes
+from mimomem.bench.significance import QueryChange, query_changes, summary
 from mimomem.bench.tokenizer_diff import dataset_diff, format_dataset_diff, format_query_tokens
 from mimomem.bench.wins import describe, format_backend
 
@@ -36,8 +36,13 @@ def run_candidate(
     *,
     workroot: Path,
     progress: Progress,
+    shipped: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """Token diffs and the candidate-tokenizer runs of ``names`` on every dataset (JSON-ready)."""
+    """Token diffs and the candidate-tokenizer runs of ``names`` on every dataset (JSON-ready).
+
+    ``shipped``: the shipped run's datasets; each candidate dataset then gets ``versus``,
+    per backend the wins / losses and p-values against the shipped row (overall and per category).
+    """
     from mimomem.bench.runner import run_dataset
 
     backends = candidate_backends(names)
@@ -52,7 +57,25 @@ def run_candidate(
                 workroot=workroot / "candidate",
                 progress=lambda m: progress(f"{m} (candidate {candidate.spec})"),
             )
-        out["datasets"].append({"name": dataset.name, "tokens": tokens, "backends": run["backends"]})
+        entry = {"name": dataset.name, "tokens": tokens, "backends": run["backends"]}
+        ref = next((d for d in shipped if d["name"] == dataset.name), None)
+        if ref is not None:
+            entry["versus"] = versus(ref["backends"], run["backends"])
+        out["datasets"].append(entry)
+    return out
+
+
+def versus(shipped: Sequence[dict[str, Any]], candidate: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Per backend run by both: ``summary`` overall (``all``) and per category, candidate against shipped."""
+    by_name = {b["backend"]: b for b in shipped}
+    out: dict[str, Any] = {}
+    for row in candidate:
+        prev = by_name.get(row["backend"])
+        if prev is None:
+            continue
+        before, after = prev.get("queries", {}), row.get("queries", {})
+        cats = {cat: summary(before, after, cat) for cat in row.get("categories", {})}
+        out[row["backend"]] = {"all": summary(before, after), "categories": cats}
     return out
 
 

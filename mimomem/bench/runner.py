@@ -367,7 +367,9 @@ def run_bench(
         if tokenizer is not None:
             from mimomem.bench.candidate_run import run_candidate
 
-            result["candidate"] = run_candidate(datasets, names, tokenizer, workroot=workroot, progress=progress)
+            result["candidate"] = run_candidate(
+                datasets, names, tokenizer, workroot=workroot, progress=progress, shipped=result["datasets"]
+            )
         if cases is not None:
             result["failures"] = run_failures(cases, names, workroot=workroot, progress=progress)
         if scale:

@@ -146,6 +146,11 @@ def test_bench_with_a_candidate_reports_tokens_and_moves(underscore: Candidate, 
     assert "d4" in candidate_row["queries"]["q4"]["relevant_ranks"]
     assert "d4" not in shipped_row["queries"]["q4"]["relevant_ranks"]
     assert tokenize("ACCESS_TOKEN_TTL")[0].text == "access_token_ttl"  # the swap ended with the run
+    versus = ds["versus"]["native-index"]
+    assert versus["all"]["queries"] == 4 and versus["all"]["better"] >= 2  # q1 (d2 found) and q4 (d4 found)
+    assert versus["all"]["worse"] == 0
+    assert versus["all"]["ndcg@10"]["after"] > versus["all"]["ndcg@10"]["before"]
+    assert versus["categories"]["word"]["queries"] == 1 and versus["categories"]["word"]["better"] == 1
 
 
 def test_cli_report_names_the_changes(
