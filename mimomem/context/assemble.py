@@ -2,9 +2,10 @@
 
 Two moments, as in the design's pyramid:
 
-- **session start** (``session_context``): the memory instructions, the rebuild context
-  (tasks, checkpoint, recent input, project / global memory, notes, keys index) and the
-  curated hard rules and outline - the L1 layer, injected every session;
+- **session start** (``session_context``): the memory instructions, the curated hard rules
+  and outline, then the rebuild context (tasks, checkpoint, recent input, project memory,
+  the project's recent sessions, global memory, notes, keys index) - the L1 layer, injected
+  every session, most useful first: a cut for the host's character cap drops from the end;
 - **each prompt** (``prompt_context``): curated memories that match the prompt (by recall
   and by their ``load_when`` scenarios), the best search hits from the memory tree, and
   the recall reminder - or nothing at all when nothing is relevant.
@@ -101,7 +102,7 @@ def session_context(
     reserve = instructions.tokens + sum(b.tokens for b in extra) + estimate_tokens(PREAMBLE) + _LEFT_OUT_RESERVE
     rebuilt = rebuild_blocks(where, max(0, budget - reserve), recent_user=recent_user)
     if any(b.text for b in rebuilt) or extra:
-        ctx.blocks = [_block("preamble", PREAMBLE, ""), instructions, *rebuilt, *extra]
+        ctx.blocks = [_block("preamble", PREAMBLE, ""), instructions, *extra, *rebuilt]  # hard rules first
     else:
         ctx.blocks = [instructions]
     _note_left_out(ctx)

@@ -60,6 +60,8 @@ KEYED = (RULES, DECISIONS, FACTS)
 """Sections whose items a newer value supersedes."""
 
 HISTORY_TOPIC, SESSIONS_TOPIC = "history", "sessions"
+BRIEF_CHARS = 100
+"""Characters of one line of a session brief (the full items are in MEMORY.md)."""
 
 
 @dataclass
@@ -115,10 +117,10 @@ def brief_of(episode: Episode, items: list[Item]) -> dict[str, list[str]]:
     fixes = episode.finish()
     unfixed = [f"`{clip(f.call.summary, 80)}` still failing" for f in fixes if not f.fix and f.call.command]
     return {
-        "goal": [clip(clean_text(typed[0]), 160)] if typed else [],
-        "decided": [clip(i.text, 140) for i in items if i.section == DECISIONS][:3],
-        "fixed": [clip(i.text, 160) for i in items if i.section == FAILURES][:3],
-        "open": ([clip(typed[-1], 160)] if len(typed) > 1 else []) + unfixed[:2],
+        "goal": [clip(clean_text(typed[0]), BRIEF_CHARS)] if typed else [],
+        "decided": [clip(i.text, BRIEF_CHARS) for i in items if i.section == DECISIONS][:2],
+        "fixed": [clip(i.text, BRIEF_CHARS) for i in items if i.section == FAILURES][:2],
+        "open": ([clip(clean_text(typed[-1]), BRIEF_CHARS)] if len(typed) > 1 else []) + unfixed[:1],
     }
 
 

@@ -27,11 +27,11 @@ from mimomem.context.where import STATE, Where
 from mimomem.history.evidence import short_id
 from mimomem.history.model import iso_day
 
-MAX_BRIEFS = 6
+MAX_BRIEFS = 4
 """Sessions kept in ``memory-sessions.md`` (the newest; older ones stay in their notes and the history)."""
 
 BRIEF_FIELDS = ("goal", "decided", "fixed", "open")
-_PER_FIELD = 3
+_PER_FIELD = 2
 
 
 @dataclass
