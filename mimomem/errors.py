@@ -232,6 +232,17 @@ class UsageError(MimomemError, ValueError):
     """A command-line argument is invalid; the message says which and what to pass."""
 
 
+# --- agent harness setup ---
+
+
+class SettingsFileError(MimomemError, ValueError):
+    """An agent harness's settings file (or where it would go) cannot be updated safely; nothing was written."""
+
+
+class HookCommandError(MimomemError, RuntimeError):
+    """The hook command install would write does not run here; nothing was written."""
+
+
 # --- trajectory history and write-back passes ---
 
 

@@ -1,4 +1,4 @@
-"""Agent-facing commands: ``context``, ``note``, ``write`` and ``install``.
+"""Agent-facing commands: ``context``, ``note`` and ``write`` (``install`` is in ``cli.install``).
 
 Each resolves the project from ``--project`` (default: the working directory) and the
 session from ``--session`` or ``MIMOMEM_SESSION``, then calls the library; every write
@@ -123,22 +123,3 @@ def _report(args: argparse.Namespace, info: dict[str, Any]) -> None:
         print(json.dumps(info, ensure_ascii=False))
     else:
         print(info["path"])
-
-
-def cmd_install_claude_code(args: argparse.Namespace) -> int:
-    """Merge mimomem's hooks into Claude Code's settings (or print them with ``--print``)."""
-    from mimomem.hooks.install import hooks_config, install, settings_path
-
-    if args.print:
-        print(json.dumps(hooks_config(), indent=2))
-        return 0
-    path = settings_path("user" if args.user else "project", args.project)
-    added = install(path)
-    if added:
-        print(
-            f"added mimomem hooks for {', '.join(added)} to {path}"
-            + (" (previous file saved as .bak)" if path.with_name(path.name + ".bak").exists() else "")
-        )
-    else:
-        print(f"{path} already runs mimomem's hooks; nothing changed")
-    return 0

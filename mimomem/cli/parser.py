@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import mimomem
-from mimomem.cli import agent, bench, checks, curated, history, hooks, mcp, search, text, tree
+from mimomem.cli import agent, bench, checks, curated, history, hooks, install, mcp, search, text, tree
 from mimomem.curated.model import AUTHORS, DEFAULT_CATEGORIES
 from mimomem.search.backends import BACKENDS
 from mimomem.search.index import (
@@ -89,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_paths(sub)
     _add_bench(sub)
     _add_agent(sub)
+    install.add_parsers(sub)
     _add_hook(sub)
     history.add_parsers(sub)
     _add_mcp(sub)
@@ -480,19 +481,3 @@ def _add_agent(sub: Subparsers) -> None:
     p.add_argument("--append", action="store_true", help="append instead of replacing")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=agent.cmd_write)
-    p = sub.add_parser("install", help="set up an agent harness to use mimomem")
-    install_sub = p.add_subparsers(
-        dest="install_command", required=True, metavar="HARNESS", help="the agent harness to set up:"
-    )
-    q = install_sub.add_parser(
-        "claude-code",
-        help="merge mimomem's hooks into Claude Code's settings (a backup is kept)",
-        description="Adds `mimomem hook claude-code` for SessionStart, UserPromptSubmit, PreCompact and SessionEnd "
-        "to .claude/settings.json of the project (default) or ~/.claude/settings.json (--user), keeping everything "
-        "already there.",
-    )
-    where = q.add_mutually_exclusive_group()
-    where.add_argument("--project", metavar="DIR", nargs="?", const=".", help="the project's settings (default)")
-    where.add_argument("--user", action="store_true", help="the user's settings, for every project")
-    q.add_argument("--print", action="store_true", help="print the hooks JSON instead of writing it")
-    q.set_defaults(func=agent.cmd_install_claude_code)

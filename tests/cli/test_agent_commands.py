@@ -1,4 +1,4 @@
-"""``mimomem context / note / write / install``: gated writes and context from the shell."""
+"""``mimomem context / note / write``: gated writes and context from the shell."""
 
 from __future__ import annotations
 
@@ -77,30 +77,3 @@ def test_context_json_counts_tokens_within_budget(
     data = json.loads(out)
     assert status == 0 and data["tokens"] <= 600
     assert {b["name"] for b in data["blocks"]} >= {"instructions"}
-
-
-def test_install_merges_and_keeps_existing_settings(
-    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    settings = repo / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    settings.write_text(
-        json.dumps({"model": "x", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}})
-    )
-    assert run(capsys, monkeypatch, "install", "claude-code")[0] == 0
-    merged = json.loads(settings.read_text())
-    assert merged["model"] == "x" and "Stop" in merged["hooks"]
-    assert merged["hooks"]["SessionStart"][0]["hooks"][0]["command"] == "mimomem hook claude-code"
-    assert json.loads((repo / ".claude" / "settings.json.bak").read_text())["model"] == "x"
-    run(capsys, monkeypatch, "install", "claude-code")
-    assert json.loads(settings.read_text()) == merged  # idempotent
-
-
-def test_install_refuses_broken_settings(
-    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    settings = repo / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    settings.write_text("{not json")
-    status, _, err = run(capsys, monkeypatch, "install", "claude-code")
-    assert status == 2 and "not valid JSON" in err and settings.read_text() == "{not json"
