@@ -6,6 +6,9 @@ The extension ``mimomem._native`` is cythonized from ``_native/*.pyx`` at build 
 which is complete on its own.  Set MIMOMEM_PURE_BUILD=1 to skip the extension on purpose,
 MIMOMEM_REQUIRE_NATIVE=1 to fail instead of falling back.  MANIFEST.in ships the ``.pyx`` and
 ``.pxi`` sources in the sdist and keeps the generated ``.cpp`` out of it.
+
+The benchmark corpora stay at the top of the checkout (``corpora/``); a wheel carries their
+data files as ``mimomem/_corpora`` so that ``mimomem bench`` runs from an installed package.
 """
 
 from __future__ import annotations
@@ -16,6 +19,26 @@ from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+CORPUS_FILES = ("README.md", "*/README.md", "*/corpus.jsonl", "*/queries.jsonl", "*/qrels/*.tsv", "*/cases.json")
+"""What ``mimomem bench`` reads from ``corpora/`` (the sources its build script reads stay out)."""
+
+
+class BuildPyWithCorpora(build_py):
+    """Also copy the benchmark corpora's data files into the built package as ``mimomem/_corpora``."""
+
+    def run(self) -> None:
+        super().run()
+        source = Path("corpora")
+        if getattr(self, "editable_mode", False) or not source.is_dir():  # editable: read from the checkout
+            return
+        target = Path(self.build_lib, "mimomem", "_corpora")
+        for pattern in CORPUS_FILES:
+            for file in sorted(source.glob(pattern)):
+                dest = target / file.relative_to(source)
+                self.mkpath(str(dest.parent))
+                self.copy_file(str(file), str(dest))
 
 
 class OptionalBuildExt(build_ext):
@@ -98,4 +121,4 @@ def _generate_tables() -> None:
         sys.path.remove("_native")
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithCorpora})

@@ -6,6 +6,11 @@ with ``--no-build-isolation``, so nothing is downloaded; where they are missing 
 venv) a throwaway build environment gets them from the package index.  The fresh venv sees this
 environment's site-packages through a ``.pth`` file for the runtime dependencies, after its own.
 A pure run (``MIMOMEM_PURE=1`` or ``--no-native``) skips it: the native run covers packaging.
+
+The same installed venv then plays a new user's first hour, with the venv not on ``PATH``:
+``install claude-code`` from a subdirectory, the hooks run as Claude Code runs them,
+``uninstall`` restores the settings file, and ``mimomem bench`` runs in an empty directory
+from the corpora the package carries.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ SDIST_TOP_LEVEL = {
     "PKG-INFO",
     "README.md",
     "_native",
+    "corpora",
     "mimomem",
     "mimomem.egg-info",
     "pyproject.toml",
@@ -185,11 +191,17 @@ def test_sdist_holds_the_native_sources_and_nothing_generated(sdist: Sdist) -> N
     assert {name.split("/", 1)[0] for name in files} <= SDIST_TOP_LEVEL
 
 
-@pytest.mark.slow
-def test_sdist_installs_native_into_a_fresh_venv(
-    sdist: Sdist, build_env: tuple[Path, list[Path]], tmp_path: Path
-) -> None:
+class Installed(NamedTuple):
+    venv: Path
+    python: Path
+    scripts: Path  # the venv's bin/ (Scripts\\ on Windows), never on PATH in these tests
+
+
+@pytest.fixture(scope="module")
+def installed(sdist: Sdist, build_env: tuple[Path, list[Path]], tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """A fresh venv with the sdist installed (pip builds a wheel from it and installs that)."""
     _, site_dirs = build_env
+    tmp_path = tmp_path_factory.mktemp("installed")
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=tmp_path)
     python = venv_python(venv)
@@ -199,22 +211,84 @@ def test_sdist_installs_native_into_a_fresh_venv(
     # --ignore-installed: this environment's own mimomem (visible through the .pth) is not ours to replace
     env = clean_env(MIMOMEM_REQUIRE_NATIVE="1")
     run([*pip, "--ignore-installed", "--no-cache-dir", sdist.path], cwd=tmp_path, env=env)
+    return Installed(venv, python, venv / ("Scripts" if os.name == "nt" else "bin"))
 
+
+@pytest.mark.slow
+def test_sdist_installs_native_into_a_fresh_venv(sdist: Sdist, installed: Installed, tmp_path: Path) -> None:
+    python, venv = installed.python, installed.venv
     native, init_file, native_file = json.loads(run([python, "-c", PROBE], cwd=tmp_path, env=clean_env()))
     assert native is True
     assert Path(init_file).resolve().is_relative_to(venv.resolve()), init_file
     assert Path(native_file).resolve().is_relative_to(venv.resolve()), native_file
 
-    installed = json.loads(run([python, "-c", FILES_PROBE], cwd=tmp_path, env=clean_env()))
-    package = [f for f in installed if f.startswith("mimomem/") and "__pycache__" not in f]
+    files = json.loads(run([python, "-c", FILES_PROBE], cwd=tmp_path, env=clean_env()))
+    package = [f for f in files if f.startswith("mimomem/") and "__pycache__" not in f]
     assert [Path(f).name.split(".")[0] for f in package if f.endswith((".so", ".pyd"))] == ["_native"]
     assert not [f for f in package if f.endswith((".c", ".cpp", ".pyx", ".pxi", ".html"))]
-    assert {"mimomem/py.typed", "mimomem/data/synonyms.tsv"} <= set(package)
+    assert {"mimomem/py.typed", "mimomem/data/synonyms.tsv", "mimomem/_corpora/failures/cases.json"} <= set(package)
     sources = (sdist.source / "mimomem").rglob("*.py")
     modules = {p.relative_to(sdist.source).as_posix() for p in sources if "__pycache__" not in p.parts}
     missing = modules - set(package)
     assert not missing, f"modules not packaged (a package directory without __init__.py?): {sorted(missing)}"
-    run([venv / ("Scripts" if os.name == "nt" else "bin") / "mimomem", "--help"], cwd=tmp_path, env=clean_env())
+    run([installed.scripts / "mimomem", "--help"], cwd=tmp_path, env=clean_env())
+
+
+def off_path(tmp_path: Path) -> dict[str, str]:
+    """A user's environment where the venv is not on PATH (nothing activated), with private data dirs."""
+    return clean_env(
+        PATH=os.defpath,
+        HOME=str(tmp_path / "home"),
+        MIMOMEM_HOME=str(tmp_path / "data"),
+        MIMOMEM_CACHE_DIR=str(tmp_path / "cache"),
+    )
+
+
+def hook(command: str, event: dict[str, str], env: dict[str, str], cwd: Path) -> dict[str, object]:
+    """Run a settings file's hook command as Claude Code does (``sh -c``, the payload on stdin)."""
+    done = subprocess.run(
+        ["sh", "-c", command], input=json.dumps(event), cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0 and done.stderr == "", (command, done.returncode, done.stderr)
+    return dict(json.loads(done.stdout)["hookSpecificOutput"])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.name == "nt", reason="Claude Code runs hook commands with sh")
+def test_a_first_hour_from_the_installed_wheel_off_path(installed: Installed, tmp_path: Path) -> None:
+    """Install from a subdirectory writes the repository's settings, the hooks run without PATH,
+    uninstall restores the file byte for byte, and ``mimomem bench`` runs in an empty directory."""
+    mimomem, env = installed.scripts / "mimomem", off_path(tmp_path)
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "scripts").mkdir()
+    settings = repo / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = b'{"model": "sonnet",  "env": {"A": "1"}}\n'
+    settings.write_bytes(original)
+
+    out = run([mimomem, "install", "claude-code"], cwd=repo / "scripts", env=env)
+    assert str(settings.resolve()) in out and not (repo / "scripts" / ".claude").exists()
+    hooks = json.loads(settings.read_text(encoding="utf-8"))["hooks"]
+    command = hooks["SessionStart"][0]["hooks"][0]["command"]
+    assert command.startswith(str(installed.scripts)), command
+    start = {"hook_event_name": "SessionStart", "session_id": "s1", "cwd": str(repo), "source": "startup"}
+    assert hook(command, start, env, repo)["additionalContext"]
+    prompt = {"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": str(repo), "prompt": "部署前要做什么？"}
+    done = subprocess.run(["sh", "-c", command], input=json.dumps(prompt), cwd=repo, env=env, capture_output=True)
+    assert done.returncode == 0 and done.stderr == b""
+
+    run([mimomem, "uninstall", "claude-code"], cwd=repo / "scripts", env=env)
+    assert settings.read_bytes() == original
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    failures = run([mimomem, "bench", "--failures"], cwd=empty, env=env)
+    assert "unicode61" in failures
+    everything = run([mimomem, "bench"], cwd=empty, env=env)
+    assert "agent-memory" in everything and "memory-en" in everything
+    assert list(empty.iterdir()) == []
 
 
 def test_no_generated_file_is_tracked_by_git() -> None:

@@ -162,15 +162,18 @@ def load_dataset(path: str | Path) -> Dataset:
 
 
 def find_corpora(start: Path | None = None) -> Path:
-    """The shipped ``corpora/`` directory: next to the package in a checkout, else under cwd."""
-    here = Path(__file__).resolve().parents[2] / "corpora"
+    """The benchmark corpora: ``corpora/`` next to the package in a checkout, else under cwd, else
+    the copy an installed wheel carries (``mimomem/_corpora``)."""
+    package = Path(__file__).resolve().parents[1]
+    here = package.parent / "corpora"
     cwd = (start or Path.cwd()) / "corpora"
-    for candidate in (here, cwd):
+    shipped = package / "_corpora"
+    for candidate in (here, cwd, shipped):
         if candidate.is_dir() and discover_datasets(candidate):
             return candidate
     raise CorporaNotFoundError(
-        f"no corpora/ directory with datasets found (looked in {here} and {cwd}); "
-        "run from a mimomem checkout or pass --dataset DIR"
+        f"no corpora/ directory with datasets found (looked in {here}, {cwd} and {shipped}); "
+        "reinstall mimomem from a wheel or sdist (they carry the corpora), run from a checkout, or pass --dataset DIR"
     )
 
 
