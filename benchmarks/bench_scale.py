@@ -11,7 +11,8 @@ The paths of issue 14 ("every user path stays fast from 1k to 1M items"):
   (for ``native-index`` this includes loading the index);
 * ``remember``     - ``CuratedMemory.remember_many`` of N generated curated memories
   (``bench_curated.build_store``: chunks of 1000, 90 % project / 10 % global);
-* ``open-recall``  - a new process opens that store and recalls once;
+* ``open-recall``  - a new process opens that store and recalls once: the first one right after
+  ``remember_many`` (``open_recall_first``: what the write left in the caches), then again;
 * ``history-import`` - ``import_claude_code`` of N messages (Claude Code transcript lines
   made from the notes by ``mimomem.bench.paths.history_lines``) into a new history store;
 * ``history-search`` - a new process opens that store and searches it once (the first
@@ -125,18 +126,21 @@ def work_remember(n: int, workdir: Path) -> dict[str, Any]:
     sys.path.insert(0, str(HERE))
     import bench_curated
 
-    # A new directory each run, the old one removed afterwards: creating thousands of files right
-    # after deleting thousands makes ext4 spend seconds of system time in the creates.
-    store_dir = workdir / f"curated-{os.getpid()}"
+    # A new directory each run, the old one moved aside first and removed afterwards: creating
+    # thousands of files right after deleting thousands makes ext4 spend seconds of system time in
+    # the creates.  The store is written where open-recall reads it (the caches it leaves are kept
+    # by path, so moving it afterwards would make open-recall start cold).
+    store_dir = workdir / "curated"
+    old = workdir / f"curated-old-{os.getpid()}"
+    if store_dir.exists():
+        store_dir.rename(old)
     store_dir.mkdir(parents=True)
     items = bench_curated.generate_items(n)  # generated outside the timing
     bench_curated.generate_items = lambda _n, seed=0: items  # build_store calls it
     start, wall = time.process_time(), time.perf_counter()
     bench_curated.build_store(n, store_dir)
     result = {"cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall}
-    old = workdir / "curated"
     shutil.rmtree(old, ignore_errors=True)
-    store_dir.rename(old)  # what open-recall reads
     return result
 
 
@@ -196,6 +200,7 @@ WORKERS = {
 
 def worker(argv: list[str]) -> int:
     path, n, workdir = argv[0], int(argv[1]), Path(argv[2])
+    os.environ["MIMOMEM_CACHE_DIR"] = str(workdir / "cache")  # snapshots and recall caches: never ~/.cache
     if path == "first-query":
         result = work_first_query(n, workdir, argv[3], argv[4] if len(argv) > 4 else "")
     else:
@@ -255,10 +260,15 @@ def measure_size(n: int, paths: list[str], runs: int, curated: bool, workdir: Pa
                 rows = [run_child("first-query", str(n), str(workdir), backend, "off") for _ in range(runs)]
                 out[f"first_{backend}_off_cpu_s"] = median_of(rows, "cpu_s")
     if curated and ("remember" in paths or "open-recall" in paths):
-        rows = [run_child("remember", str(n), str(workdir)) for _ in range(runs if "remember" in paths else 1)]
+        rows, first = [], []
+        for _ in range(runs):  # each write, then the first open after it (the caches it left)
+            rows.append(run_child("remember", str(n), str(workdir)))
+            if "open-recall" in paths:
+                first.append(run_child("open-recall", str(n), str(workdir)))
         if "remember" in paths:
             out["remember_cpu_s"] = median_of(rows, "cpu_s")
         if "open-recall" in paths:
+            out["open_recall_first_cpu_s"] = median_of(first, "cpu_s")
             rows = [run_child("open-recall", str(n), str(workdir)) for _ in range(runs)]
             out["open_recall_cpu_s"] = median_of(rows, "cpu_s")
     if "history-import" in paths or "history-search" in paths:

@@ -289,16 +289,16 @@ class CuratedRoot:
         self._memories, self._problems = None, []
         self.listing, self._scan_problems = scan_root(self.path, self.categories) if self.exists() else ({}, [])
 
-    def materialize(self) -> None:
-        """Build every memory of the last scan: from the root's snapshot when a file's stat key is
-        unchanged, else read and parsed (``curated.snapshot``)."""
+    def materialize(self, snapshot: RootSnapshot | None = None) -> None:
+        """Build every memory of the last scan: from the root's snapshot (the saved one, or
+        ``snapshot``) when a file's stat key is unchanged, else read and parsed (``curated.snapshot``)."""
         if self.listing is None:
             self.scan()
         assert self.listing is not None
         self._memories, self._problems = {}, list(self._scan_problems)
         if not self.listing:
             return
-        snapshot = RootSnapshot.read(self.path, self.scope)
+        snapshot = snapshot if snapshot is not None else RootSnapshot.read(self.path, self.scope)
         for category, files in self.listing.items():
             cdir = self.path / category
             for name, key in files:

@@ -126,6 +126,11 @@ class RootSnapshot:
         self.seen[name] = entry
         return entry[1]
 
+    def prime(self, name: str, key: StatKey, payload: Payload) -> None:
+        """What a file holds, known without reading it (a bulk write just wrote and checked it)."""
+        self.entries[name] = (key, payload)
+        self.changed = True
+
     def record(self, name: str, key: StatKey, payload: Payload) -> None:
         """A file parsed now: keep its result for the next process."""
         self.seen[name] = (key, payload)

@@ -41,6 +41,7 @@ from mimomem.curated.render import outline_lines
 from mimomem.curated.roots import CuratedRoot, checked_categories, default_global_root, split_id
 from mimomem.curated.transaction import recover_root, writing
 from mimomem.curated.undo import Undo
+from mimomem.curated.warm import warm_caches
 from mimomem.curated.writing import (
     checked_input,
     choose_id,
@@ -311,6 +312,7 @@ class CuratedMemory:
                 result.written.append(memory.id)
             if result.written:
                 os.sync()  # one flush for the whole batch instead of one fsync per file
+        warm_caches(self._roots, root, self.categories, undo.written, self._ranking, reset=self._reset)
         return result
 
     def _write_one(
@@ -441,9 +443,7 @@ class CuratedMemory:
     def _proposal(self, memory_id: str, scope: str | None) -> Memory:
         memory = self.get(memory_id, scope=scope)
         if memory.kind != "rule-proposal":
-            raise InvalidMemoryError(
-                f"{memory_id} is a {memory.kind!r}, not a rule-proposal; nothing to accept or reject"
-            )
+            raise InvalidMemoryError(f"{memory_id} is a {memory.kind!r}, not a rule-proposal; nothing to accept/reject")
         return memory
 
     # -- compiled outlines and the self-check ---------------------------------------------------

@@ -48,6 +48,7 @@ class Undo:
     def __init__(self) -> None:
         self.before: dict[Path, bytes | None] = {}  # None: the file did not exist
         self.new_dirs: list[Path] = []
+        self.written: dict[Path, str] = {}  # what this write left in each memory file (``curated.warm``)
 
     def __bool__(self) -> bool:
         return bool(self.before or self.new_dirs)
@@ -86,4 +87,5 @@ class Undo:
                 directory.rmdir()
         self.before.clear()
         self.new_dirs.clear()
+        self.written.clear()
         return complete

@@ -191,6 +191,7 @@ def write_memory_file(
         path = root.file_for(memory_id)  # re-check now that the category directory exists
     undo.note(path)
     atomic_write(path, content, durable=durable)
+    undo.written[path] = content
     return path
 
 
@@ -203,7 +204,9 @@ def rewrite_meta(
         raise InvalidMemoryError(f"cannot update {memory.id}: {doc.problem}")
     doc.meta.update(changes)
     undo.note(memory.path)
-    atomic_write(memory.path, frontmatter.serialize(doc.meta, doc.body.strip("\n")), durable=durable)
+    content = frontmatter.serialize(doc.meta, doc.body.strip("\n"))
+    atomic_write(memory.path, content, durable=durable)
+    undo.written[memory.path] = content
     updated = root.load_file(memory.path, memory.id)
     if updated is None:
         raise InvalidMemoryError(

@@ -77,6 +77,8 @@ class Builds:
 
 def test_cold_warm_and_full_read_rank_identically(tmp_path, monkeypatch, cache):
     _fill(tmp_path)
+    for saved in (cache / "curated").glob("*.recall-*"):
+        saved.unlink()  # remember_many saved one (curated.warm): start cold
     builds = Builds(monkeypatch)
     cold = _view(tmp_path)  # builds the index and saves it
     assert builds.count == 1 and list((cache / "curated").glob("*.recall-*.bm25"))
