@@ -275,8 +275,10 @@ def test_a_first_hour_from_the_installed_wheel_off_path(installed: Installed, tm
     start = {"hook_event_name": "SessionStart", "session_id": "s1", "cwd": str(repo), "source": "startup"}
     assert hook(command, start, env, repo)["additionalContext"]
     prompt = {"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": str(repo), "prompt": "部署前要做什么？"}
-    done = subprocess.run(["sh", "-c", command], input=json.dumps(prompt), cwd=repo, env=env, capture_output=True)
-    assert done.returncode == 0 and done.stderr == b""
+    done = subprocess.run(
+        ["sh", "-c", command], input=json.dumps(prompt), cwd=repo, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0 and done.stderr == ""
 
     run([mimomem, "uninstall", "claude-code"], cwd=repo / "scripts", env=env)
     assert settings.read_bytes() == original
