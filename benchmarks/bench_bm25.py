@@ -346,6 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engines", default=",".join(ENGINES), help="comma-separated engines")
     parser.add_argument("--passes", type=int, default=0, help="timed query passes (default 3, 1 at 100k)")
     parser.add_argument("--json", help="also write the raw rows (with results) to this file")
+    parser.add_argument("--repeat", type=int, default=1, help="independent runs of everything (medians, spread)")
+    parser.add_argument("--record", action="store_true", help="write benchmarks/results/bm25.json (no top-10 ids)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--docs", type=corpus.size_arg, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -355,21 +357,32 @@ def main(argv: list[str] | None = None) -> int:
 
     native_ok = subprocess.run([sys.executable, "-c", "import mimomem._native"], capture_output=True).returncode == 0
     rows = []
-    for n in [corpus.size_arg(s) for s in args.sizes.split(",")]:
-        corpus.documents(n)  # generate and cache outside the measured processes
-        for name in args.engines.split(","):
-            if name == "pure" and n > PURE_MAX_DOCS:
-                continue
-            if name.startswith("native") and not native_ok:
-                print(f"skip {name}: mimomem._native is not built", file=sys.stderr)
-                continue
-            passes = args.passes or (1 if n >= 100_000 else 3)
-            print(f"[{name} @ {n:,}]", file=sys.stderr, flush=True)
-            rows.append(_subprocess(name, n, passes))
+    for repetition in range(args.repeat):
+        for n in [corpus.size_arg(s) for s in args.sizes.split(",")]:
+            corpus.documents(n)  # generate and cache outside the measured processes
+            for name in args.engines.split(","):
+                if name == "pure" and n > PURE_MAX_DOCS:
+                    continue
+                if name.startswith("native") and not native_ok:
+                    print(f"skip {name}: mimomem._native is not built", file=sys.stderr)
+                    continue
+                passes = args.passes or (1 if n >= 100_000 else 3)
+                print(f"[{name} @ {n:,}, run {repetition + 1} of {args.repeat}]", file=sys.stderr, flush=True)
+                rows.append({**_subprocess(name, n, passes), "run": repetition})
     if args.json:
         Path(args.json).write_text(json.dumps(rows), encoding="utf-8")
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}")
-    report(rows)
+    for repetition in range(args.repeat):
+        report([r for r in rows if r["run"] == repetition])
+    if args.record:
+        import record
+
+        kept = [{k: v for k, v in r.items() if k != "results"} for r in rows]
+        record.save(
+            "bm25",
+            ["benchmarks/bench_bm25.py", *(sys.argv[1:] if argv is None else argv)],
+            {"repeat": args.repeat, "rows": kept},
+        )
     return 0
 
 

@@ -101,6 +101,43 @@ def unseen_kinds() -> dict[str, Texts]:
     return kinds
 
 
+def outside_kinds() -> dict[str, Texts]:
+    """Text a memory can hold that the model was not made for: code, data, URLs, encodings, emoji."""
+    import base64
+    import json as json_module
+
+    rng = random.Random(24)
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    modules = ("textwrap.py", "shlex.py", "fnmatch.py", "glob.py", "bisect.py", "colorsys.py", "heapq.py")
+    source = [(name, (stdlib / name).read_text(encoding="utf-8")) for name in modules if (stdlib / name).is_file()]
+    records = [
+        (d["_id"], json_module.dumps(d, ensure_ascii=False)) for d in _jsonl(CORPORA / "memory-en" / "corpus.jsonl")
+    ]
+    hosts = ["github.com", "docs.python.org", "registry.npmjs.org", "example.com", "grafana.internal:3000"]
+    words = ["api", "v2", "users", "deploy", "issues", "search", "release-notes", "zh-CN", "config.yaml"]
+
+    def url() -> str:
+        path = "/".join(rng.choice(words) for _ in range(rng.randint(1, 4)))
+        return f"https://{rng.choice(hosts)}/{path}?id={rng.randint(1, 99999)}&lang={rng.choice(['en', 'zh'])}"
+
+    notes = (CORPORA / "memory-en" / "notes.md").read_bytes()  # a file that figures never rewrite
+    emoji = [chr(cp) for cp in range(0x1F600, 0x1F650)] + ["🚀", "✅", "❌", "🔥", "👍🏽", "🇨🇳"]
+    return {
+        "Python source (stdlib)": source,
+        "JSON lines (memory-en)": records[:40],
+        "hex digests": [(f"hex-{i}", " ".join(f"{rng.getrandbits(160):040x}" for _ in range(8))) for i in range(30)],
+        "URLs": [(f"url-{i}", "\n".join(url() for _ in range(6))) for i in range(30)],
+        "base64": [(f"b64-{i}", base64.b64encode(notes[i * 600 : i * 600 + 600]).decode()) for i in range(30)],
+        "emoji in text": [
+            (
+                f"emoji-{i}",
+                " ".join(rng.choice(emoji) + rng.choice(["部署完成", "done", "tests pass", ""]) for _ in range(12)),
+            )
+            for i in range(30)
+        ],
+    }
+
+
 # -- the real tokenizer ------------------------------------------------------------------------
 
 
@@ -162,6 +199,26 @@ def errors(texts: Texts, guess: Callable[[str], float], count: Callable[[str], i
     return statistics.median(abs(r) for r in rel), max(rel, key=abs), total
 
 
+def measure_kinds(groups: dict[str, dict[str, Texts]], count: Callable[[str], int]) -> list[dict[str, object]]:
+    """One row per kind: its group, size, and both estimators' median, worst and total errors."""
+    rows: list[dict[str, object]] = []
+    for group, kinds in groups.items():
+        for kind, texts in kinds.items():
+            tokens = sum(count(t) for _, t in texts)
+            rows.append(
+                {
+                    "group": group,
+                    "kind": kind,
+                    "texts": len(texts),
+                    "tokens": tokens,
+                    "chars": sum(len(t) for _, t in texts),
+                    "chars/4": list(errors(texts, lambda t: len(t) / 4, count)),
+                    "estimate": list(errors(texts, est.estimate_tokens, count)),
+                }
+            )
+    return rows
+
+
 def table(kinds: dict[str, Texts], count: Callable[[str], int]) -> list[str]:
     lines = [
         (
@@ -200,7 +257,7 @@ def speed_cases(texts: list[str]) -> dict[str, Callable[[], int]]:
     return cases
 
 
-def speed(texts: list[str], runs: int = 5) -> list[str]:
+def speed(texts: list[str], runs: int = 5) -> tuple[list[str], dict[str, list[float]]]:
     mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
     cases = speed_cases(texts)
     times: dict[str, list[float]] = {name: [] for name in cases}
@@ -220,7 +277,7 @@ def speed(texts: list[str], runs: int = 5) -> list[str]:
     for name, spent in times.items():
         seconds = statistics.median(spent)
         lines.append(f"| {name} | {mb / seconds:.1f} | {seconds / len(texts) * 1e6:.1f} |")
-    return lines
+    return lines, times
 
 
 def speed_texts() -> list[str]:
@@ -238,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", action="store_true", help="print the character tables of estimate.py")
     parser.add_argument("--fit", action="store_true", help="fit and print WEIGHTS on the calibration half")
     parser.add_argument("--runs", type=int, default=5, help="timed runs for the speed table")
+    parser.add_argument("--record", action="store_true", help="write benchmarks/results/estimate.json")
     args = parser.parse_args(argv)
     count = real_tokens()
     if args.tables:
@@ -256,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     held_out["mixed digests (8 notes)"] = digests(held_out)
     print("held-out half of corpora/ (odd positions) and texts never fitted on;")
     print("relative error (estimate - cl100k) / cl100k: median |error| per text, worst text, error on the total\n")
-    print("\n".join(table({**held_out, **unseen_kinds()}, count)))
+    print("\n".join(table({**held_out, **unseen_kinds(), **outside_kinds()}, count)))
     feature_use = Counter(
         {
             name: sum(est.features(t)[i] for texts in calibration.values() for _, t in texts)
@@ -265,7 +323,24 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("\ncalibration half: feature totals", dict(feature_use))
     print()
-    print("\n".join(speed(speed_texts(), args.runs)))
+    speed_lines, samples = speed(speed_texts(), args.runs)
+    print("\n".join(speed_lines))
+    if args.record:
+        import record
+
+        groups = {
+            "held-out half of corpora/": held_out,
+            "never fitted on": unseen_kinds(),
+            "outside the fit": outside_kinds(),
+        }
+        data = {
+            "runs": args.runs,
+            "kinds": measure_kinds(groups, count),
+            "speed_s": samples,
+            "speed_mb": sum(len(t.encode("utf-8")) for t in speed_texts()) / 1e6,
+            "speed_texts": len(speed_texts()),
+        }
+        record.save("estimate", ["benchmarks/bench_estimate.py", *(sys.argv[1:] if argv is None else argv)], data)
     return 0
 
 

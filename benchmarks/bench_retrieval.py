@@ -125,6 +125,19 @@ class Bench:
         self.cache[key] = out
         return out
 
+    def run_policy(self) -> Metrics:
+        """Per-query (nDCG@10, Recall@100) with the shipped ``DEFAULT_POLICY`` (what ``mimomem bench`` runs)."""
+        from mimomem.search.rerank import options_for
+
+        out: Metrics = {}
+        for dataset, index in self.sets:
+            for q in dataset.judged_queries:
+                parsed = index.parse(q.text, self.backend)
+                rows, _ = rank_with_options(index, parsed, self.backend, options_for(q.text), limit=K)
+                m = score_query([r.path for r in rows], dataset.qrels.get(q.qid, {}))
+                out[f"{dataset.name}/{q.qid}"] = (m["ndcg@10"], m["recall@100"])
+        return out
+
     def _vocab(self, name: str | None) -> dict[str, Vocabulary] | None:
         if name is None:
             return None
@@ -189,6 +202,18 @@ def table(rows: Sequence[Row], columns: dict[str, Metrics]) -> str:
     return "\n".join(lines)
 
 
+def summarize(rows: Sequence[Row], columns: dict[str, Metrics]) -> dict[str, dict[str, list[float]]]:
+    """Per column, per category and ``all``: [queries, mean nDCG@10, mean Recall@100]."""
+    cats = [*dict.fromkeys(r.category for r in rows), "all"]
+    out: dict[str, dict[str, list[float]]] = {}
+    for name, metrics in columns.items():
+        out[name] = {}
+        for cat in cats:
+            rs = [r for r in rows if cat in ("all", r.category)]
+            out[name][cat] = [len(rs), mean([metrics[r.key][0] for r in rs]), mean([metrics[r.key][1] for r in rs])]
+    return out
+
+
 def describe(key: Any) -> str:
     """A short name of a variant key or of options."""
     if key is None:
@@ -223,6 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--backend", default="fts5-bigram", choices=("fts5-bigram", "native-index"))
     parser.add_argument("--json", type=Path, help="write every number to this file")
     parser.add_argument("--quick", action="store_true", help="a small grid (smoke test)")
+    parser.add_argument("--record", action="store_true", help="write benchmarks/results/retrieval.json")
     parser.add_argument(
         "--latency", type=int, metavar="N", help="only time the shipped policy on N generated documents"
     )
@@ -239,6 +265,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\n({len(bench.rows)} queries, {time.perf_counter() - started:.0f} s, backend {args.backend})")
     if args.json:
         args.json.write_text(json.dumps(report["data"], ensure_ascii=False, indent=1), encoding="utf-8")
+    if args.record:
+        import record
+
+        argv_used = list(sys.argv[1:] if argv is None else argv)
+        data = {"backend": args.backend, "folds": FOLDS, "margin": MARGIN, "summary": report["data"]["summary"]}
+        data["final"] = report["data"]["final"]
+        record.save("retrieval", ["benchmarks/bench_retrieval.py", *argv_used], data)
     return 0
 
 
@@ -367,7 +400,10 @@ def cross_validate(bench: Bench, families: dict[str, Family]) -> dict[str, Any]:
     text += [f"    {kind!r}: {opts!r}," for kind, opts in sorted(combo_chosen["options"].items())]
     text += ["}", "```"]
     text += ["", "## Query kinds per category", "", kind_table(rows)]
+    in_sample = bench.run_policy()
+    summary_columns = {**columns, "shipped policy, in sample": in_sample}
     data = {
+        "summary": summarize(rows, summary_columns),
         "columns": {n: m for n, m in columns.items()},
         "chosen": chosen,
         "final": {n: [describe(k), sorted(o)] for n, (k, o) in final.items()},

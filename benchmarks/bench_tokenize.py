@@ -31,6 +31,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import corpus
 import pytest
@@ -53,7 +54,7 @@ def _require(module: str):
         return None
 
 
-def _cases(docs: list[str]) -> dict[str, Callable[[], int] | str]:
+def _cases(docs: list[str], jieba: bool = True) -> dict[str, Callable[[], int] | str]:
     """Case name -> a function returning the token count, or the reason it cannot run."""
     from mimomem.text import _tokenizer_py
 
@@ -95,7 +96,8 @@ def _cases(docs: list[str]) -> dict[str, Callable[[], int] | str]:
         cases["rjieba.cut"] = lambda: sum(len(cut(d)) for d in docs)
     else:
         cases["rjieba.cut"] = "rjieba not installed"
-    cases["jieba.lcut_for_search"] = _jieba_case(docs)
+    if jieba:
+        cases["jieba.lcut_for_search"] = _jieba_case(docs)
     cases["str.split"] = lambda: sum(len(d.split()) for d in docs)
     return cases
 
@@ -110,8 +112,12 @@ def _jieba_case(docs: list[str]) -> Callable[[], int]:
 
 def measure(
     cases: dict[str, Callable[[], int]], runs: int, slow_runs: int, repeat: int = 1
-) -> dict[str, tuple[float, int]]:
-    """Median seconds and token count per case (``repeat`` calls per timed run, seconds per call).
+) -> dict[str, tuple[list[float], int]]:
+    """Seconds per pass of every timed run, and the token count, per case (``repeat`` passes per run).
+
+    These are **warm** figures: the same text again and again in one process, so the native
+    ``tokenize_many`` finds most token strings in its process-wide cache (``cold`` measures the
+    first pass of a new process instead).
 
     Times are CPU seconds of this process (``time.process_time``), which other processes
     on a shared machine barely disturb; one warm-up run each, then the cases take turns
@@ -131,25 +137,80 @@ def measure(
             for _ in range(1 if name.startswith("jieba") else repeat):
                 tokens[name] = run()
             times[name].append((time.process_time() - start) / (1 if name.startswith("jieba") else repeat))
-    return {name: (statistics.median(times[name]), tokens[name]) for name in cases}
+    return {name: (times[name], tokens[name]) for name in cases}
+
+
+COLD_CASES = ("native tokenize_many", "native tokenize_bigram", "rjieba.cut")
+"""The cases timed on text their process has never seen (``cold``)."""
+
+
+def _child_cold(corpus_name: str, case: str) -> float:
+    """CPU seconds of ``case``'s first pass over the corpus in this (new) process; both tokenizers
+    first see one short unrelated text, so rjieba's dictionary is loaded outside the timing."""
+    docs = corpus.real_chinese() if corpus_name == "real" else corpus.documents(corpus.size_arg(corpus_name))
+    run = _cases(docs, jieba=False)[case]
+    assert not isinstance(run, str), run
+    native = _native()
+    if native is not None:
+        native.tokenize_many(["x"])
+    rjieba = _require("rjieba")
+    if rjieba is not None:
+        rjieba.cut("x")
+    start = time.process_time()
+    run()
+    return time.process_time() - start
+
+
+def cold(corpus_name: str, runs: int) -> dict[str, list[float]]:
+    """Seconds of the first pass in ``runs`` new processes per case, the cases taking turns."""
+    import json
+    import subprocess
+
+    out: dict[str, list[float]] = {case: [] for case in COLD_CASES}
+    for _ in range(runs):
+        for case in COLD_CASES:
+            cmd = [sys.executable, __file__, "--child-cold", corpus_name, case]
+            done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+            out[case].append(float(json.loads(done.stdout.strip().splitlines()[-1])))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--child-cold"]:
+        print(_child_cold(argv[1], argv[2]))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="real,10k", help="real and/or generated sizes (1k, 10k, 100k)")
     parser.add_argument("--docs", type=corpus.size_arg, help="(old spelling of one generated --corpus size)")
     parser.add_argument("--runs", type=int, default=5, help="timed runs per case (median reported)")
     parser.add_argument("--jieba-runs", type=int, default=1, help="timed runs for jieba (slow)")
+    parser.add_argument("--cold-runs", type=int, default=5, help="new processes per cold case (0: none)")
+    parser.add_argument("--record", action="store_true", help="write benchmarks/results/tokenize.json")
     args = parser.parse_args(argv)
     names = [str(args.docs)] if args.docs else [c for c in args.corpus.split(",") if c]
+    recorded = {}
     for name in names:
         docs = corpus.real_chinese() if name == "real" else corpus.documents(corpus.size_arg(name))
-        report(name, docs, args.runs, args.jieba_runs)
+        recorded[name] = report(name, docs, args.runs, args.jieba_runs)
+        if args.cold_runs:
+            recorded[name]["cold_s"] = cold(name, args.cold_runs)
+            mb = recorded[name]["mb"]
+            for case, samples in recorded[name]["cold_s"].items():
+                rates = sorted(mb / s for s in samples)
+                print(
+                    f"  cold (first pass, new process) {case}: {statistics.median(rates):.1f} MB/s "
+                    f"({rates[0]:.1f}-{rates[-1]:.1f}, {len(rates)} processes)"
+                )
+    if args.record:
+        import record
+
+        record.save("tokenize", ["benchmarks/bench_tokenize.py", *argv], {"runs": args.runs, "corpora": recorded})
     return 0
 
 
-def report(name: str, docs: list[str], runs: int, jieba_runs: int) -> None:
-    """Measure every case on ``docs`` and print the table and the targets."""
+def report(name: str, docs: list[str], runs: int, jieba_runs: int) -> dict[str, Any]:
+    """Measure every case on ``docs`` (warm), print the table and the targets, return the samples."""
     mb = corpus.megabytes(docs)
     repeat = max(1, round(2.0 / mb))
     han = sum(1 for d in docs for ch in d if "\u4e00" <= ch <= "\u9fff") / max(1, sum(len(d) for d in docs))
@@ -166,17 +227,17 @@ def report(name: str, docs: list[str], runs: int, jieba_runs: int) -> None:
         if isinstance(case, str):
             rows.append((case_name, None, None, case))
             continue
-        seconds, tokens = measured[case_name]
+        seconds, tokens = statistics.median(measured[case_name][0]), measured[case_name][1]
         rates[case_name] = mb / seconds
         rows.append((case_name, mb / seconds, tokens / seconds / 1e6, f"{seconds:.3f} s"))
     base = rates.get("pure tokenize_bigram")
-    print("\n| tokenizer | MB/s | M tokens/s | x pure | CPU time per pass |\n|---|---|---|---|---|")
+    print("\n| tokenizer (warm) | MB/s | M tokens/s | x pure | CPU time per pass |\n|---|---|---|---|---|")
     for case_name, rate, mtok, note in rows:
         if rate is None:
             print(f"| {case_name} | - | - | - | {note} |")
         else:
             print(f"| {case_name} | {rate:.1f} | {mtok:.2f} | {rate / base:.2f}x | {note} |")
-    print("\ntargets:")
+    print("\ntargets (warm):")
     for ours, peer, target in [
         ("native tokenize_many", "rjieba.cut", 3.0),
         ("native tokenize_bigram", "rjieba.cut", None),
@@ -187,6 +248,15 @@ def report(name: str, docs: list[str], runs: int, jieba_runs: int) -> None:
             ratio = rates[ours] / rates[peer]
             verdict = "" if target is None else f" (target >= {target:.0f}x: {'met' if ratio >= target else 'MISSED'})"
             print(f"  {ours} / {peer} = {ratio:.2f}x{verdict}")
+    return {
+        "documents": len(docs),
+        "mb": mb,
+        "han": han,
+        "passes_per_run": repeat,
+        "warm_s": {n: m[0] for n, m in measured.items()},
+        "tokens": {n: m[1] for n, m in measured.items()},
+        "unavailable": {n: c for n, c in cases.items() if isinstance(c, str)},
+    }
 
 
 # -- pytest-benchmark ---------------------------------------------------------------------

@@ -81,8 +81,10 @@ def save(name: str, command: Sequence[str], data: dict[str, Any], folder: Path =
 
 
 def load(name: str, folder: Path = RESULTS) -> dict[str, Any]:
-    """The recorded results ``folder/<name>.json``."""
-    data: dict[str, Any] = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+    """The recorded results ``folder/<name>.json``, or a results file elsewhere in the repository
+    when ``name`` is a path (``docs/bench/e2e-before.json``, written by ``mimomem bench --e2e``)."""
+    path = ROOT / name if "/" in name else folder / f"{name}.json"
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
