@@ -253,3 +253,47 @@ def e2e_before_summary(data: dict[str, Any]) -> str:
         f"over the host's cap in {every['over_cap']} of {every['answerable'] + every['distractors']} cases; "
         f"MiMo-style rebuild context, {100 * mimo['hits'] / mimo['answerable']:.0f} %"
     )
+
+
+# -- the secret scanner (bench_secrets.py --json; four files, no provenance block) ------------------
+
+SECRETS_ROWS = [
+    ("mimomem before (main at 66a83af)", "mimomem before", "before"),
+    ("mimomem after (keyword rules, `common/secret_phrases.py`)", "mimomem after", "after"),
+    ("detect-secrets, all plugins, `.txt` / `.sh`", "detect-secrets, all plugins, .txt", "after"),
+    ("detect-secrets, all plugins, `.yaml`", "detect-secrets, all plugins, .yaml", "after"),
+    ("detect-secrets, KeywordDetector only, `.txt` / `.sh`", "detect-secrets, KeywordDetector, .txt", "after"),
+    ("detect-secrets, KeywordDetector only, `.yaml`", "detect-secrets, KeywordDetector, .yaml", "after"),
+]
+
+
+@figure("secrets-table", "secrets-after")
+def secrets_table(after: dict[str, Any]) -> str:
+    import record
+
+    files = {
+        ("", "after"): after,
+        ("", "before"): record.load("secrets-before"),
+        ("heldout-", "after"): record.load("secrets-heldout-after"),
+        ("heldout-", "before"): record.load("secrets-heldout-before"),
+    }
+    for (prefix, when), data in files.items():  # .txt and .sh must agree to share a row
+        for kind in ("all plugins", "KeywordDetector"):
+            txt, sh = (data["scanners"].get(f"detect-secrets, {kind}, {ext}") for ext in (".txt", ".sh"))
+            if txt and sh and (txt["caught"], txt["flagged"]) != (sh["caught"], sh["flagged"]):
+                raise ValueError(f"secrets-{prefix}{when}: {kind} differs between .txt and .sh")
+    rows = []
+    for label, key, when in SECRETS_ROWS:
+        cells = [label]
+        for prefix in ("", "heldout-"):
+            s = files[prefix, when]["scanners"][key]
+            cells += [f"{s['caught']} / {s['secrets']}", f"{s['flagged']} / {s['non_secrets']}"]
+        rows.append(cells)
+    head = ["scanner", "eval-trust: caught", "flagged", "held-out: caught", "flagged"]
+    lines = ["", "| " + " | ".join(head) + " |", "|---|---:|---:|---:|---:|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    note = (
+        "From `benchmarks/results/secrets-{before,after,heldout-before,heldout-after}.json` "
+        "(`bench_secrets.py --json`; these files record no commit, machine or date)."
+    )
+    return "\n".join([*lines, "", note, ""])

@@ -20,6 +20,9 @@ import figures  # noqa: E402  (benchmarks/ is a folder of scripts, not a package
 import record  # noqa: E402
 from figure_defs import FIGURES  # noqa: E402
 
+NO_PROVENANCE = {"secrets-after": "secrets-table"}
+"""Results files written without record.save (no commit, machine or date) -> the figure that says so."""
+
 
 def test_every_figure_in_the_readmes_is_what_its_recorded_results_say() -> None:
     problems = figures.check()
@@ -32,6 +35,9 @@ def test_every_figure_is_used_and_its_results_say_where_they_came_from() -> None
         data = record.load(results)
         if "identity" in data:  # written by mimomem bench --e2e --report: its own identity block
             assert {"commit", "date", "machine"} <= set(data["identity"]), results
+            continue
+        if results in NO_PROVENANCE:  # bench_secrets.py --json: counts only; the figure says so
+            assert "record no commit, machine or date" in figures.rendered(NO_PROVENANCE[results])
             continue
         assert data["command"].startswith("python benchmarks/"), results
         assert re.fullmatch(r"[0-9a-f]{12}(-dirty)?", data["commit"]), results
