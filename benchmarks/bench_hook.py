@@ -105,9 +105,12 @@ from mimomem.context import relevant, instructions
 s = t(); w = locate({repo!r}, session_id={sid!r}); loc = t() - s
 s = t(); relevant.curated_prompt_text(w, {prompt!r}); cur = t() - s
 s = t(); relevant.search_text(w, {prompt!r}, 3); sea = t() - s
+from mimomem.context import entry_recall
+s = t(); entry_recall.recall_text(w, {prompt!r}); ent = t() - s
 s = t(); instructions.recall_reminder(w); rem = t() - s
 print(json.dumps({{"interpreter start": start, "imports": imp, "locate": loc, "curated recall": cur,
-                  "search": sea, "reminder": rem}}))
+                  "search (file hits, before issue 25)": sea, "entry recall (what the hook runs)": ent,
+                  "reminder": rem}}))
 """
 
 

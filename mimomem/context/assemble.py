@@ -7,7 +7,8 @@ Two moments, as in the design's pyramid:
   the project's recent sessions, global memory, notes, keys index) - the L1 layer, injected
   every session, most useful first: a cut for the host's character cap drops from the end;
 - **each prompt** (``prompt_context``): curated memories that match the prompt (by recall
-  and by their ``load_when`` scenarios), the best search hits from the memory tree, and
+  and by their ``load_when`` scenarios), whole memory entries that pass the relevance gate
+  (``entry_recall``), and
   the recall reminder - or nothing at all when nothing is relevant.
 
 Every block carries its estimated token count; the total never exceeds the budget, and
@@ -196,7 +197,8 @@ def _curated_prompt_blocks(where: Where, prompt: str) -> list[Block]:
 
 
 def _search_blocks(where: Where, prompt: str, limit: int) -> list[Block]:
-    from mimomem.context.relevant import search_text
+    """Whole memory entries that pass the relevance gate (:mod:`mimomem.context.entry_recall`)."""
+    from mimomem.context.entry_recall import recall_text
 
-    text = search_text(where, prompt, limit)
-    return [_block("search", text, "mimomem search")] if text else []
+    text = recall_text(where, prompt, limit=max(limit, 1) + 1)
+    return [_block("entries", text, "mimomem search")] if text else []

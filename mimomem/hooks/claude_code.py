@@ -1,7 +1,7 @@
 """``mimomem hook claude-code``: Claude Code hook events in, documented hook JSON out.
 
 - ``SessionStart`` (startup, resume, clear, compact): memory instructions + rebuild context;
-- ``UserPromptSubmit``: curated memories and search hits relevant to the prompt, plus the
+- ``UserPromptSubmit``: curated memories and whole memory entries relevant to the prompt, plus the
   recall reminder - nothing at all when nothing is relevant;
 - ``PreCompact`` and ``SessionEnd``: a deterministic digest of the transcript since the
   last digest, appended to the session's notes through the write gate, so what

@@ -121,4 +121,43 @@ def near_synonyms() -> Vocabulary:
     return Vocabulary.groups(_data_text(NEAR_SYNONYMS_FILE))
 
 
-__all__ = ["MAX_EXPANSIONS", "NEAR_SYNONYMS_FILE", "XLANG_FILE", "Vocabulary", "cross_language", "near_synonyms"]
+@functools.lru_cache(maxsize=1)
+def _xlang_maps() -> tuple[dict[str, tuple[str, ...]], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """English word -> Chinese words, and (Chinese word, English words) rows, from the shipped file."""
+    english: dict[str, list[str]] = {}
+    chinese = []
+    for line in _data_text(XLANG_FILE).split("\n"):
+        if not line or line[0] == "#":
+            continue
+        row = line.rstrip().split("\t")
+        head, others = row[0], tuple(o.lower() for o in row[1:] if o)
+        chinese.append((head, others))
+        for word in others:
+            english.setdefault(word, []).append(head)
+    return {k: tuple(v) for k, v in english.items()}, tuple(chinese)
+
+
+def translations_in(text: str, words: Iterable[str], *, per_word: int = 3) -> list[str]:
+    """Cross-language terms for ``text``: Chinese for each of ``words`` (folded English), English for
+    each Chinese vocabulary word that occurs in ``text``; at most ``per_word`` each, in order.
+
+    A light lookup for the per-prompt path: no :class:`Vocabulary` is built (building one
+    tokenizes the whole file, about 0.2 s), and the caller tokenizes only what it gets.
+    """
+    english, chinese = _xlang_maps()
+    out: list[str] = []
+    for word in words:
+        out += english.get(word, ())[:per_word]
+    out += [w for head, others in chinese if head in text for w in others[:per_word]]
+    return list(dict.fromkeys(out))
+
+
+__all__ = [
+    "MAX_EXPANSIONS",
+    "NEAR_SYNONYMS_FILE",
+    "XLANG_FILE",
+    "Vocabulary",
+    "cross_language",
+    "near_synonyms",
+    "translations_in",
+]

@@ -13,8 +13,8 @@ from mimomem.bench.e2e.score import (
     over_cap,
     percentile,
     summarize,
-    utf16_len,
 )
+from mimomem.context.hosts import utf16_len
 
 
 def q(kind: str = "fact", answers: tuple[str, ...] = ("6543",), **kw: object) -> Question:

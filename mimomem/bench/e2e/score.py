@@ -15,17 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mimomem.bench.e2e.dataset import KINDS, Question, contains
+from mimomem.context.hosts import CLAUDE_CODE, utf16_len
 
-HOST_CAP = 10_000
-"""UTF-16 code units of one hook output Claude Code shows inline."""
+HOST_CAP = CLAUDE_CODE.output_chars
+"""UTF-16 code units of one hook output Claude Code shows inline (10,000)."""
 
 HOST_PREVIEW = 2_000
 """UTF-16 code units of the preview the model gets instead of an output over the cap."""
-
-
-def utf16_len(text: str) -> int:
-    """Length as JavaScript counts it (characters beyond U+FFFF count twice)."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
 def utf16_prefix(text: str, units: int) -> str:

@@ -1,0 +1,315 @@
+"""Per-prompt recall at entry granularity, behind a relevance gate: the whole entry, or nothing.
+
+Sources, in this project's scope: project memory (``MEMORY.md`` and its topic files, not
+``memory-history.md``: superseded values are history, never current), global memory, and
+every session of the project (notes with their digests, checkpoints, task journals).  Each
+file is split into entries (:mod:`mimomem.context.entries`) and each entry is scored against
+the prompt's terms:
+
+- stop words and question words (:mod:`mimomem.text.stopwords`) are not terms at all;
+- a term that is also template wording (the notes template, the digest's labels) counts a
+  quarter, and can never make an entry relevant on its own;
+- cross-language vocabulary (CC-CEDICT, :func:`mimomem.text.expansion.cross_language`) adds
+  alternative terms (``database`` -> ``数据库``), which count 0.7 and only ever raise a score;
+- a term weighs its idf over the entries, so a word every entry has says little.
+
+The gate: an entry's *coverage* is its score over the best score any entry could get for
+this prompt (every term matched; a term no entry holds counts half, since questions carry
+words the memory never uses).  An entry is shown when its coverage reaches
+:data:`MIN_COVERAGE`, it matched a distinctive term (not stop or template wording), and it
+scores at least :data:`RELATIVE` of the best entry.  The thresholds were calibrated on the
+e2e dev set's dev split (distractors must get nothing), not on its held-out questions.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mimomem.context.entries import Entry, template_terms
+from mimomem.context.entry_cache import Cached
+from mimomem.context.where import Where, session_projects
+from mimomem.text.stopwords import is_stop, stem
+
+MIN_COVERAGE = 0.3
+"""Least share of the prompt's best possible score an entry must reach to be shown."""
+
+RELATIVE = 0.4
+"""An entry must also score at least this share of the best entry's score."""
+
+MAX_ENTRIES = 4
+"""Entries shown per prompt at most."""
+
+ENTRY_CHARS = 700
+"""Longer entries are cut (with their file and line, to read the rest)."""
+
+TEMPLATE_WEIGHT = 0.25
+EXPANSION_WEIGHT = 0.7
+UNSEEN_WEIGHT = 0.5
+UNSEEN_CJK_WEIGHT = 0.25
+"""A query bigram no entry holds is most often one that spans two words (装命 in 装命令行)."""
+
+MIN_UNITS = 2
+"""Distinctive words an entry must share with the prompt (one suffices when it is rare and specific)."""
+
+RARE_DF = 3
+"""A word in at most this many entries is rare enough to stand alone."""
+
+DUPLICATE = 0.8
+"""An entry sharing this share of its words with a better one repeats it and is not shown."""
+
+PER_SOURCE = 3
+"""Cross-language alternatives kept per query word (CC-CEDICT lists many; the first are the usual)."""
+
+HISTORY_FILE = "memory-history.md"
+"""Superseded project memory: kept for people to read, never recalled as current."""
+
+MAX_FILES = 2000
+_DATE = re.compile(r"\b(20\d\d-\d\d-\d\d)\b")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One query term: its tokens (all must be in an entry), weight, and whether it is distinctive."""
+
+    tokens: tuple[str, ...]
+    weight: float
+    distinctive: bool
+    alternative: bool = False
+    position: int = -1
+    """Index of the token in the prompt (consecutive Chinese bigrams of one word are adjacent)."""
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """An entry that passed the gate, with its score and coverage."""
+
+    entry: Entry
+    score: float
+    coverage: float
+
+
+def query_terms(prompt: str) -> list[Term]:
+    """The prompt's terms (see the module docstring); ``[]`` when only stop words remain."""
+    from mimomem.text.tokens import tokenize
+
+    template = template_terms()
+    seen: set[str] = set()
+    out: list[Term] = []
+    kept: list[str] = []
+    for position, tok in enumerate(tokenize(prompt)):
+        text = tok.text
+        if is_stop(text):
+            continue
+        kept.append(text)
+        text = stem(text)
+        if text in seen:
+            continue
+        seen.add(text)
+        weak = text in template
+        out.append(Term((text,), TEMPLATE_WEIGHT if weak else 1.0, not weak, position=position))
+    if out:
+        out += _expansions(prompt, kept, {t.tokens for t in out})
+    return out
+
+
+def _expansions(prompt: str, kept: list[str], have: set[tuple[str, ...]]) -> list[Term]:
+    """Cross-language alternatives of the kept (non-stop) words, at most :data:`PER_SOURCE` each."""
+    import unicodedata
+
+    from mimomem.text.expansion import translations_in
+    from mimomem.text.tokens import tokenize_many
+
+    folded = unicodedata.normalize("NFKC", prompt).casefold()
+    latin = [w for w in kept if w.isascii()]
+    targets = translations_in(folded, latin, per_word=PER_SOURCE)
+    out: list[Term] = []
+    for tokens in tokenize_many(targets):
+        stemmed = tuple(stem(x) for x in tokens)
+        if stemmed and stemmed not in have and not all(is_stop(x) for x in stemmed):
+            have.add(stemmed)
+            out.append(Term(stemmed, EXPANSION_WEIGHT, True, alternative=True))
+    return out
+
+
+def recall_files(where: Where) -> list[Path]:
+    """The memory files in this prompt's scope (see the module docstring), at most :data:`MAX_FILES`."""
+    tree = where.tree
+    dirs = [tree.project_dir(where.project_id), tree.root / "global"]
+    owners = session_projects(tree)
+    sids = sorted(sid for sid, pid in owners.items() if pid == where.project_id)
+    if where.session_id is not None and where.session_id not in sids:
+        sids.append(where.session_id)
+    dirs += [tree.session_dir(sid) for sid in sids]
+    out: list[Path] = []
+    for top in dirs:
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in sorted(filenames):
+                if name.endswith(".md") and not name.startswith(".") and name != HISTORY_FILE:
+                    out.append(Path(dirpath) / name)
+                    if len(out) >= MAX_FILES:
+                        return out
+    return out
+
+
+def load_entries(where: Where) -> list[Cached]:
+    """Every entry in scope with its words (paths relative to the memory root), through the cache."""
+    from mimomem.context.entry_cache import entries_of
+
+    return entries_of(recall_files(where), where.tree.root, where.tree.data_dir)
+
+
+def rank(entries: Sequence[Cached], terms: Sequence[Term]) -> list[Recalled]:
+    """Entries (with their words) that pass the gate for ``terms``, best first (ties: the newer first)."""
+    if not entries or not any(t.distinctive for t in terms):
+        return []
+    wanted = {tok for term in terms for tok in term.tokens}
+    postings: dict[str, set[int]] = {tok: set() for tok in wanted}
+    for i, (_, words) in enumerate(entries):
+        for tok in wanted & words:
+            postings[tok].add(i)
+    idf = {term: _idf(len(entries), len(_matching(term, postings))) for term in terms}
+    best = sum(term.weight * idf[term] * _seen_weight(term, postings) for term in terms if not term.alternative)
+    if best <= 0:
+        return []
+    hits: dict[int, list[Term]] = {}
+    for term in terms:
+        for i in _matching(term, postings):
+            hits.setdefault(i, []).append(term)
+    scored = []
+    for i, hit in hits.items():
+        score = sum(term.weight * idf[term] for term in hit)
+        if score < MIN_COVERAGE * best or not _enough(hit, postings):  # the cheap test first
+            continue
+        scored.append((score, i))
+    if not scored:
+        return []
+    top = max(score for score, _ in scored)
+    chosen = [
+        (Recalled(entries[i][0], score, min(1.0, score / best)), entries[i][1])
+        for score, i in scored
+        if score >= RELATIVE * top
+    ]
+    chosen.sort(key=lambda r: (-round(r[0].score, 6), _source_rank(r[0].entry.path), _newest_first(r[0].entry)))
+    return _distinct(chosen)
+
+
+def _source_rank(path: str) -> int:
+    """Curated project memory first, then its topic files, checkpoints, then notes and the rest."""
+    name = path.rsplit("/", 1)[-1]
+    if name == "MEMORY.md":
+        return 0
+    if name.startswith("memory-"):
+        return 1
+    return 2 if name.startswith("checkpoint") else 3
+
+
+def _distinct(ranked: list[tuple[Recalled, frozenset[str]]]) -> list[Recalled]:
+    """``ranked`` without entries that repeat a better one (the same words, say, in a digest and MEMORY.md)."""
+    kept: list[tuple[Recalled, frozenset[str]]] = []
+    for r, words in ranked:
+        if any(len(words & w) >= DUPLICATE * min(len(words), len(w)) for _, w in kept):
+            continue
+        kept.append((r, words))
+        if len(kept) >= 4 * MAX_ENTRIES:
+            break
+    return [r for r, _ in kept]
+
+
+def _seen_weight(term: Term, postings: dict[str, set[int]]) -> float:
+    if _matching(term, postings):
+        return 1.0
+    return UNSEEN_WEIGHT if term.tokens[0].isascii() else UNSEEN_CJK_WEIGHT
+
+
+def units(hit: Sequence[Term]) -> list[list[Term]]:
+    """Matched terms grouped into words: adjacent Chinese bigrams of the prompt form one unit."""
+    out: list[list[Term]] = []
+    last = -2
+    for term in sorted((t for t in hit if t.distinctive), key=lambda t: (t.position, t.tokens)):
+        cjk = not term.tokens[0].isascii()
+        if out and cjk and term.position == last + 1 and not out[-1][-1].tokens[0].isascii():
+            out[-1].append(term)
+        else:
+            out.append([term])
+        last = term.position
+    return out
+
+
+def _enough(hit: Sequence[Term], postings: dict[str, set[int]]) -> bool:
+    """At least :data:`MIN_UNITS` distinctive words matched, or one that is rare and specific."""
+    found = units(hit)
+    if len(found) >= MIN_UNITS:
+        return True
+    if len(found) != 1:
+        return False
+    unit = found[0]
+    df = len(set.intersection(*(_matching(t, postings) for t in unit)))
+    text = "".join(t.tokens[0] for t in unit)
+    specific = any(c.isdigit() or c in "_-." for c in text)  # an identifier, not a common word
+    return specific and df <= RARE_DF
+
+
+def _matching(term: Term, postings: dict[str, set[int]]) -> set[int]:
+    sets = [postings.get(tok, set()) for tok in term.tokens]
+    return set.intersection(*sets) if sets else set()
+
+
+def _idf(n: int, df: int) -> float:
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def _newest_first(entry: Entry) -> str:
+    """Sort key putting newer entries first: the complement of the entry's date."""
+    return "".join(chr(0x10FFFF - ord(c)) for c in entry_date(entry))
+
+
+def entry_date(entry: Entry) -> str:
+    """The entry's date: its notes heading's, else the first date in its text (provenance), else ``""``."""
+    if entry.date:
+        return entry.date
+    found = _DATE.search(entry.text)
+    return found.group(1) if found else ""
+
+
+def recall_text(where: Where, prompt: str, *, limit: int = MAX_ENTRIES) -> str:
+    """The entries relevant to ``prompt`` as a Markdown block, ``""`` when none passes the gate."""
+    terms = query_terms(prompt[:2000])
+    if not terms:
+        return ""
+    chosen = rank(load_entries(where), terms)[:limit]
+    if not chosen:
+        return ""
+    chosen.sort(key=lambda r: _newest_first(r.entry))  # all are relevant: the newest value reads first
+    out = ["## Memory entries for this prompt", "_Whole entries, newest first; `file:line` says where to read more._"]
+    out += [render(r.entry) for r in chosen]
+    return "\n".join(out) + "\n"
+
+
+def render(entry: Entry, *, max_chars: int = ENTRY_CHARS) -> str:
+    """One entry as a bullet: where it is, what it sits under, when, then its text (cut if long)."""
+    where = f"{entry.path}:{entry.line}"
+    context = " · ".join(x for x in (entry.label or entry.section, entry_date(entry)) if x)
+    body = entry.text.strip()
+    if len(body) > max_chars:
+        body = body[:max_chars].rstrip() + f"… (cut; read {where})"
+    lines = body.split("\n")
+    first = re.sub(r"^\s{0,3}(?:[-*+]\s|>\s?)", "", lines[0])
+    head = f"- [{where}" + (f" · {context}" if context else "") + f"] {first}"
+    return "\n".join([head, *("  " + ln for ln in lines[1:])])
+
+
+def terms_text(terms: Iterable[Term]) -> list[str]:
+    """The terms as strings (for diagnostics and tests)."""
+    return [_joined(t.tokens) for t in terms]
+
+
+def _joined(tokens: tuple[str, ...]) -> str:
+    if all(not tok.isascii() for tok in tokens):  # overlapping bigrams: 数据 据库 -> 数据库
+        return tokens[0] + "".join(tok[-1] for tok in tokens[1:])
+    return " ".join(tokens)
