@@ -17,6 +17,7 @@ benchmarks/README.md and the README.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -28,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--devset", type=Path, help="dev set directory (default corpora/e2e-dev)")
     parser.add_argument("--systems", default=",".join(SYSTEMS), help=f"comma-separated subset of {', '.join(SYSTEMS)}")
     parser.add_argument("--report", type=Path, help="write e2e.json, e2e.md and e2e.png into this directory")
+    parser.add_argument("--before", type=Path, help="an earlier e2e.json: its mimomem points go on the chart too")
     parser.add_argument("--checks", type=int, default=4, help="questions re-asked through a fresh process (default 4)")
     parser.add_argument("--fresh-process", action="store_true", help="run every hook call as a new process")
     args = parser.parse_args(argv)
@@ -43,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         progress=lambda m: print(m, file=sys.stderr, flush=True),
     )
     if args.report:
-        for path in write_e2e_report(result, args.report):
+        before = json.loads(args.before.read_text(encoding="utf-8")) if args.before else None
+        for path in write_e2e_report(result, args.report, before=before):
             print(f"wrote {path}", file=sys.stderr)
     print(format_text(result), end="")
     return 0

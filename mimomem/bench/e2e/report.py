@@ -62,18 +62,21 @@ def format_text(result: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_e2e_report(result: dict[str, Any], directory: Path) -> list[Path]:
-    """``e2e.json``, ``e2e.md`` and (with matplotlib) ``e2e.png`` in ``directory``; the paths written."""
+def write_e2e_report(result: dict[str, Any], directory: Path, *, before: dict[str, Any] | None = None) -> list[Path]:
+    """``e2e.json``, ``e2e.md`` and (with matplotlib) ``e2e.png`` in ``directory``; the paths written.
+
+    ``before`` (an earlier result) adds its mimomem point to the chart, hollow, for a before/after view.
+    """
     directory.mkdir(parents=True, exist_ok=True)
     written = [directory / "e2e.json", directory / "e2e.md"]
     written[0].write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     written[1].write_text(format_text(result), encoding="utf-8")
-    written.append(chart(result, directory / "e2e.png"))
+    written.append(chart(result, directory / "e2e.png", before=before))
     return written
 
 
-def chart(result: dict[str, Any], path: Path) -> Path:
-    """Hit rate against median injected tokens, one labelled point per system."""
+def chart(result: dict[str, Any], path: Path, *, before: dict[str, Any] | None = None) -> Path:
+    """Hit rate against median injected tokens, one labelled point per system (and ``before``'s mimomem)."""
     try:
         import matplotlib
 
@@ -90,6 +93,13 @@ def chart(result: dict[str, Any], path: Path) -> Path:
         ax.scatter([x], [100 * s["hit_rate"]], s=60)
         offset = (6, 4) if i % 2 == 0 else (6, -12)  # neighbours alternate above and below
         ax.annotate(name, (x, 100 * s["hit_rate"]), textcoords="offset points", xytext=offset, fontsize=9)
+    for name, by_split in (before or {}).get("systems", {}).items():
+        if name == "mimomem":
+            s = by_split["all"]
+            x = max(s["median_tokens"], 1.0)
+            ax.scatter([x], [100 * s["hit_rate"]], s=60, facecolors="none", edgecolors="grey")
+            label = f"{name} before ({before['identity']['commit']})"  # type: ignore[index]
+            ax.annotate(label, (x, 100 * s["hit_rate"]), textcoords="offset points", xytext=(6, -12), fontsize=8)
     ax.set_xscale("log")
     ax.set_xlabel("median tokens the new session received (cl100k, log scale)")
     ax.set_ylabel("answers received (% of answerable questions)")
