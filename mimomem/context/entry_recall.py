@@ -241,10 +241,15 @@ def units(hit: Sequence[Term]) -> list[list[Term]]:
     return out
 
 
+def _words(unit: list[Term]) -> int:
+    """Words in a unit: a run of k Chinese bigrams spans about (k + 1) // 2 words (数据库端口: 2)."""
+    return max(1, (len(unit) + 1) // 2) if not unit[0].tokens[0].isascii() else 1
+
+
 def _enough(hit: Sequence[Term], postings: dict[str, set[int]]) -> bool:
     """At least :data:`MIN_UNITS` distinctive words matched, or one that is rare and specific."""
     found = units(hit)
-    if len(found) >= MIN_UNITS:
+    if sum(_words(u) for u in found) >= MIN_UNITS:
         return True
     if len(found) != 1:
         return False
