@@ -67,3 +67,12 @@ def test_memory_index_reads_the_user_glossary_in_the_root(tmp_path):
     assert [] == list(MemoryIndex(root).search("上线"))
     hits = MemoryIndex(root, expand_synonyms=True).search("上线")
     assert 1 == len(hits) and "<<rollout>>" in hits[0].snippet
+
+
+def test_translations_in_is_the_light_lookup_of_the_same_vocabulary() -> None:
+    from mimomem.text.expansion import translations_in
+
+    assert "数据库" in translations_in("which database port", ["database", "port"])
+    assert "database" in translations_in("数据库端口", [])
+    assert [] == translations_in("nothing here", ["zzzz"])
+    assert len(translations_in("", ["port"], per_word=1)) == 1
