@@ -9,6 +9,13 @@ MIMOMEM_REQUIRE_NATIVE=1 to fail instead of falling back.  MANIFEST.in ships the
 
 The benchmark corpora stay at the top of the checkout (``corpora/``); a wheel carries their
 data files as ``mimomem/_corpora`` so that ``mimomem bench`` runs from an installed package.
+
+The SQLite extension ``mimomem/sqlite/lib/libmimomem.so`` (the FTS5 tokenizer, ``_native/fts5_mimomem.cc``)
+is a plain shared library, not a Python module: it is compiled against SQLite's ``sqlite3ext.h``
+and links no SQLite of its own.  Without those headers (Debian/Ubuntu ``libsqlite3-dev``, the
+macOS SDK, conda's ``sqlite``; or a directory named by MIMOMEM_SQLITE_INCLUDE) it is skipped with
+a message and ``mimomem.sqlite.load()`` says it is missing.  MIMOMEM_REQUIRE_NATIVE=1 requires it
+too (CI installs the headers), unless MIMOMEM_NO_SQLITE_EXTENSION=1 skips it on purpose.
 """
 
 from __future__ import annotations
@@ -41,8 +48,27 @@ class BuildPyWithCorpora(build_py):
                 self.copy_file(str(file), str(dest))
 
 
+SQLITE_EXTENSION = "mimomem.sqlite.lib.libmimomem"
+
+
 class OptionalBuildExt(build_ext):
-    """Compile the extension, but fall back to pure Python if the toolchain fails."""
+    """Compile the extensions, but fall back to pure Python if the toolchain fails."""
+
+    def get_ext_filename(self, fullname: str) -> str:
+        if fullname.split(".")[-1] != SQLITE_EXTENSION.split(".")[-1]:
+            return str(super().get_ext_filename(fullname))
+        suffix = {"win32": ".dll", "darwin": ".dylib"}.get(sys.platform, ".so")
+        return os.path.join(*fullname.split(".")) + suffix  # what SQLite's .load looks for
+
+    def get_export_symbols(self, ext: object) -> list[str]:
+        if getattr(ext, "name", "") == SQLITE_EXTENSION:
+            return ["sqlite3_mimomem_init"]
+        return list(super().get_export_symbols(ext))
+
+    def get_libraries(self, ext: object) -> list[str]:
+        if getattr(ext, "name", "") == SQLITE_EXTENSION:
+            return []  # loaded into any process (the sqlite3 CLI too): never linked to libpython
+        return list(super().get_libraries(ext))
 
     def run(self) -> None:
         try:
@@ -54,6 +80,9 @@ class OptionalBuildExt(build_ext):
         try:
             super().build_extension(ext)
         except Exception as exc:
+            if getattr(ext, "name", "") == SQLITE_EXTENSION:
+                _skip_sqlite(f"compiling it failed ({exc})")
+                return
             self._skip(exc)
 
     def _skip(self, exc: Exception) -> None:
@@ -62,9 +91,67 @@ class OptionalBuildExt(build_ext):
         print(f"mimomem: native extension NOT built ({exc}); installing pure Python", file=sys.stderr)
 
 
+def _skip_sqlite(why: str) -> None:
+    message = f"mimomem: SQLite extension (FTS5 tokenizer) NOT built: {why}"
+    hint = "install SQLite's headers (apt-get install libsqlite3-dev) or set MIMOMEM_SQLITE_INCLUDE=<dir>"
+    if os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1" and os.environ.get("MIMOMEM_NO_SQLITE_EXTENSION") != "1":
+        raise SystemExit(f"{message}; {hint}, or set MIMOMEM_NO_SQLITE_EXTENSION=1 to build without it")
+    print(f"{message}; {hint} to get it", file=sys.stderr)
+
+
+def _sqlite_include() -> str | None:
+    """A directory holding ``sqlite3ext.h`` (and ``sqlite3.h``), or None."""
+    import sysconfig
+
+    candidates = [os.environ.get("MIMOMEM_SQLITE_INCLUDE", ""), os.path.join(sys.prefix, "include")]
+    candidates += [sysconfig.get_config_var("INCLUDEDIR") or "", "/usr/include", "/usr/local/include"]
+    candidates += ["/opt/homebrew/opt/sqlite/include", "/usr/local/opt/sqlite/include"]
+    if sys.platform == "darwin":
+        import subprocess
+
+        sdk = subprocess.run(["xcrun", "--show-sdk-path"], capture_output=True, text=True, check=False).stdout
+        candidates.append(os.path.join(sdk.strip(), "usr", "include"))
+    for directory in candidates:
+        if directory and all(os.path.isfile(os.path.join(directory, h)) for h in ("sqlite3ext.h", "sqlite3.h")):
+            return directory
+    return None
+
+
+def sqlite_extension() -> list[object]:
+    """The loadable FTS5 tokenizer, when SQLite's headers are here (``_native/_tables.h`` is written)."""
+    if os.environ.get("MIMOMEM_NO_SQLITE_EXTENSION") == "1":
+        print("mimomem: SQLite extension skipped (MIMOMEM_NO_SQLITE_EXTENSION=1)", file=sys.stderr)
+        return []
+    include = _sqlite_include()
+    if include is None:
+        _skip_sqlite("sqlite3ext.h not found")
+        return []
+    if not Path("_native", "_tables.h").is_file():
+        _skip_sqlite("its character tables were not generated (the regex package is missing at build time)")
+        return []
+    from setuptools import Extension
+
+    flags = ["/std:c++17", "/O2", "/utf-8"] if sys.platform == "win32" else ["-O3", "-std=c++17", "-fvisibility=hidden"]
+    return [
+        Extension(
+            SQLITE_EXTENSION,
+            sources=["_native/fts5_mimomem.cc"],
+            include_dirs=[include, "_native"],
+            language="c++",
+            extra_compile_args=flags,
+        )
+    ]
+
+
 def extensions() -> list[object]:
     if os.environ.get("MIMOMEM_PURE_BUILD") == "1":
         return []
+    if Path("_native", "gen_tables.py").is_file():
+        _generate_tables()
+    return cython_extension() + sqlite_extension()
+
+
+def cython_extension() -> list[object]:
     source = Path("_native", "_native.pyx")  # setuptools runs setup.py from the source tree
     if not source.is_file():  # e.g. an sdist made without MANIFEST.in
         message = f"{source} is missing from this source tree (a broken sdist?)"
@@ -80,7 +167,6 @@ def extensions() -> list[object]:
             raise
         print(f"mimomem: Cython unavailable ({exc}); installing pure Python", file=sys.stderr)
         return []
-    _generate_tables()
     ext = Extension(
         "mimomem._native",
         sources=["_native/_native.pyx"],
@@ -102,16 +188,18 @@ def extensions() -> list[object]:
 
 
 def _generate_tables() -> None:
-    """Write _native/_tables.pxi (per-character tables, see _native/gen_tables.py).
+    """Write _native/_tables.pxi and _tables.h (per-character tables, see _native/gen_tables.py).
 
-    Without ``regex`` at build time the file gets an empty key and the extension computes
-    the tables at run time instead (slower start, same results).
+    Without ``regex`` at build time the .pxi gets an empty key and the extension computes
+    the tables at run time instead (slower start, same results); the SQLite extension, which
+    cannot, is then not built.
     """
     sys.path.insert(0, "_native")
     try:
         import gen_tables
 
         gen_tables.main()
+        gen_tables.main_header()
     except ImportError as exc:
         print(f"mimomem: tables not generated ({exc}); the extension builds them at run time", file=sys.stderr)
         Path("_native", "_tables.pxi").write_text(

@@ -68,5 +68,15 @@ def main() -> None:
     print(f"mimomem: wrote {OUT.name}", file=sys.stderr)
 
 
+def main_header() -> None:
+    """Write ``_tables.h`` for the SQLite extension from the same rules (see gen_header.py)."""
+    import regex
+
+    import gen_header
+
+    gen_header.main(_load_chars(), tables_key(CHARS.read_bytes(), regex.__version__))
+
+
 if __name__ == "__main__":
     main()
+    main_header()

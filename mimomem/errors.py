@@ -187,6 +187,25 @@ class DiskFullError(CuratedError, OSError):
         return self.message
 
 
+# --- the SQLite extension (mimomem.sqlite) ---
+
+
+class SqliteExtensionError(MimomemError, RuntimeError):
+    """The FTS5 tokenizer extension cannot be loaded into this connection; the message says what instead."""
+
+
+class ExtensionNotBuiltError(SqliteExtensionError):
+    """This install has no ``libmimomem`` (built without SQLite's headers): rebuild with them."""
+
+
+class LoadExtensionUnsupportedError(SqliteExtensionError):
+    """This Python's ``sqlite3`` cannot load extensions; use apsw, another Python build, or the shadow column."""
+
+
+class StaleTokenizerIndexError(SqliteExtensionError):
+    """An FTS5 table was indexed by another version of the tokenizer; rebuild it (the message says how)."""
+
+
 # --- context assembly ---
 
 

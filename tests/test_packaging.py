@@ -183,7 +183,7 @@ def test_sdist_holds_the_native_sources_and_nothing_generated(sdist: Sdist) -> N
         files = {member.name.split("/", 1)[1] for member in tar.getmembers() if member.isfile()}
     on_disk = {f"_native/{p.name}" for p in (sdist.source / "_native").iterdir() if p.is_file()}
     sources = on_disk - generated(on_disk)
-    assert {"_native/_native.pyx", "_native/_bm25.pxi", "_native/_tokenizer.pxi"} <= sources
+    assert {"_native/_native.pyx", "_native/_bm25.pxi", "_native/_tokenizer.pxi", "_native/fts5_mimomem.cc"} <= sources
     assert sources <= files, f"_native sources missing from the sdist (MANIFEST.in): {sorted(sources - files)}"
     assert {"mimomem/py.typed", "mimomem/data/synonyms.tsv", "README.md"} <= files
     shipped = generated(name for name in files if not name.startswith("mimomem.egg-info/"))  # setuptools' own
@@ -224,7 +224,11 @@ def test_sdist_installs_native_into_a_fresh_venv(sdist: Sdist, installed: Instal
 
     files = json.loads(run([python, "-c", FILES_PROBE], cwd=tmp_path, env=clean_env()))
     package = [f for f in files if f.startswith("mimomem/") and "__pycache__" not in f]
-    assert [Path(f).name.split(".")[0] for f in package if f.endswith((".so", ".pyd"))] == ["_native"]
+    libraries = sorted(Path(f).name.split(".")[0] for f in package if f.endswith((".so", ".pyd", ".dylib", ".dll")))
+    assert libraries == ["_native", "libmimomem"]  # the Python extension and the SQLite one (mimomem.sqlite)
+    assert [f for f in package if Path(f).name.startswith("libmimomem.")] == [
+        f for f in package if f.startswith("mimomem/sqlite/lib/libmimomem.")
+    ]
     assert not [f for f in package if f.endswith((".c", ".cpp", ".pyx", ".pxi", ".html"))]
     assert {"mimomem/py.typed", "mimomem/data/synonyms.tsv", "mimomem/_corpora/failures/cases.json"} <= set(package)
     sources = (sdist.source / "mimomem").rglob("*.py")

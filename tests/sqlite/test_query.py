@@ -1,0 +1,72 @@
+"""``mimomem_query(text)``: the package's query model in SQL, and never an FTS5 syntax error."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import mimomem
+from mimomem.text.query import MAX_QUERY_CHARS, parse_query
+
+PHRASE = re.compile(r'"((?:[^"]|"")*)"')
+FTS5_SYNTAX = st.sampled_from(
+    ['"', "'", "(", ")", "*", "^", ":", "+", "-", " AND ", " OR ", " NOT ", "NEAR(", ",", "{", "}"]
+)
+QUERY_TEXT = st.lists(st.one_of(st.text(max_size=6), FTS5_SYNTAX, st.sampled_from(["部署脚本", "v1.2.3", "端口5433"])))
+
+
+def match_of(conn: Any, text: str) -> str:
+    (match,) = next(iter(conn.execute("SELECT mimomem_query(?)", (text,))))
+    return str(match)
+
+
+def terms_of(match: str) -> list[tuple[str, ...]]:
+    """The token tuples FTS5 reads from a MATCH string of quoted phrases (each phrase re-tokenized)."""
+    phrases = [p.replace('""', '"') for p in PHRASE.findall(match)]
+    return [tuple(t.text for t in mimomem.tokenize(p)) for p in phrases if p]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["部署脚本", "pnpm-lock.yaml v1.2.3 Tauri2.0", "我们决定使用端口5433", "memory_fts_idx", "㍿ ｶﾞｷﾞ", "a b 12 123"],
+)
+def test_the_match_string_is_the_shadow_columns(apsw_conn: Any, text: str) -> None:
+    assert parse_query(text).to_fts5() == match_of(apsw_conn, text)
+
+
+def test_a_token_whose_fold_is_not_stable_is_spelled_as_the_user_did(apsw_conn: Any) -> None:
+    """``ΐ`` folds to ``ι`` + two combining marks, which a second fold strips: the query carries ``ΐ``."""
+    assert '"ΐ" OR "ab"' == match_of(apsw_conn, "ΐ ab")
+    assert [t.tokens for t in parse_query("ΐ ab").terms] == terms_of(match_of(apsw_conn, "ΐ ab"))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text())
+def test_terms_equal_parse_query_on_any_text(apsw_conn: Any, text: str) -> None:
+    assert [t.tokens for t in parse_query(text).terms] == terms_of(match_of(apsw_conn, text))
+
+
+def test_long_queries_are_cut_like_the_package(apsw_conn: Any) -> None:
+    for text in ["abc " * MAX_QUERY_CHARS, "部署" * MAX_QUERY_CHARS, "word" * 400 + " " + "x" * 1500 + "y" * 300]:
+        assert [t.tokens for t in parse_query(text).terms] == terms_of(match_of(apsw_conn, text))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(QUERY_TEXT)
+def test_fts5_syntax_in_the_query_is_only_text(apsw_conn: Any, parts: list[str]) -> None:
+    apsw_conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS t USING fts5(body, tokenize='mimomem')")
+    apsw_conn.execute("INSERT INTO t(body) SELECT '部署脚本 v1.2.3 NEAR OR' WHERE NOT EXISTS (SELECT 1 FROM t)")
+    list(apsw_conn.execute("SELECT rowid FROM t WHERE t MATCH mimomem_query(?)", ("".join(parts),)))
+
+
+def test_a_query_without_tokens_matches_nothing(apsw_conn: Any) -> None:
+    apsw_conn.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='mimomem'); INSERT INTO t VALUES ('x')")
+    for text in ["", "  ，。！", '"""', None]:
+        assert [] == list(
+            apsw_conn.execute("SELECT rowid FROM t WHERE t MATCH coalesce(mimomem_query(?), '\"\"')", (text,))
+        )
+    assert '""' == match_of(apsw_conn, "，。")
