@@ -126,10 +126,10 @@ inline bool all_connectors(const char *text, int from, int to) {
 }
 
 /* The de-duplicated terms of the query (parse_query); *truncated when a cap cut it. */
-inline std::vector<Term> query_terms(const char *text, int n, bool *truncated) {
+inline std::vector<Term> query_terms(const char *text, int n, bool *truncated, std::vector<Tok> &tokens) {
     bool clipped;
     int used = clip_bytes(text, n, &clipped);
-    std::vector<Tok> tokens = tokens_of(text, used);
+    tokens = tokens_of(text, used);
     std::vector<std::pair<bool, std::vector<Tok>>> units; /* (is CJK, tokens) */
     for (const Tok &tok : tokens) {
         bool cjk = class_of(code_points(tok.text)[0]) == C_CJK;
@@ -170,7 +170,19 @@ inline std::vector<Term> query_terms(const char *text, int n, bool *truncated) {
     return unique;
 }
 
+/* Whether the tokenizer reads ``candidate`` back as exactly ``token``.  Fast path: a token whose
+ * characters all fold to themselves and that does not start with a mark always does. */
 inline bool round_trips(const std::string &candidate, const std::string &token) {
+    if (&candidate == &token || candidate == token) {
+        bool stable = true;
+        std::vector<uint32_t> cps = code_points(token);
+        for (size_t k = 0; k < cps.size() && stable; k++) {
+            uint32_t one;
+            const uint32_t *folded;
+            stable = fold_of(cps[k], &one, &folded) == 1 && folded[0] == cps[k] && (k > 0 || class_of(cps[k]) != C_MARK);
+        }
+        if (stable) return true;
+    }
     std::vector<Tok> again = tokens_of(candidate.data(), (int)candidate.size());
     return again.size() == 1 && again[0].text == token;
 }
@@ -192,8 +204,8 @@ inline std::string spelling(const std::string &token, const char *text, const st
 /* The MATCH string of the query, or "" when it has no terms. */
 inline std::string to_match(const char *text, int n) {
     bool truncated;
-    std::vector<Term> terms = query_terms(text, n, &truncated);
-    std::vector<Tok> tokens = tokens_of(text, clip_bytes(text, n, &truncated));
+    std::vector<Tok> tokens;
+    std::vector<Term> terms = query_terms(text, n, &truncated, tokens);
     std::string out;
     for (const Term &term : terms) {
         if (!out.empty()) out += " OR ";

@@ -9,7 +9,10 @@ query builder) and with ``mimomem_query``.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -84,3 +87,52 @@ def test_unicode61_and_trigram_fail_where_mimomem_does_not(apsw_conn: Any) -> No
             apsw_conn.execute("INSERT INTO b(body) VALUES (?)", (case["document"],))
             (found,) = next(iter(apsw_conn.execute("SELECT count(*) FROM b WHERE b MATCH ?", (phrase,))))
             assert case["expected_hits"][tokenizer] == found, (tokenizer, case["query"])
+
+
+OTHER_PYTHON_SCRIPT = """
+import json, sqlite3, sys
+path, cases = json.load(sys.stdin)
+conn = sqlite3.connect(":memory:")
+conn.enable_load_extension(True)
+conn.load_extension(path)
+out = []
+for case in cases:
+    conn.execute("DROP TABLE IF EXISTS t")
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='mimomem')")
+    conn.execute("INSERT INTO t(body) VALUES (?)", (case["document"],))
+    phrase = '"' + case["query"].replace('"', '""') + '"'
+    plain = conn.execute("SELECT count(*) FROM t WHERE t MATCH ?", (phrase,)).fetchone()[0]
+    ours = conn.execute("SELECT count(*) FROM t WHERE t MATCH mimomem_query(?)", (case["query"],)).fetchone()[0]
+    out.append([plain, ours])
+print(json.dumps(out))
+"""
+
+
+def other_pythons() -> list[str]:
+    """Interpreters on this machine, other than this one, whose stdlib sqlite3 can load extensions."""
+    found = []
+    for name in ("/usr/bin/python3", shutil.which("python3"), shutil.which("python3.11"), shutil.which("python3.12")):
+        if not name or not Path(name).exists() or Path(name).resolve() == Path(sys.executable).resolve():
+            continue
+        probe = "import sqlite3; raise SystemExit(0 if hasattr(sqlite3.Connection, 'enable_load_extension') else 1)"
+        if subprocess.run([name, "-c", probe], capture_output=True, timeout=60).returncode == 0:
+            found.append(str(Path(name).resolve()))
+    return sorted(set(found))
+
+
+def test_failure_cases_from_another_pythons_stdlib_sqlite3(extension_path: str) -> None:
+    """The stdlib route, for real: a Python built with loadable extensions (e.g. Debian's) loads the file."""
+    pythons = other_pythons()
+    if not pythons:
+        pytest.skip("no other Python here whose sqlite3 can load extensions")
+    for python in pythons:
+        done = subprocess.run(
+            [python, "-I", "-c", OTHER_PYTHON_SCRIPT],
+            input=json.dumps([extension_path, CASES]),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        want = [[c["expected_hits"]["bigram"]] * 2 for c in CASES]
+        assert want == json.loads(done.stdout), python

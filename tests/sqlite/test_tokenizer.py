@@ -89,3 +89,12 @@ def test_a_huge_document_indexes_and_matches(apsw_conn: Any) -> None:
     assert 1 == hits
     (count,) = next(iter(apsw_conn.execute("SELECT json_array_length(mimomem_tokens(?))", (text,))))
     assert len(mimomem.tokenize(text)) == count
+
+
+def test_prefix_queries_tokenize_the_prefix_alike(apsw_conn: Any) -> None:
+    apsw_conn.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='mimomem')")
+    apsw_conn.execute("INSERT INTO t(body) VALUES ('部署脚本用 PNPM'), ('署名')")
+    for prefix, rows in [("部*", [1]), ("ｐｎｐ*", [1]), ("署*", [1, 2]), ("npm*", [])]:
+        assert rows == [
+            r for (r,) in apsw_conn.execute("SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid", (prefix,))
+        ]
