@@ -189,35 +189,41 @@ inline bool round_trips(const std::string &candidate, const std::string &token) 
 
 /* Text that the tokenizer reads back as exactly ``token``: its folded form, or failing that the
  * user's own spelling of it in the query (a few folds are not idempotent: ``ΐ`` folds to ``ΐ``
- * decomposed, whose combining marks a second fold would strip). */
-inline std::string spelling(const std::string &token, const char *text, const std::vector<Tok> &tokens) {
-    if (round_trips(token, token)) return token;
+ * decomposed, whose combining marks a second fold would strip).  False when there is none: a
+ * part split off a word can be a lone combining mark (``0ꢀ`` -> ``0``, ``ꢀ``), which no text
+ * tokenizes to. */
+inline bool spelling(const std::string &token, const char *text, const std::vector<Tok> &tokens, std::string *out) {
+    if (round_trips(token, token)) return *out = token, true;
     for (const Tok &t : tokens) {
         if (t.text == token) {
             std::string source(text + t.start, (size_t)(t.end - t.start));
-            if (round_trips(source, token)) return source;
+            if (round_trips(source, token)) return *out = source, true;
         }
     }
-    return token;
+    return false;
 }
 
-/* The MATCH string of the query, or "" when it has no terms. */
+/* The MATCH string of the query, or "" when it has no terms.  A term with a token that no text
+ * can spell is left out: FTS5 can only be asked for tokens through text. */
 inline std::string to_match(const char *text, int n) {
     bool truncated;
     std::vector<Tok> tokens;
     std::vector<Term> terms = query_terms(text, n, &truncated, tokens);
-    std::string out;
+    std::string out, phrase, spelled;
     for (const Term &term : terms) {
-        if (!out.empty()) out += " OR ";
-        out += '"';
-        for (size_t k = 0; k < term.size(); k++) {
-            if (k) out += ' ';
-            for (char c : spelling(term[k], text, tokens)) {
-                out += c;
-                if (c == '"') out += '"';
+        phrase = "\"";
+        bool ok = true;
+        for (size_t k = 0; k < term.size() && ok; k++) {
+            if (k) phrase += ' ';
+            ok = spelling(term[k], text, tokens, &spelled);
+            for (char c : spelled) {
+                phrase += c;
+                if (c == '"') phrase += '"';
             }
         }
-        out += '"';
+        if (!ok) continue;
+        if (!out.empty()) out += " OR ";
+        out += phrase + '"';
     }
     return out;
 }
