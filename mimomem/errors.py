@@ -56,6 +56,11 @@ class NotOwnerError(WriteDeniedError):
     """The target belongs to another session or project."""
 
 
+class ReservedForRoleError(WriteDeniedError):
+    """The target is another caller's: global memory the user's, a checkpoint the checkpoint
+    writer's, curated memory files the curated store's (``remember``, then the user's acceptance)."""
+
+
 class InvalidFileNameError(BadMemoryPathError):
     """A name the disk cannot hold as given: not valid UTF-8, or too long for an atomic write."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import posixpath
 import sys
 from typing import Any
@@ -61,7 +62,7 @@ def cmd_note(args: argparse.Namespace) -> int:
     """Append one entry to the session's notes inbox (``## [turn N · UTC time]`` heading)."""
     where = _where(args, need_session=True)
     text = _text_arg(args.text, "note text")
-    written, turn = where.tree.append_note(text, turn=args.turn, **where.who(args.agent))
+    written, turn = where.tree.append_note(text, turn=args.turn, **where.who(_agent(args)))
     _report(args, {"path": str(written), "turn": turn, "session_id": where.session_id})
     return 0
 
@@ -70,12 +71,19 @@ def cmd_write(args: argparse.Namespace) -> int:
     """Replace (or ``--append`` to) TARGET with stdin, if the gate allows this agent to."""
     where = _where(args)
     tree = where.tree
-    who = where.who(args.agent, task_id=args.task)
+    who = where.who(_agent(args), task_id=args.task)
     target = _target(where, args.target)
     text = _text_arg(None, "stdin")
     written = tree.append(target, text, **who) if args.append else tree.write(target, text, **who)
     _report(args, {"path": str(written), "appended": bool(args.append)})
     return 0
+
+
+def _agent(args: argparse.Namespace) -> str:
+    """``--agent``, as the CLI may claim it (``user`` only outside an agent's shell)."""
+    from mimomem.tree.agents import claim
+
+    return claim(args.agent, "cli", os.environ)
 
 
 def _target(where: Any, target: str) -> str:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 
 from mimomem.cli import checks
 from mimomem.errors import UsageError
+from mimomem.tree.agents import claim
 
 SDK_MODULE = "mcp.server.mcpserver"
 """The part of the SDK the server is built on (``MCPServer``, mcp 2.x)."""
@@ -36,5 +38,6 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     agent = args.agent.strip()
     if not agent:
         raise UsageError("--agent is empty; pass a name such as main")
+    claim(agent, "mcp", os.environ)
     serve(Options(project=project, session=args.session, agent=agent, root=args.root, claude_code=args.claude_code))
     return 0

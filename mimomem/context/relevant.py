@@ -93,13 +93,16 @@ def curated_prompt_text(where: Where, prompt: str, *, limit: int = 4) -> str:
 
 
 def routed(store: CuratedMemory, prompt: str) -> list[Memory]:
-    """Live memories whose ``load_when`` scenario matches ``prompt`` (bigram term overlap)."""
+    """Live memories whose ``load_when`` scenario matches ``prompt`` (bigram term overlap).
+
+    A ``rule-proposal`` is never routed: nobody accepted it, so it must not reach the
+    model beside the rules (recall leaves it out for the same reason)."""
     from mimomem.text.tokens import tokenize
 
     have = {t.text for t in tokenize(prompt)}
     out = []
     for memory in store.memories():
-        if getattr(memory, "superseded_by", None):
+        if getattr(memory, "superseded_by", None) or memory.kind == "rule-proposal":
             continue
         for scenario in memory.load_when:
             terms = {t.text for t in tokenize(scenario)}

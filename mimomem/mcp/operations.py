@@ -3,7 +3,9 @@
 Each function takes the connection's :class:`~mimomem.mcp.state.MemoryState`, the resolved
 :class:`~mimomem.context.where.Where` and the tool's validated arguments, and calls the same
 library functions as the matching CLI command (``search``, ``recall``, ``remember``,
-``forget``, ``inspect``, ``note``, ``write``, ``context``).  Refusals are the library's
+``forget``, ``inspect``, ``note``, ``write``, ``context``); ``checkpoint`` is the checkpoint
+writer's write (``mimomem write checkpoint --agent checkpoint-writer``), checked like a model's
+answer.  Refusals are the library's
 exceptions; :meth:`MemoryState.run` turns them into tool errors.
 """
 
@@ -170,6 +172,40 @@ def write(state: MemoryState, where: Where, target: str, text: str, append: bool
     path = _target(where, target)
     written = tree.append(path, text, **who) if append else tree.write(path, text, **who)
     return f"{'appended to' if append else 'wrote'} {written} ({len(text)} characters)"
+
+
+def checkpoint(state: MemoryState, where: Where, text: str) -> str:
+    """The checkpoint writer's one write: a complete new ``checkpoint.md``, checked as a model's answer is.
+
+    ``memory_write`` refuses the checkpoint (the gate keeps it for the checkpoint writer); this
+    tool writes it as ``checkpoint-writer`` only when it is a checkpoint (``## §N`` headings)
+    that drops or empties no filled section, and keeps the replaced text as an undo copy."""
+    from mimomem.passes.answer_check import checkpoint_answer_problems
+    from mimomem.passes.base import save_undo
+    from mimomem.passes.checkpoint import merge_checkpoint
+    from mimomem.tree.agents import CHECKPOINT_WRITER
+
+    tree, sid = where.tree, _session(where)
+    path = tree.checkpoint(sid)
+    saved = []
+
+    def apply(live: str | None) -> str:
+        problems = checkpoint_answer_problems(live, text)
+        if problems:
+            raise _usage(
+                f"checkpoint refused, nothing was written: {'; '.join(problems)}. Send the whole checkpoint "
+                "(read memory://session/checkpoint; the prompt `checkpoint` lists the headings)"
+            )
+        new = merge_checkpoint(text, {})[0]  # an empty section's missing heading comes back
+        if live is not None and live != new:
+            saved.append(save_undo(tree, path, live))
+        return new
+
+    written, changed = tree.update(path, apply, **where.who(CHECKPOINT_WRITER))
+    if not changed:
+        return f"{written} already holds this checkpoint; nothing changed"
+    undo = f"; the previous one is kept as {saved[0]}" if saved else ""
+    return f"wrote the checkpoint {written}{undo}"
 
 
 def context(state: MemoryState, where: Where, prompt: str | None, budget: int | None) -> str:

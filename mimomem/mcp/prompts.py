@@ -100,7 +100,7 @@ def checkpoint_prompt(state: MemoryState, where: Where) -> str:
     notes_path = tree.notes(sid)
     parts = [
         f"You are the checkpoint writer for session {sid} of project {where.project_name}. Write the session's "
-        'complete new checkpoint and store it with one call: memory_write(target="checkpoint", text=...). It '
+        "complete new checkpoint and store it with one call: memory_checkpoint(text=...). It "
         "replaces the file, so carry over everything in the current checkpoint that still holds.",
         "Use exactly these headings, in this order, under a first line `# Session checkpoint`; keep each section "
         f"within its budget (total {CHECKPOINT_BUDGET} tokens); write `(none yet)` under a heading with nothing:\n\n"

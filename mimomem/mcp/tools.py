@@ -62,7 +62,7 @@ TargetArg = Annotated[
     Field(
         min_length=1,
         max_length=4096,
-        description="project (MEMORY.md), global, checkpoint, notes, progress:<TID>, or a path",
+        description="project (MEMORY.md), notes, progress:<TID>, or a path",
     ),
 ]
 TextArg = Annotated[str, Field(min_length=1, max_length=MAX_WRITE, description="the new content (Markdown)")]
@@ -94,6 +94,10 @@ DESCRIPTIONS = {
     "memory_write": (
         "Replace (or append to) a memory file through the write gate. Read it first (resources memory://...) and "
         "keep its headings. A refusal names the files you may write."
+    ),
+    "memory_checkpoint": (
+        "Replace this session's checkpoint.md as the checkpoint writer (after the prompt `checkpoint`): the whole "
+        "file with its ## §N headings; refused if it drops or empties a section that had content."
     ),
     "memory_context": (
         "Show the memory context mimomem injects now (at session start, or for a prompt), with token counts per block."
@@ -151,6 +155,9 @@ def _functions(state: MemoryState) -> list[tuple[Callable[..., Any], ToolAnnotat
     async def memory_write(ctx: Context, target: TargetArg, text: TextArg, append: AppendArg = False) -> str:
         return await state.run(ops.write, target, text, append, meta=_meta(ctx))
 
+    async def memory_checkpoint(ctx: Context, text: TextArg) -> str:
+        return await state.run(ops.checkpoint, text, meta=_meta(ctx))
+
     async def memory_context(ctx: Context, prompt: PromptArg = None, budget: BudgetArg = None) -> str:
         return await state.run(ops.context, prompt, budget, meta=_meta(ctx))
 
@@ -162,12 +169,13 @@ def _functions(state: MemoryState) -> list[tuple[Callable[..., Any], ToolAnnotat
         (memory_inspect, READ_ONLY),
         (memory_note, ADDITIVE),
         (memory_write, DESTRUCTIVE),
+        (memory_checkpoint, DESTRUCTIVE),
         (memory_context, READ_ONLY),
     ]
 
 
 def build_tools(state: MemoryState) -> list[Tool]:
-    """The eight ``memory_*`` tools, with strict argument models (unknown arguments are errors)."""
+    """The nine ``memory_*`` tools, with strict argument models (unknown arguments are errors)."""
     tools = []
     for fn, hints in _functions(state):
         tool = Tool.from_function(

@@ -96,6 +96,7 @@ class PassReport:
     sections: dict[str, list[str]] = field(default_factory=dict)
     changes: list[Change] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
+    undo: list[str] = field(default_factory=list)
     dry_run: bool = False
 
     def add(self, heading: str, line: str) -> None:
@@ -110,6 +111,8 @@ class PassReport:
             out += [f"- {line}" for line in self.sections.get(heading, [])] or ["- (none)"]
         if self.written:
             out += ["", "## Written", *[f"- {path}" for path in self.written]]
+        if self.undo:
+            out += ["", "## Undo copies", *[f"- {line}" for line in self.undo]]
         if diffs and self.changes:
             out += ["", "## Diff", "", "```diff", *[c.diff().rstrip("\n") for c in self.changes], "```"]
         return redact_secrets("\n".join(out) + "\n")  # printed, and logged by the automatic passes
@@ -124,20 +127,65 @@ class PassReport:
                 for h in self.headings
             },
             "written": self.written,
+            "undo": self.undo,
             "diffs": [redact_secrets(c.diff()) for c in self.changes],
         }
 
 
 def apply_changes(ctx: PassContext, report: PassReport, agent: str, *, dry_run: bool, **extra: Any) -> None:
-    """Write ``report.changes`` through the tree as ``agent`` (unless ``dry_run``)."""
+    """Write ``report.changes`` through the tree as ``agent`` (unless ``dry_run``).
+
+    The text a change replaces is first saved as an undo copy (:func:`save_undo`), named in
+    the report."""
     report.dry_run = dry_run
     if dry_run:
         return
     who = ctx.who(agent) | extra
+    tree = ctx.where.tree
     for change in report.changes:
-        path, changed = ctx.where.tree.update(change.path, change.apply, **who)
+        saved: list[Path] = []
+        path, changed = tree.update(change.path, _keeping_undo(tree, change, saved), **who)
         if changed:
             report.written.append(str(path))
+            report.undo += [f"{path} was {copy} (restore: cp {copy} {path})" for copy in saved]
+
+
+def _keeping_undo(tree: Any, change: Change, saved: list[Path]) -> Callable[[str | None], str | None]:
+    def apply(live: str | None) -> str | None:
+        new = change.apply(live)
+        if live is not None and new is not None and new != live:
+            saved.append(save_undo(tree, change.path, live))
+        return new
+
+    return apply
+
+
+UNDO_DIR = "undo"
+"""Beside the memory tree (``<data>/undo/``): the text every pass replaced, numbered per file."""
+
+
+def save_undo(tree: Any, path: Path, text: str) -> Path:
+    """Keep ``text`` (``path``'s content before a pass rewrote it) as ``<data>/undo/<path>.<N>``.
+
+    ``N`` counts up from 1 and an existing copy is never overwritten (``O_EXCL``); the copy is
+    private to the user (0600), since memory may quote what the user said."""
+    root = Path(os.path.realpath(tree.root))
+    real = Path(os.path.realpath(path))
+    rel = real.relative_to(root) if real.is_relative_to(root) else Path("outside", *real.parts[1:])
+    folder = Path(tree.data_dir) / UNDO_DIR / rel.parent
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    number = 1 + sum(1 for entry in os.scandir(folder) if entry.name.startswith(rel.name + "."))
+    data = text.encode("utf-8")
+    while True:
+        copy = folder / f"{rel.name}.{number}"
+        try:
+            fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            number += 1
+            continue
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        return copy
 
 
 def read_text(path: Path) -> str | None:

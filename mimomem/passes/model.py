@@ -14,9 +14,11 @@ Only ``urllib`` is used.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -33,20 +35,25 @@ from mimomem.passes import checkpoint as checkpoint_pass
 from mimomem.passes import distill as distill_pass
 from mimomem.passes import dream as dream_pass
 from mimomem.passes import prompts
+from mimomem.passes.answer_check import checkpoint_answer_problems, memory_answer_problems, refusal
 from mimomem.passes.base import Change, PassContext, PassReport, apply_changes, read_text
 from mimomem.passes.memory_doc import health
 from mimomem.tree.store import CHECKPOINT_WRITER
 
 MODEL_ENV, KEY_ENV = "MIMOMEM_MODEL", "MIMOMEM_MODEL_KEY"
 TIMEOUT = 300.0
+"""Seconds for the whole model call (one deadline, not per read)."""
 MAX_ANSWER = 4 * 1024 * 1024
 SYSTEM = (
     "You maintain a coding agent's memory files. Follow the instructions inside <mimomem-pass> exactly, "
     "use only the evidence given, and answer in the requested format."
 )
 ANSWERS = {
-    "dream": "Answer with the complete new MEMORY.md in one ```markdown fenced block, then the report.",
-    "checkpoint": "Answer with the complete new checkpoint.md in one ```markdown fenced block, then the report.",
+    "dream": "Answer with the complete new MEMORY.md in one ```markdown fenced block, then the report. Keep every "
+    "heading and every line you do not delete on purpose; name each line you delete or change under Deleted or "
+    "Updated (an answer that drops a line silently is refused).",
+    "checkpoint": "Answer with the complete new checkpoint.md in one ```markdown fenced block, then the report. "
+    "It must hold all eleven ## §N headings; carry over what still holds.",
     "distill": "For each skill to create, write a line `### <name>` followed by its SKILL.md in one ```markdown "
     "fenced block; then the report. Create nothing when nothing qualifies.",
 }
@@ -97,16 +104,45 @@ class OpenAICompatible:
             headers["Authorization"] = f"Bearer {self.api_key}"
         request = urllib.request.Request(url, json.dumps(body).encode("utf-8"), headers, method="POST")
         advice = f"check the URL, {MODEL_ENV} and {KEY_ENV}, or rerun with --no-model or --emit-prompt"
+        return _content(
+            within(self.timeout, lambda: _post(request, self.timeout, url, advice), url, advice), url, advice
+        )
+
+
+def _post(request: urllib.request.Request, timeout: float, url: str, advice: str) -> bytes:
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            raw: bytes = response.read(MAX_ANSWER + 1)
+            return raw
+    except urllib.error.HTTPError as exc:
+        detail = exc.read(300).decode("utf-8", "replace").strip()
+        raise ModelEndpointError(f"{url} answered HTTP {exc.code}: {detail[:200]}; {advice}") from None
+    except (urllib.error.URLError, OSError, http.client.HTTPException, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise ModelEndpointError(f"cannot reach {url} ({reason}); {advice}") from None
+
+
+def within(deadline: float, call: Callable[[], bytes], url: str, advice: str) -> bytes:
+    """``call()`` given at most ``deadline`` seconds in all (connect, headers and every byte of the body).
+
+    A socket timeout bounds one read only, so a server trickling a byte now and then would keep
+    the pass alive for ever; the call runs on a daemon thread that is abandoned at the deadline."""
+    box: list[bytes | BaseException] = []
+
+    def run() -> None:
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                raw = response.read(MAX_ANSWER + 1)
-        except urllib.error.HTTPError as exc:
-            detail = exc.read(300).decode("utf-8", "replace").strip()
-            raise ModelEndpointError(f"{url} answered HTTP {exc.code}: {detail[:200]}; {advice}") from None
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise ModelEndpointError(f"cannot reach {url} ({reason}); {advice}") from None
-        return _content(raw, url, advice)
+            box.append(call())
+        except BaseException as exc:  # handed to the caller's thread
+            box.append(exc)
+
+    worker = threading.Thread(target=run, name="mimomem-model-call", daemon=True)
+    worker.start()
+    worker.join(deadline)
+    if not box:
+        raise ModelEndpointError(f"{url} gave no complete answer within {deadline:g} s (the deadline); {advice}")
+    if isinstance(box[0], BaseException):
+        raise box[0]
+    return box[0]
 
 
 def _content(raw: bytes, url: str, advice: str) -> str:
@@ -177,6 +213,9 @@ def _dream(ctx: PassContext, answer: str, write: bool) -> PassReport:
     path = tree.project_memory(pid)
     live = read_text(path)
     text, end = _one_file(answer, "MEMORY.md")
+    problems = memory_answer_problems(live, text, answer[end:])
+    if problems:
+        raise PassError(refusal("MEMORY.md", problems))
     topics = dream_pass.spill_topics(text) + dream_pass.spill_topics(live)
     spill_files = {t: read_text(tree.project_topic(pid, t)) for t in dict.fromkeys(topics)}
     plan = dream_pass.plan_memory(text, [], spill_files, today=iso_day(ctx.now))
@@ -202,6 +241,9 @@ def _checkpoint(ctx: PassContext, answer: str, write: bool) -> PassReport:
     path = ctx.where.tree.checkpoint(sid)
     live = read_text(path)
     text, end = _one_file(answer, "checkpoint.md")
+    problems = checkpoint_answer_problems(live, text)
+    if problems:
+        raise PassError(refusal("checkpoint.md", problems))
     fixed, _, _ = checkpoint_pass.merge_checkpoint(text, {})
     report = PassReport("checkpoint (model)", ("Model report", "Validation"))
     if fixed != live:

@@ -18,6 +18,8 @@ are unaffected.  Control characters are refused in every name.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
+from typing import Literal
 
 from mimomem.errors import InvalidAgentNameError
 
@@ -29,6 +31,54 @@ SANDBOXED_AGENTS = frozenset({"dream", "distill"})
 
 RESTRICTED_AGENTS = frozenset({CHECKPOINT_WRITER, *SANDBOXED_AGENTS})
 """Agents with narrower rights than the main agent; look-alike spellings of them are refused."""
+
+USER = "user"
+"""The person: the one caller (with dream and distill, which act for them) that writes global memory.
+
+Only a front end that knows a person is typing may claim it (``mimomem write --agent user``
+outside an agent's shell); the MCP server and the hooks always serve an agent."""
+
+Role = Literal["user", "main agent", "subagent", "checkpoint writer", "pass"]
+"""Who is writing, as the write gate sees it (see :func:`role_of`)."""
+
+
+AGENT_SHELL_VARIABLES = ("CLAUDECODE", "OPENCODE", "MIMOCODE")
+"""Set by agent harnesses in the shell their model runs commands in: a ``user`` claim there is an agent's."""
+
+
+def claim(agent: str, front_end: Literal["cli", "mcp", "hook"], env: Mapping[str, str]) -> str:
+    """The agent name a front end may act as: ``agent`` checked, ``user`` only from a person's CLI.
+
+    The MCP server and the hooks always serve an agent; the CLI refuses ``--agent user`` inside
+    an agent's shell (one of :data:`AGENT_SHELL_VARIABLES` set), where the model types the command."""
+    name = check_agent(agent)
+    if name != USER:
+        return name
+    if front_end != "cli":
+        raise InvalidAgentNameError(
+            f"the {front_end} front end serves an agent and never writes as {USER!r}; "
+            "start it with --agent main (the default), and let the user edit global memory themselves"
+        )
+    shell = [var for var in AGENT_SHELL_VARIABLES if env.get(var)]
+    if shell:
+        raise InvalidAgentNameError(
+            f"--agent {USER} is for the person at the terminal, and this shell belongs to an agent "
+            f"({shell[0]} is set): ask the user to run the command, or write project memory instead"
+        )
+    return name
+
+
+def role_of(agent: str, task_id: str | None = None) -> Role:
+    """The role of ``agent``: the user, a pass (dream, distill), the checkpoint writer, a subagent
+    (bound to a task) or else the main agent.  The gate decides by role, never by the front end."""
+    if agent == USER:
+        return "user"
+    if agent in SANDBOXED_AGENTS:
+        return "pass"
+    if agent == CHECKPOINT_WRITER:
+        return "checkpoint writer"
+    return "main agent" if task_id is None else "subagent"
+
 
 _LOOKALIKES = {
     "l": "1iıɩιіӏǀ",
@@ -89,4 +139,14 @@ def check_agent(agent: object) -> str:
     return agent
 
 
-__all__ = ["CHECKPOINT_WRITER", "RESTRICTED_AGENTS", "SANDBOXED_AGENTS", "check_agent", "skeleton"]
+__all__ = [
+    "CHECKPOINT_WRITER",
+    "RESTRICTED_AGENTS",
+    "SANDBOXED_AGENTS",
+    "USER",
+    "Role",
+    "check_agent",
+    "claim",
+    "role_of",
+    "skeleton",
+]

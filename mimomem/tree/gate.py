@@ -40,6 +40,16 @@ so no spelling of a path can change it.  The rules, in order:
    and hyphens); any other agent only inside ``worktree`` (never its ``.git``).
    Everything else is refused.
 
+4. Reserved for one role (:func:`mimomem.tree.agents.role_of`: user, main agent, subagent,
+   checkpoint writer, pass), whatever the front end (CLI, MCP server, hooks, passes):
+
+   - ``global/`` is the user's: only ``user``, ``dream`` and ``distill`` (which act for
+     the user) write it; an agent's text would reach every other project's sessions;
+   - ``sessions/<sid>/checkpoint.md`` / ``checkpoint-<topic>.md`` only the checkpoint
+     writer (and the user); the main agent notes what it found, the checkpoint pass folds it in;
+   - ``<worktree>/.memory/`` (curated memory) nobody through the tree: it is written by
+     ``remember``, whose rules are proposals until the user accepts them.
+
 A refusal is a ``WriteDeniedError`` subclass whose message lists what the caller *may*
 write (see :meth:`WriteGate.allowed`).
 """
@@ -59,10 +69,18 @@ from mimomem.errors import (
     NotInWriterAllowlistError,
     NotOwnerError,
     OutsideAllowedAreaError,
+    ReservedForRoleError,
     ReservedTaskPathError,
     WritingDisabledError,
 )
-from mimomem.tree.agents import CHECKPOINT_WRITER, RESTRICTED_AGENTS, SANDBOXED_AGENTS, check_agent
+from mimomem.tree.agents import (
+    CHECKPOINT_WRITER,
+    RESTRICTED_AGENTS,
+    SANDBOXED_AGENTS,
+    USER,
+    check_agent,
+    role_of,
+)
 from mimomem.tree.layout import SCOPES, TASK_ID_RE, check_id, check_task_id
 from mimomem.tree.names import MAX_NAME_BYTES, NAME_MAX, is_utf8, printable
 
@@ -100,7 +118,9 @@ def check_write(
 
 _TREE_RESERVED = ("global", "projects", "sessions", "tasks", "MEMORY.md", "checkpoint.md", "notes.md", "progress.md")
 _TREE_RESERVED_PREFIXES: tuple[str, ...] = ("memory-", "checkpoint-")
-_WORKTREE_RESERVED = (".git", ".mimomem", ".mimocode")
+_WORKTREE_RESERVED = (".git", ".mimomem", ".mimocode", ".memory")
+CURATED_DIR = ".memory"
+"""The project's curated memory root inside the worktree: written only by the curated store."""
 
 
 def fold(text: str) -> str:
@@ -154,6 +174,7 @@ class WriteGate:
         self.sid = None if session_id is None else check_id(session_id, kind="session")
         self.pid = None if project_id is None else check_id(project_id, kind="project")
         self.tid = None if task_id is None else check_task_id(task_id)
+        self.role = role_of(self.agent, self.tid)
         self.allow_foreign = allow_foreign is True
         self.root = os.path.realpath(tree.root)
         self.worktree: str | None = None
@@ -267,6 +288,7 @@ class WriteGate:
             )
         if self.agent == CHECKPOINT_WRITER:
             self.judge_writer(parts, shown)
+        self.judge_role(parts, shown)
         if len(parts) > (2 if scope == "global" else 3):
             raise BadMemoryPathError(
                 f"{shown}: memory files sit directly in global/, projects/<pid>/ or sessions/<sid>/ "
@@ -294,6 +316,33 @@ class WriteGate:
                 check_id(parts[1], kind="scope")
             except InvalidMemoryIdError as exc:
                 raise BadMemoryPathError(f"{shown}: {exc}. {self.allowed()}") from None
+
+    def judge_role(self, parts: list[str], shown: str) -> None:
+        """Global memory is the user's, a checkpoint the checkpoint writer's (module doc, rule 4)."""
+        name = parts[-1]
+        if parts[0] == "global" and self.role not in ("user", "pass"):
+            raise ReservedForRoleError(
+                f"{shown}: global memory is the user's, never written by the {self.role} "
+                f"({self.agent!r}): ask the user to change it, or write this project's memory instead "
+                f"(target=project, `mimomem write project`). {self.allowed()}"
+            )
+        checkpoint = parts[0] == "sessions" and (name == "checkpoint.md" or name.startswith("checkpoint-"))
+        if checkpoint and self.role not in ("user", "checkpoint writer"):
+            raise ReservedForRoleError(
+                f"{shown}: the checkpoint is written only by the checkpoint writer, not the {self.role} "
+                f"({self.agent!r}): record what you found with memory_note / `mimomem note`; the checkpoint "
+                f"pass (`mimomem checkpoint`, or the MCP tool memory_checkpoint) folds it in. {self.allowed()}"
+            )
+
+    def judge_curated(self, real: str, shown: str) -> None:
+        """``<worktree>/.memory/`` is the curated store's; a rule reaches it only as a proposal."""
+        assert self.worktree is not None
+        if _rel(self.worktree, real)[0] == CURATED_DIR:
+            raise ReservedForRoleError(
+                f"{shown} is curated memory, written only through remember (memory_remember, "
+                f"`mimomem remember`): a rule is stored as a proposal until the user accepts it "
+                f"(`mimomem rules accept ID`). {self.allowed()}"
+            )
 
     def judge_task_path(self, parts: list[str], shown: str) -> None:
         own_task = self.tid is not None and parts[3] == self.tid and len(parts) >= 5
@@ -345,6 +394,7 @@ class WriteGate:
         if self.worktree is not None and _strictly_under(self.worktree, real):
             if ".git" in _rel(self.worktree, real):
                 raise OutsideAllowedAreaError(f"{shown} is inside a .git directory. {self.allowed()}")
+            self.judge_curated(real, shown)
             if self.dotdir is not None and _under(self.dotdir, real) and not self.tree.write_enabled:
                 raise WritingDisabledError(self.disabled_message(shown))
             return
@@ -385,8 +435,11 @@ class WriteGate:
             lines += [
                 f"{pdir}/MEMORY.md (edit Rules / Architecture decisions / Discovered durable knowledge)",
                 f"{sdir}/notes.md (append '## [turn N · YYYY-MM-DDTHH:MM:SSZ]' entries)",
-                f"other <key>.md files directly in {sdir}/, {pdir}/ or {self.root}/global/",
             ]
+            if self.role in ("user", "pass"):
+                lines.append(f"other <key>.md files directly in {sdir}/, {pdir}/ or {self.root}/global/")
+            else:
+                lines.append(f"other <key>.md files directly in {sdir}/ (not checkpoint*.md) or {pdir}/")
             if self.agent in SANDBOXED_AGENTS:
                 lines.append(f"{self.dotdir or '<worktree>/' + tree.worktree_dotdir}/...")
                 if self.agent == "distill":
@@ -406,10 +459,13 @@ class WriteGate:
 
 __all__ = [
     "CHECKPOINT_WRITER",
+    "CURATED_DIR",
     "RESTRICTED_AGENTS",
     "SANDBOXED_AGENTS",
+    "USER",
     "GatedTree",
     "WriteGate",
     "check_write",
     "fold",
+    "role_of",
 ]

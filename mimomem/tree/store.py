@@ -158,7 +158,8 @@ class MemoryTree:
         """Create the missing templates for this caller; returns the paths created.
 
         With ``project_id``: the project ``MEMORY.md`` (after the legacy rename).  With
-        ``session_id``: ``checkpoint.md`` and ``notes.md``.  Existing files are never
+        ``session_id``: ``notes.md``, and ``checkpoint.md`` for its writers (the checkpoint
+        writer, the user).  Existing files are never
         touched, and nothing is written while writing is disabled.
         """
         if not self.write_enabled:
@@ -169,7 +170,8 @@ class MemoryTree:
             self.migrate_project_memory(project_id, agent=agent, session_id=session_id, **who)
             wanted.append((self.project_memory(project_id), templates.memory_template()))
         if session_id is not None:
-            wanted.append((self.checkpoint(session_id), templates.checkpoint_template()))
+            if gate.role_of(agent, who.get("task_id")) in ("user", "checkpoint writer"):  # the checkpoint's writers
+                wanted.append((self.checkpoint(session_id), templates.checkpoint_template()))
             wanted.append((self.notes(session_id), templates.notes_template()))
         return [path for path, text in wanted if self.create(path, text, **ids)]
 

@@ -23,6 +23,7 @@ TOOLS = {
     "memory_inspect",
     "memory_note",
     "memory_write",
+    "memory_checkpoint",
     "memory_context",
 }
 RESOURCES = {
@@ -128,7 +129,7 @@ def test_resources_and_prompts_read_the_session(served: Any) -> None:
     for heading in ("§1 Active intent", "§11 Open notes", "(at most 500 tokens)"):
         assert heading in checkpoint
     assert "部署 on Fridays" in checkpoint and "T1 migrate" in checkpoint
-    assert 'memory_write(target="checkpoint"' in checkpoint
+    assert "memory_checkpoint(text=" in checkpoint
     for name in ("dream", "distill"):
         assert "minimal version" in out[name] and "history store" in out[name]
         assert "部署 on Fridays" in out[name]
@@ -210,7 +211,7 @@ def test_a_client_that_disconnects_mid_call_leaves_whole_files(served: Any) -> N
         "jsonrpc": "2.0",
         "id": 2,
         "method": "tools/call",
-        "params": {"name": "memory_write", "arguments": {"target": "checkpoint", "text": text}},
+        "params": {"name": "memory_write", "arguments": {"target": "notes", "text": text}},
     }
     with (
         served.errlog.open("wb") as errlog,
@@ -239,8 +240,8 @@ def test_a_client_that_disconnects_mid_call_leaves_whole_files(served: Any) -> N
             if proc.poll() is None:
                 proc.kill()
     assert status == 0 and "Traceback" not in served.stderr(), served.stderr()
-    checkpoint = served.home / "mimomem" / "data" / "memory" / "sessions" / "s-4" / "checkpoint.md"
-    assert not checkpoint.exists() or checkpoint.read_text() == text
+    notes = served.home / "mimomem" / "data" / "memory" / "sessions" / "s-4" / "notes.md"
+    assert not notes.exists() or notes.read_text() == text
 
     async def body(session: Any) -> Any:
         return await session.call_tool("memory_search", {"query": "checkpoint line"})

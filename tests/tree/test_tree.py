@@ -17,6 +17,7 @@ from mimomem.errors import (
     NotInWriterAllowlistError,
     NotOwnerError,
     OutsideAllowedAreaError,
+    ReservedForRoleError,
     ReservedTaskPathError,
     SecretRefusedError,
     WriteDeniedError,
@@ -96,16 +97,26 @@ def test_error_classes():
 
 def test_main_agent_canonical_writes(env):
     t = env.tree
-    for target in (
-        t.notes("S1"),
-        t.project_memory("P1"),
-        t.checkpoint("S1"),
-        env.m("sessions/S1/scratch.md"),
-        t.global_memory(),
-    ):
+    for target in (t.notes("S1"), t.project_memory("P1"), env.m("sessions/S1/scratch.md")):
         assert t.write(target, "hello\n", **env.main) == target
         assert target.read_text() == "hello\n"
     assert not [p for p in env.root.rglob(".*")]  # no temp files left
+
+
+@pytest.mark.parametrize("rel", ["global/MEMORY.md", "global/extra.md", "sessions/S1/checkpoint.md"])
+def test_main_agent_never_writes_the_users_or_the_writers_files(env, rel):
+    with pytest.raises(ReservedForRoleError, match=r"memory_note|ask the user"):
+        env.tree.write(env.m(rel), "x", **env.main)
+    with pytest.raises(ReservedForRoleError):
+        env.tree.write(env.m(rel), "x", **dict(env.main, agent="subagent-1"))
+    assert not env.m(rel).exists()
+
+
+def test_the_user_writes_global_memory_and_the_checkpoint(env):
+    user = dict(env.main, agent="user")
+    for target in (env.tree.global_memory(), env.tree.checkpoint("S1")):
+        env.tree.write(target, "mine\n", **user)
+        assert target.read_text() == "mine\n"
 
 
 def test_write_replaces_atomically_and_failure_keeps_old(env):
@@ -385,7 +396,7 @@ def test_ownership(env):
         env.tree.write(env.m("sessions/S2/notes.md"), "x", **env.main, allow_foreign="yes")  # type: ignore[arg-type]
     env.tree.write(env.m("sessions/S2/notes.md"), "x", **env.main, allow_foreign=True)
     env.tree.write(env.m("projects/P2/MEMORY.md"), "x", agent="main", allow_foreign=True)
-    env.tree.write(env.tree.global_memory(), "x", agent="main")  # global has no owner
+    env.tree.write(env.tree.global_memory(), "x", agent="user")  # global has no owner (and is the user's)
 
 
 def test_allow_foreign_does_not_open_tasks(env):

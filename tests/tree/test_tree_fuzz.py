@@ -112,8 +112,8 @@ def allowed(rel: str, kind: str, ctx: dict, enabled: bool) -> bool:
             return True  # parent directories of an allowed file; the file itself is checked
         if not parts[-1].endswith(".md"):
             return False
-        if parts[0] == "global":
-            return agent != "checkpoint-writer" and tid is None and len(parts) >= 2
+        if parts[0] == "global":  # the user's (dream and distill act for the user)
+            return agent in ("user", "dream", "distill") and tid is None and len(parts) >= 2
         if len(parts) < 3:
             return False
         own = foreign or parts[1] == (sid if parts[0] == "sessions" else pid)
@@ -125,12 +125,17 @@ def allowed(rel: str, kind: str, ctx: dict, enabled: bool) -> bool:
             return False
         if agent == "checkpoint-writer" and len(parts) != 3:
             return False
+        name = parts[-1]
+        if parts[0] == "sessions" and (name == "checkpoint.md" or name.startswith("checkpoint-")):
+            return own and agent in ("user", "checkpoint-writer")
         return own
     if rel.startswith(WT + "/"):
         if ctx["worktree"] is None or agent == "checkpoint-writer":
             return False
         parts = rel[len(WT) + 1 :].split("/")
-        if ".git" in parts or any(_variant(p, (".git", ".mimomem")) for p in parts):
+        if ".git" in parts or any(_variant(p, (".git", ".mimomem", ".memory")) for p in parts):
+            return False
+        if parts[0] == ".memory":  # curated memory: only through remember
             return False
         if parts[0] == ".mimomem":
             return enabled and (kind == "dir" or len(parts) >= 2)
@@ -285,7 +290,7 @@ segment = st.one_of(
 )
 context = st.fixed_dictionaries(
     {
-        "agent": st.sampled_from(["main", "main", "checkpoint-writer", "dream", "distill", "general"]),
+        "agent": st.sampled_from(["main", "main", "checkpoint-writer", "dream", "distill", "general", "user"]),
         "session_id": st.sampled_from(["S1", "S1", "S1", None]),
         "project_id": st.sampled_from(["P1", "P1", None]),
         "task_id": st.sampled_from([None, None, "T1", "T2"]),
