@@ -288,12 +288,12 @@ class WriteGate:
             )
         if self.agent == CHECKPOINT_WRITER:
             self.judge_writer(parts, shown)
-        self.judge_role(parts, shown)
         if len(parts) > (2 if scope == "global" else 3):
             raise BadMemoryPathError(
                 f"{shown}: memory files sit directly in global/, projects/<pid>/ or sessions/<sid>/ "
                 f"(no sub-directories; only a task writes below sessions/<sid>/tasks/<TID>/). {self.allowed()}"
             )
+        self.judge_role(parts, shown)
         self.judge_owner(parts, shown)
 
     def check_shape(self, parts: list[str], shown: str) -> None:
