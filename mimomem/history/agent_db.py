@@ -9,25 +9,35 @@ child sessions (``session.parent_id``).
 The database is opened read-only (``file:…?mode=ro``), never written.  A database locked
 by a running agent raises :class:`~mimomem.errors.HistoryLockedError`; a file that is not
 such a database raises :class:`~mimomem.errors.HistorySourceError`, whose message names
-what is missing.  Incremental: only rows whose ``time_updated`` is at least the newest
-one seen by the previous import are read again (rows are upserted, so re-reading the
-boundary is harmless).  Sessions deleted in the agent stay in the history.
+what is missing.  Sessions deleted in the agent stay in the history.
+
+Incremental and consistent under a running agent: one import reads all three tables in one
+read transaction (one snapshot, so a message and its parts agree), and the next import reads
+every row added since (``rowid`` above the largest one seen, whatever its times say) and every
+row updated since (``time_updated`` at least :data:`OVERLAP_MS` before the newest one seen, so a
+writer whose transaction began earlier but committed after the snapshot is not skipped).  Rows
+are upserted by id, so what is read twice is stored and counted once.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import time
 import urllib.parse
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from mimomem.errors import HistoryLockedError, HistorySourceError
 from mimomem.history.model import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart, parse_time
 from mimomem.history.store import HistoryStore, SourceState
+from mimomem.history.validate import FUTURE_SLACK, UNEXPECTED, too_deep
+
+OVERLAP_MS = 10 * 60 * 1000
+"""How far before the newest ``time_updated`` seen the next import starts reading updates again."""
 
 WAIT_SECONDS = 2.0
 """How long to wait for an agent's write lock before reporting the database as locked."""
@@ -121,10 +131,16 @@ def import_agent_db(store: HistoryStore, path: str | os.PathLike[str], *, origin
         state = store.source_state(key)
         since = state.watermark if state else 0
         reader = _AgentDb(store, conn, columns, key, origin)
+        reader.last_rowids = _rowids(state.head if state else "")
         try:
             with store.batch():
-                newest = reader.run(since)
-                store.save_source(SourceState(key, origin, watermark=max(newest, since)), now=int(time.time() * 1000))
+                conn.execute("BEGIN")  # one snapshot for the three tables
+                try:
+                    newest = reader.run(max(0, since - OVERLAP_MS) if since else 0)
+                finally:
+                    conn.execute("ROLLBACK")
+                cursor = SourceState(key, origin, watermark=max(newest, since), head=json.dumps(reader.rowids))
+                store.save_source(cursor, now=int(time.time() * 1000))
         except sqlite3.OperationalError as exc:
             raise _explain(exc, target) from None
         except sqlite3.DatabaseError as exc:
@@ -135,14 +151,31 @@ def import_agent_db(store: HistoryStore, path: str | os.PathLike[str], *, origin
     return reader.report
 
 
+def _rowids(head: str) -> dict[str, int]:
+    """The largest rowid per table seen by the previous import (kept in the source's ``head``)."""
+    try:
+        data = json.loads(head) if head else {}
+    except ValueError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {t: v for t, v in data.items() if t in REQUIRED and isinstance(v, int) and not isinstance(v, bool)}
+
+
 def _loads(raw: Any) -> dict[str, Any] | None:
+    """A row's ``data`` as a JSON object; None when it is not one or nests deeper than ``MAX_DEPTH``."""
     if isinstance(raw, (bytes, str)):
         try:
             data = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
-        return data if isinstance(data, dict) else None
+        return data if isinstance(data, dict) and not too_deep(data) else None
     return None
+
+
+def _text_kind(value: Any) -> str | None:
+    """A ``type`` / ``role`` field that is a string (an object there is skipped, not a crash)."""
+    return value if isinstance(value, str) else None
 
 
 class _AgentDb:
@@ -155,38 +188,68 @@ class _AgentDb:
         self.report = ImportReport()
         self.subagent_sessions: set[str] = set()
         self.newest = 0
+        self.last_rowids: dict[str, int] = {}
+        self.rowids: dict[str, int] = {}
 
     def has(self, table: str, column: str) -> bool:
         return column in self.columns[table]
 
     def rows(self, table: str, wanted: tuple[str, ...], since: int) -> Iterator[dict[str, Any]]:
+        """Rows updated at or after ``since`` or added since the last import (rowid cursor)."""
         cols = [c for c in wanted if self.has(table, c)]
-        sql = f'SELECT {", ".join(cols)} FROM "{table}"'
+        by_rowid = self.has_rowid(table)
+        sql = f'SELECT {", ".join(cols)}{", _rowid_" if by_rowid else ""} FROM "{table}"'
         args: tuple[int, ...] = ()
         if self.has(table, "time_updated") and since:
-            sql, args = sql + " WHERE time_updated >= ?", (since,)
+            if by_rowid:
+                sql, args = sql + " WHERE time_updated >= ? OR _rowid_ > ?", (since, self.last_rowids.get(table, 0))
+            else:
+                sql, args = sql + " WHERE time_updated >= ?", (since,)
+        top = self.last_rowids.get(table, 0)
         for values in self.conn.execute(sql, args):
-            row = dict(zip(cols, values, strict=True))
+            row = dict(zip(cols, values[: len(cols)], strict=True))
+            if by_rowid and isinstance(values[-1], int):
+                top = max(top, values[-1])
             updated = row.get("time_updated")
-            if isinstance(updated, (int, float)):
-                self.newest = max(self.newest, int(updated))
+            if isinstance(updated, (int, float)) and not isinstance(updated, bool) and math.isfinite(updated):
+                self.newest = max(self.newest, min(int(updated), int(time.time() * 1000) + FUTURE_SLACK))
             yield row
+        if by_rowid:
+            self.rowids[table] = top
+
+    def has_rowid(self, table: str) -> bool:
+        """Whether ``table`` has a rowid (not ``WITHOUT ROWID``, no column shadowing ``_rowid_``)."""
+        if self.has(table, "_rowid_"):
+            return False
+        try:
+            self.conn.execute(f'SELECT _rowid_ FROM "{table}" LIMIT 0')
+        except sqlite3.OperationalError:
+            return False
+        return True
 
     def run(self, since: int) -> int:
         for row in self.rows(
             "session", ("id", "parent_id", "directory", "title", "time_created", "time_updated"), since
         ):
-            self.session(row)
+            self.isolated("session", self.session, row)
         self.subagent_sessions |= {
             r[0] for r in self.store.conn.execute("SELECT id FROM sessions WHERE parent_id IS NOT NULL")
         }
         for row in self.rows(
             "message", ("id", "session_id", "agent_id", "time_created", "time_updated", "data"), since
         ):
-            self.message(row)
+            self.isolated("message", self.message, row)
         for row in self.rows("part", ("id", "message_id", "session_id", "time_created", "time_updated", "data"), since):
-            self.part(row)
+            self.isolated("part", self.part, row)
+        self.report.skipped.update(self.store.checks.take())
         return self.newest
+
+    def isolated(self, what: str, handle: Callable[[dict[str, Any]], None], row: dict[str, Any]) -> None:
+        """``handle(row)``; a row of a shape nobody foresaw is skipped and counted, the rest goes on."""
+        try:
+            handle(row)
+        except UNEXPECTED as exc:
+            self.report.skipped[f"{what} row not importable ({type(exc).__name__})"] += 1
 
     def session(self, row: dict[str, Any]) -> None:
         sid = str(row["id"])
@@ -204,18 +267,20 @@ class _AgentDb:
 
     def message(self, row: dict[str, Any]) -> None:
         data = _loads(row.get("data"))
-        if data is None or data.get("role") not in ("user", "assistant"):
+        role = _text_kind(data.get("role")) if data is not None else None
+        if data is None or role is None or role not in ("user", "assistant"):
             self.report.skipped["message without a JSON role"] += 1
             return
         sid = str(row["session_id"])
         agent = row.get("agent_id") or ("subagent" if sid in self.subagent_sessions else "main")
-        when = parse_time(row.get("time_created")) or parse_time((data.get("time") or {}).get("created"))
-        record = MessageRecord(str(row["id"]), sid, data["role"], str(agent), when)
+        times: dict[str, Any] = data["time"] if isinstance(data.get("time"), dict) else {}
+        when = parse_time(row.get("time_created")) or parse_time(times.get("created"))
+        record = MessageRecord(str(row["id"]), sid, role, str(agent), when)
         self.report.messages += self.store.put_message(record, source=self.key)
 
     def part(self, row: dict[str, Any]) -> None:
         data = _loads(row.get("data"))
-        kind = data.get("type") if data is not None else None
+        kind = _text_kind(data.get("type")) if data is not None else None
         mid = str(row["message_id"])
         sid = str(row.get("session_id") or (data or {}).get("sessionID") or self.session_of(mid))
         when = parse_time(row.get("time_created"))

@@ -22,6 +22,7 @@ from mimomem.history.jsonl import read_jsonl
 from mimomem.history.model import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart
 from mimomem.history.store import HistoryStore, SourceState
 from mimomem.history.transcript import Block, clean, message_of
+from mimomem.history.validate import MAX_DEPTH, UNEXPECTED, too_deep
 from mimomem.history.writes import Writes
 
 ORIGIN = "claude-code"
@@ -94,6 +95,7 @@ def import_transcript(store: HistoryStore, path: str | os.PathLike[str]) -> Impo
             on_replaced=lambda: store.forget_source(key),
         )
         reader.flush()
+        reader.report.skipped.update(store.checks.take())
         store.save_source(
             SourceState(key, ORIGIN, offset=result.end, head=result.head, size=result.size, mtime_ns=result.mtime_ns),
             now=int(time.time() * 1000),
@@ -119,7 +121,19 @@ class _Transcript:
         self.writes = Writes(store)
 
     def line(self, offset: int, obj: dict[str, Any]) -> None:
+        """One line, isolated: a line that cannot be turned into records is skipped with its reason."""
         kind = obj.get("type")
+        if not isinstance(kind, str):
+            self.report.skipped["line whose type is not a string"] += 1
+        elif too_deep(obj):
+            self.report.skipped[f"line nested deeper than {MAX_DEPTH} levels"] += 1
+        else:
+            try:
+                self.record(offset, obj, kind)
+            except UNEXPECTED as exc:  # a shape nobody foresaw: skip this line, never the rest
+                self.report.skipped[f"line not importable ({type(exc).__name__})"] += 1
+
+    def record(self, offset: int, obj: dict[str, Any], kind: str) -> None:
         if kind in ("user", "assistant"):
             self.message(offset, obj, kind)
         elif kind == "summary":

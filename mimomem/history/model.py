@@ -8,6 +8,7 @@ milliseconds since the epoch, UTC; ``None`` when the source did not say.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -128,6 +129,8 @@ def parse_time(value: Any) -> int | None:
         return None
     if isinstance(value, (int, float)):
         number = float(value)
+        if not math.isfinite(number):  # 1e309 in JSON is inf; NaN
+            return None
         return int(number if number > 1e11 else number * 1000)  # ms, or seconds
     if not isinstance(value, str) or not value:
         return None
@@ -149,13 +152,21 @@ def parse_time(value: Any) -> int | None:
 
 def iso_day(millis: int | None) -> str:
     """``YYYY-MM-DD`` (UTC) of ``millis``, or ``unknown date``."""
-    if millis is None:
-        return "unknown date"
-    return datetime.fromtimestamp(millis / 1000, timezone.utc).strftime("%Y-%m-%d")
+    when = _datetime(millis)
+    return "unknown date" if when is None else when.strftime("%Y-%m-%d")
 
 
 def iso_time(millis: int | None) -> str:
     """``YYYY-MM-DDTHH:MM:SSZ`` (UTC) of ``millis``, or ``unknown time``."""
+    when = _datetime(millis)
+    return "unknown time" if when is None else when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _datetime(millis: int | None) -> datetime | None:
+    """``millis`` as a UTC datetime; None for None and for what no calendar holds (a far-future row)."""
     if millis is None:
-        return "unknown time"
-    return datetime.fromtimestamp(millis / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return None
+    try:
+        return datetime.fromtimestamp(millis / 1000, timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None

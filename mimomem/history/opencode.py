@@ -26,6 +26,7 @@ from mimomem.errors import HistorySourceError
 from mimomem.history.agent_db import IGNORED_PARTS, import_agent_db, tool_part
 from mimomem.history.model import ImportReport, MessageRecord, SessionRecord, TextPart, parse_time
 from mimomem.history.store import HistoryStore, SourceState
+from mimomem.history.validate import MAX_DEPTH, UNEXPECTED, too_deep
 
 ORIGIN = "opencode"
 MAX_FILE = 8 * 1024 * 1024
@@ -92,8 +93,11 @@ def _load(path: Path, report: ImportReport) -> dict[str, Any] | None:
             report.skipped["record file larger than 8 MiB"] += 1
             return None
         data = json.loads(path.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         report.skipped["record file not readable JSON"] += 1
+        return None
+    if too_deep(data):
+        report.skipped[f"record file nested deeper than {MAX_DEPTH} levels"] += 1
         return None
     if not isinstance(data, dict) or not isinstance(data.get("id"), str):
         report.skipped["record file without an id"] += 1
@@ -116,8 +120,13 @@ def import_storage(store: HistoryStore, storage: Path) -> ImportReport:
             for path, mtime in _json_files(storage / kind, since):
                 newest = max(newest, mtime)
                 data = _load(path, report)
-                if data is not None:
+                if data is None:
+                    continue
+                try:
                     _record(store, kind, data, key, subagents, report)
+                except UNEXPECTED as exc:  # one odd record file: skip it, go on
+                    report.skipped[f"{kind} record not importable ({type(exc).__name__})"] += 1
+        report.skipped.update(store.checks.take())
         store.save_source(SourceState(key, ORIGIN, watermark=newest), now=int(time.time() * 1000))
     return report
 
@@ -128,7 +137,7 @@ def _record(
     raw_time = data.get("time")
     times: dict[str, Any] = raw_time if isinstance(raw_time, dict) else {}
     if kind == "session":
-        if data.get("parentID"):
+        if isinstance(data.get("parentID"), str) and data["parentID"]:
             subagents.add(data["id"])
         record = SessionRecord(
             data["id"],
@@ -143,7 +152,7 @@ def _record(
         report.sessions += store.put_session(record)
     elif kind == "message":
         sid = str(data.get("sessionID") or "")
-        if data.get("role") not in ("user", "assistant") or not sid:
+        if not isinstance(data.get("role"), str) or data["role"] not in ("user", "assistant") or not sid:
             report.skipped["message without role or session"] += 1
             return
         agent = "subagent" if sid in subagents else "main"
@@ -154,7 +163,7 @@ def _record(
 
 
 def _part(store: HistoryStore, data: dict[str, Any], report: ImportReport) -> None:
-    kind = data.get("type")
+    kind = data.get("type") if isinstance(data.get("type"), str) else None
     mid, sid = str(data.get("messageID") or ""), str(data.get("sessionID") or "")
     uid = f"{ORIGIN}:{data['id']}"
     when = parse_time((data.get("time") or {}).get("start")) if isinstance(data.get("time"), dict) else None

@@ -33,6 +33,7 @@ from typing import Any
 
 from mimomem.errors import HistoryError, ProjectIdError, SchemaTooNewError
 from mimomem.history.model import OUTPUT_LIMIT, TEXT_LIMIT, MessageRecord, SessionRecord, TextPart, ToolPart, clip
+from mimomem.history.validate import Checks, human_time
 from mimomem.search.db import BUSY_TIMEOUT_MS, bigram_tokenizer_id, shadow_tokens, shadow_tokens_many, transaction
 
 SCHEMA_VERSION = 2
@@ -223,6 +224,8 @@ class HistoryStore:
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.conn = _connect(self.path)
+        self.checks = Checks()
+        """Record checks on the way in (``mimomem.history.validate``); importers report ``checks.take()``."""
         self._projects: dict[str, str | None] = {}
         self._batches = 0
 
@@ -282,6 +285,10 @@ class HistoryStore:
 
     def put_session(self, rec: SessionRecord) -> bool:
         """Insert or complete a session (missing fields filled, time span widened); True if new."""
+        checked = self.checks.record(rec)
+        if checked is None:
+            return False
+        rec = checked
         key = rec.cwd or ""
         if key not in self._projects:
             self._projects[key] = project_of(rec.cwd)
@@ -313,15 +320,18 @@ class HistoryStore:
 
     def put_message(self, rec: MessageRecord, *, source: str) -> bool:
         """Insert or replace a message; True if it was new."""
-        return self.conn.execute(MESSAGE_UPSERT, message_row(rec, source)).rowcount > 0
+        checked = self.checks.record(rec)
+        return checked is not None and self.conn.execute(MESSAGE_UPSERT, message_row(checked, source)).rowcount > 0
 
     def put_text(self, part: TextPart) -> bool:
         """Insert a text part, or update it when its text changed; True if anything was written."""
-        return self.put_many(TEXT_UPSERT, [text_row(part)]) > 0
+        checked = self.checks.record(part)
+        return checked is not None and self.put_many(TEXT_UPSERT, [text_row(checked)]) > 0
 
     def put_tool(self, part: ToolPart) -> bool:
         """Insert a tool call, or update it when its state changed; True if anything was written."""
-        return self.put_many(TOOL_UPSERT, [tool_row(part)]) > 0
+        checked = self.checks.record(part)
+        return checked is not None and self.put_many(TOOL_UPSERT, [tool_row(checked)]) > 0
 
     def put_many(self, sql: str, rows: list[list[Any]]) -> int:
         """Run one of ``MESSAGE_UPSERT`` / ``TEXT_UPSERT`` / ``TOOL_UPSERT`` for each row; rows written.
@@ -338,7 +348,8 @@ class HistoryStore:
 
     def finish_tool(self, session_id: str, call_id: str, *, ok: bool, text: str, end_time: int | None) -> bool:
         """Record the result of call ``call_id``; False when that call was never imported."""
-        status, output, error = tool_result(ok, text)
+        status, output, error = tool_result(ok, self.checks.text(text))
+        end_time = human_time(end_time)
         cur = self.conn.execute(
             "UPDATE parts SET status = ?, output = ?, error = ?, end_time = ?"
             " WHERE session_id = ? AND call_id = ? AND kind = 'tool'",
@@ -384,6 +395,7 @@ def _tighten(path: Path) -> None:
 def _connect(path: Path) -> sqlite3.Connection:
     _create_private(path)
     conn = sqlite3.connect(os.fspath(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    conn.text_factory = _lenient_text  # a row stored as bad UTF-8 (another writer) must not stop every reader
     try:
         conn.create_function("mimomem_part_tokens", 6, _part_tokens, deterministic=True)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -399,6 +411,10 @@ def _connect(path: Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _lenient_text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
 
 
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:

@@ -44,6 +44,7 @@ from mimomem.history.store import (
     tool_result,
     tool_row,
 )
+from mimomem.history.validate import human_time
 
 LIMIT = 4096
 """Records kept before they are written (bounds the memory of one import)."""
@@ -71,11 +72,17 @@ class Writes:
         self._calls: dict[tuple[str, str], list[list[Any]]] = {}
 
     def text(self, part: TextPart) -> None:
-        """Write ``part`` (as ``put_text``)."""
-        self._part(TEXT_UPSERT, text_row(part))
+        """Write ``part`` (as ``put_text``); a record the store's checks refuse is counted there."""
+        checked = self.store.checks.record(part)
+        if checked is not None:
+            self._part(TEXT_UPSERT, text_row(checked))
 
     def tool(self, part: ToolPart) -> None:
         """Write the call ``part`` (as ``put_tool``); a later :meth:`finish` may still complete it."""
+        checked = self.store.checks.record(part)
+        if checked is None:
+            return
+        part = checked
         row = tool_row(part)
         self._part(TOOL_UPSERT, row)
         if part.call_id is not None:
@@ -83,6 +90,10 @@ class Writes:
 
     def message(self, rec: MessageRecord, *, source: str) -> None:
         """Write ``rec`` (as ``put_message``)."""
+        checked = self.store.checks.record(rec)
+        if checked is None:
+            return
+        rec = checked
         if rec.id in self._message_ids:
             self.flush()
         self._message_ids.add(rec.id)
@@ -91,7 +102,8 @@ class Writes:
 
     def finish(self, session_id: str, call_id: str, *, ok: bool, text: str, end_time: int | None) -> None:
         """Record the result of call ``call_id`` (as ``finish_tool``); counted when written."""
-        status, output, error = tool_result(ok, text)
+        status, output, error = tool_result(ok, self.store.checks.text(text))
+        end_time = human_time(end_time)
         waiting = self._calls.get((session_id, call_id), [])
         for row in waiting:
             row[TOOL_STATUS], row[TOOL_OUTPUT], row[TOOL_ERROR], row[TOOL_END] = status, output, error, end_time

@@ -29,7 +29,7 @@ from mimomem.history.evidence import Evidence, Window
 from mimomem.history.model import iso_time
 from mimomem.passes.base import Change, PassContext, PassReport, apply_changes, read_text
 from mimomem.passes.memory_doc import MemoryDoc, Section
-from mimomem.passes.wording import quote
+from mimomem.passes.wording import quote, without_secrets
 from mimomem.tree.layout import TASK_ID_RE
 from mimomem.tree.store import CHECKPOINT_WRITER
 from mimomem.tree.templates import CHECKPOINT_BUDGET, CHECKPOINT_SECTIONS, checkpoint_template, parse_notes
@@ -213,6 +213,10 @@ def run_checkpoint(ctx: PassContext, *, dry_run: bool = False) -> PassReport:
         ERRORS: errors_body(ev),
         NOTES: notes_body(read_text(tree.notes(sid))),
     }
+    redacted = 0
+    for name, lines in generated.items():
+        generated[name], count = without_secrets(lines)
+        redacted += count
     path = tree.checkpoint(sid)
     live = read_text(path)
     text, filled, kept = merge_checkpoint(live, generated)
@@ -221,6 +225,8 @@ def run_checkpoint(ctx: PassContext, *, dry_run: bool = False) -> PassReport:
         report.add("Filled", line)
     for name in kept:
         report.add("Kept", name)
+    if redacted:
+        report.add("Filled", f"{redacted} line(s) from the history held a likely secret; the secret was redacted")
     problems = validate_checkpoint(text)
     for problem in problems:
         report.add("Validation", problem)

@@ -26,10 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from mimomem.common.secrets import redact_secrets, scan_secrets
 from mimomem.history.evidence import Evidence, FailureFix, Provenance, Step, short_id
 from mimomem.history.signals import command_family, is_trivial
 from mimomem.passes.base import Change, PassContext, PassReport, apply_changes
-from mimomem.passes.wording import quote
+from mimomem.passes.wording import quote, without_secrets
 
 AGENT = "distill"
 HEADINGS = ("Shortlist", "Created", "Skipped", "Needs more evidence")
@@ -189,10 +190,16 @@ def run_distill(
         if covered:
             report.add("Skipped", f"{flow.label()}: {covered}")
             continue
+        if scan_secrets(" ".join(flow.steps)):  # a skill of commands holding a token would hand it to every session
+            report.add("Skipped", f"{redact_secrets(flow.label())}: a step holds a likely secret; not packaged")
+            continue
         report.add("Shortlist", f"{flow.name}: {flow.label()} ({len(flow.sessions)} sessions, {flow.runs} runs)")
         if write and target is not None:
             path = target / flow.name / "SKILL.md"
-            text = skill_text(flow, failures, ctx.where.project_name)
+            lines, redacted = without_secrets(skill_text(flow, failures, ctx.where.project_name).split("\n"))
+            text = "\n".join(lines)
+            if redacted:
+                report.add("Skipped", f"{flow.name}: {redacted} known-failure line(s) held a likely secret; redacted")
             report.changes.append(Change(path, None, text, create_only(text)))
             report.add("Created", f"{path}")
     if not shortlist:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 
+from mimomem.common.secrets import redact_secrets, scan_secrets
 from mimomem.history.evidence import Provenance, short_id
 
 MAX_CITES = 3
@@ -29,9 +30,12 @@ _RELATIVE = re.compile(
 
 def absolute_dates(text: str, said_at: int | None) -> str:
     """``text`` with today / yesterday / N days ago / 昨天 / N天前 … replaced by ``YYYY-MM-DD``."""
-    if said_at is None:
+    try:
+        base = datetime.fromtimestamp(said_at / 1000, timezone.utc).date() if said_at is not None else None
+    except (OverflowError, OSError, ValueError):  # a far-future time already in an old history.db
+        base = None
+    if base is None:
         return text
-    base = datetime.fromtimestamp(said_at / 1000, timezone.utc).date()
 
     def day(match: re.Match[str]) -> str:
         if match.group(1):
@@ -66,3 +70,21 @@ def quote(text: str, limit: int = 200) -> str:
     """``text`` on one line, cut at ``limit`` characters with ``…``."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def without_secrets(lines: list[str]) -> tuple[list[str], int]:
+    """``lines`` with each likely secret redacted (a line still flagged after that is dropped); how many.
+
+    The history holds what the user pasted, tokens included; the checkpoint must not stop
+    because of one of them, and must not hold it."""
+    out: list[str] = []
+    count = 0
+    for line in lines:
+        if not scan_secrets(line):
+            out.append(line)
+            continue
+        count += 1
+        clean = redact_secrets(line)
+        if not scan_secrets(clean):
+            out.append(clean)
+    return out, count
