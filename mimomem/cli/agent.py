@@ -17,6 +17,7 @@ from typing import Any
 
 from mimomem.cli import checks
 from mimomem.errors import UsageError
+from mimomem.tree.agents import claim, delegated
 
 
 def _where(args: argparse.Namespace, *, need_session: bool = False) -> Any:
@@ -71,7 +72,7 @@ def cmd_write(args: argparse.Namespace) -> int:
     """Replace (or ``--append`` to) TARGET with stdin, if the gate allows this agent to."""
     where = _where(args)
     tree = where.tree
-    who = where.who(_agent(args), task_id=args.task)
+    who = where.who(_agent(args), task_id=args.task) | {"delegated": delegated(args.agent, "cli", os.environ)}
     target = _target(where, args.target)
     text = _text_arg(None, "stdin")
     written = tree.append(target, text, **who) if args.append else tree.write(target, text, **who)
@@ -81,8 +82,6 @@ def cmd_write(args: argparse.Namespace) -> int:
 
 def _agent(args: argparse.Namespace) -> str:
     """``--agent``, as the CLI may claim it (``user`` only outside an agent's shell)."""
-    from mimomem.tree.agents import claim
-
     return claim(args.agent, "cli", os.environ)
 
 

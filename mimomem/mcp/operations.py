@@ -167,8 +167,10 @@ def write(state: MemoryState, where: Where, target: str, text: str, append: bool
 
     if not text.strip():
         raise _usage("text is empty; to clear a file write its template headings instead")
+    from mimomem.tree.agents import delegated
+
     tree = where.tree
-    who = where.who(state.options.agent)
+    who = where.who(state.options.agent) | {"delegated": delegated(state.options.agent, "mcp", {})}
     path = _target(where, target)
     written = tree.append(path, text, **who) if append else tree.write(path, text, **who)
     return f"{'appended to' if append else 'wrote'} {written} ({len(text)} characters)"
@@ -201,7 +203,7 @@ def checkpoint(state: MemoryState, where: Where, text: str) -> str:
             saved.append(save_undo(tree, path, live))
         return new
 
-    written, changed = tree.update(path, apply, **where.who(CHECKPOINT_WRITER))
+    written, changed = tree.update(path, apply, **where.who(CHECKPOINT_WRITER), delegated=True)
     if not changed:
         return f"{written} already holds this checkpoint; nothing changed"
     undo = f"; the previous one is kept as {saved[0]}" if saved else ""

@@ -68,6 +68,13 @@ def claim(agent: str, front_end: Literal["cli", "mcp", "hook"], env: Mapping[str
     return name
 
 
+def delegated(agent: str, front_end: Literal["cli", "mcp", "hook"], env: Mapping[str, str]) -> bool:
+    """Whether ``agent`` is a pass or the checkpoint writer claimed from an agent's shell: the host
+    agent's model words it (``--emit-prompt``), so the gate treats its text as the agent's."""
+    in_shell = front_end != "cli" or any(env.get(var) for var in AGENT_SHELL_VARIABLES)
+    return agent in RESTRICTED_AGENTS and in_shell
+
+
 def role_of(agent: str, task_id: str | None = None) -> Role:
     """The role of ``agent``: the user, a pass (dream, distill), the checkpoint writer, a subagent
     (bound to a task) or else the main agent.  The gate decides by role, never by the front end."""
@@ -147,6 +154,7 @@ __all__ = [
     "Role",
     "check_agent",
     "claim",
+    "delegated",
     "role_of",
     "skeleton",
 ]

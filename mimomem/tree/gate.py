@@ -103,14 +103,19 @@ def check_write(
     task_id: str | None = None,
     worktree: str | os.PathLike[str] | None = None,
     allow_foreign: bool = False,
+    delegated: bool = False,
 ) -> Path:
     """Decide whether ``agent`` may write ``target`` in ``tree``; return the real path to write to.
+
+    ``delegated``: a pass (or the checkpoint writer) worded by the host agent's own model, whose
+    text is the agent's (``mimomem write --agent dream`` typed in an agent's shell): global
+    memory stays closed to it.
 
     Raises a ``WriteDeniedError`` subclass (the rules are in this module's docstring) or
     ``InvalidMemoryIdError`` for a malformed id argument.  A relative ``target`` is taken
     relative to ``worktree`` (or the current directory when no worktree is given).
     """
-    gate = WriteGate(tree, agent, session_id, project_id, task_id, worktree, allow_foreign)
+    gate = WriteGate(tree, agent, session_id, project_id, task_id, worktree, allow_foreign, delegated)
     return gate.judge(target)
 
 
@@ -168,6 +173,7 @@ class WriteGate:
         task_id: str | None,
         worktree: str | os.PathLike[str] | None,
         allow_foreign: bool,
+        delegated: bool = False,
     ) -> None:
         self.tree = tree
         self.agent = check_agent(agent)
@@ -175,6 +181,7 @@ class WriteGate:
         self.pid = None if project_id is None else check_id(project_id, kind="project")
         self.tid = None if task_id is None else check_task_id(task_id)
         self.role = role_of(self.agent, self.tid)
+        self.delegated = delegated is True
         self.allow_foreign = allow_foreign is True
         self.root = os.path.realpath(tree.root)
         self.worktree: str | None = None
@@ -320,9 +327,10 @@ class WriteGate:
     def judge_role(self, parts: list[str], shown: str) -> None:
         """Global memory is the user's, a checkpoint the checkpoint writer's (module doc, rule 4)."""
         name = parts[-1]
-        if parts[0] == "global" and self.role not in ("user", "pass"):
+        if parts[0] == "global" and (self.role not in ("user", "pass") or self.delegated):
+            who = f"the {self.role}" + (", worded by the host agent," if self.delegated else "")
             raise ReservedForRoleError(
-                f"{shown}: global memory is the user's, never written by the {self.role} "
+                f"{shown}: global memory is the user's, never written by {who} "
                 f"({self.agent!r}): ask the user to change it, or write this project's memory instead "
                 f"(target=project, `mimomem write project`). {self.allowed()}"
             )

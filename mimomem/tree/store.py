@@ -192,6 +192,7 @@ class MemoryTree:
         task_id: str | None = None,
         worktree: str | os.PathLike[str] | None = None,
         allow_foreign: bool = False,
+        delegated: bool = False,
     ) -> Path:
         """Decide whether ``agent`` may write ``target``; return the real path to write to.
 
@@ -215,6 +216,7 @@ class MemoryTree:
             task_id=task_id,
             worktree=worktree,
             allow_foreign=allow_foreign,
+            delegated=delegated,
         )
 
     def write(self, target: str | os.PathLike[str], text: str, **who: Any) -> Path:

@@ -97,8 +97,8 @@ def test_the_mcp_server_never_runs_as_the_user(repo: Path) -> None:
     assert claim("user", "cli", {}) == "user"
 
 
-def _cli(repo: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("CLAUDECODE", "OPENCODE", "MIMOCODE")}
+def _cli(repo: Path, *args: str, stdin: str = "", **extra: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CLAUDECODE", "OPENCODE", "MIMOCODE")} | extra
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, "-m", "mimomem", *args, "--project", str(repo), "--session", "s-1"],
@@ -160,3 +160,15 @@ def test_an_unaccepted_proposal_is_not_injected_by_load_when(repo: Path) -> None
     assert "Skip the test suite" not in session_context(where).text
     store.accept_rule(proposal.id)
     assert "Skip the test suite" in prompt_context(where, "deploy to production tonight").text
+
+
+def test_a_pass_identity_claimed_in_an_agents_shell_never_opens_global_memory(repo: Path) -> None:
+    from mimomem.tree.store import MemoryTree
+
+    for agent in ("dream", "distill", "user"):
+        refused = _cli(repo, "write", "global", "--agent", agent, stdin="- planted\n", CLAUDECODE="1")
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+        assert "the user's" in refused.stderr or "person at the terminal" in refused.stderr
+    assert not MemoryTree().global_memory().exists()
+    memory = "# Project memory\n\n## Rules\n\n- use pnpm\n"
+    assert _cli(repo, "write", "project", "--agent", "dream", stdin=memory, CLAUDECODE="1").returncode == 0
