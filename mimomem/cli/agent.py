@@ -75,8 +75,23 @@ def cmd_write(args: argparse.Namespace) -> int:
     who = where.who(_agent(args), task_id=args.task) | {"delegated": delegated(args.agent, "cli", os.environ)}
     target = _target(where, args.target)
     text = _text_arg(None, "stdin")
+    if where.session_id is not None and target == str(tree.checkpoint(where.session_id)) and not args.append:
+        return _write_checkpoint(args, where, who, text)
     written = tree.append(target, text, **who) if args.append else tree.write(target, text, **who)
     _report(args, {"path": str(written), "appended": bool(args.append)})
+    return 0
+
+
+def _write_checkpoint(args: argparse.Namespace, where: Any, who: dict[str, Any], text: str) -> int:
+    """The whole checkpoint, checked as the MCP tool checks it (the gate first: its writer only)."""
+    from mimomem.passes.checkpoint import write_checkpoint
+
+    where.tree.check_write(where.tree.checkpoint(where.session_id), **who)
+    written, undo = write_checkpoint(where, where.session_id, text, delegated=bool(who.get("delegated")))
+    path = written or where.tree.checkpoint(where.session_id)
+    if undo is not None and not args.json:
+        print(f"the previous checkpoint is kept as {undo}", file=sys.stderr)
+    _report(args, {"path": str(path), "appended": False, "undo": None if undo is None else str(undo)})
     return 0
 
 

@@ -177,37 +177,16 @@ def write(state: MemoryState, where: Where, target: str, text: str, append: bool
 
 
 def checkpoint(state: MemoryState, where: Where, text: str) -> str:
-    """The checkpoint writer's one write: a complete new ``checkpoint.md``, checked as a model's answer is.
+    """The checkpoint writer's one write (:func:`mimomem.passes.checkpoint.write_checkpoint`).
 
     ``memory_write`` refuses the checkpoint (the gate keeps it for the checkpoint writer); this
-    tool writes it as ``checkpoint-writer`` only when it is a checkpoint (``## §N`` headings)
-    that drops or empties no filled section, and keeps the replaced text as an undo copy."""
-    from mimomem.passes.answer_check import checkpoint_answer_problems
-    from mimomem.passes.base import save_undo
-    from mimomem.passes.checkpoint import merge_checkpoint
-    from mimomem.tree.agents import CHECKPOINT_WRITER
+    tool writes a whole checkpoint that drops or empties no filled section, keeping an undo copy."""
+    from mimomem.passes.checkpoint import write_checkpoint
 
-    tree, sid = where.tree, _session(where)
-    path = tree.checkpoint(sid)
-    saved = []
-
-    def apply(live: str | None) -> str:
-        problems = checkpoint_answer_problems(live, text)
-        if problems:
-            raise _usage(
-                f"checkpoint refused, nothing was written: {'; '.join(problems)}. Send the whole checkpoint "
-                "(read memory://session/checkpoint; the prompt `checkpoint` lists the headings)"
-            )
-        new = merge_checkpoint(text, {})[0]  # an empty section's missing heading comes back
-        if live is not None and live != new:
-            saved.append(save_undo(tree, path, live))
-        return new
-
-    written, changed = tree.update(path, apply, **where.who(CHECKPOINT_WRITER), delegated=True)
-    if not changed:
-        return f"{written} already holds this checkpoint; nothing changed"
-    undo = f"; the previous one is kept as {saved[0]}" if saved else ""
-    return f"wrote the checkpoint {written}{undo}"
+    written, undo = write_checkpoint(where, _session(where), text, delegated=True)
+    if written is None:
+        return "the checkpoint already holds this text; nothing changed"
+    return f"wrote the checkpoint {written}" + (f"; the previous one is kept as {undo}" if undo else "")
 
 
 def context(state: MemoryState, where: Where, prompt: str | None, budget: int | None) -> str:

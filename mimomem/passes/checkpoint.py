@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mimomem.context.estimate import estimate_tokens
+from mimomem.context.where import Where
 from mimomem.errors import PassError
 from mimomem.history.evidence import Evidence, Window
 from mimomem.history.model import iso_time
-from mimomem.passes.base import Change, PassContext, PassReport, apply_changes, read_text
+from mimomem.passes.answer_check import checkpoint_answer_problems
+from mimomem.passes.base import Change, PassContext, PassReport, apply_changes, read_text, save_undo
 from mimomem.passes.memory_doc import MemoryDoc, Section
 from mimomem.passes.wording import quote, without_secrets
 from mimomem.tree.layout import TASK_ID_RE
@@ -245,3 +247,30 @@ def _remerge(generated: dict[str, list[str]]) -> Callable[[str | None], str]:
         return merge_checkpoint(live, generated)[0]
 
     return apply
+
+
+def write_checkpoint(where: Where, session_id: str, text: str, *, delegated: bool) -> tuple[Path | None, Path | None]:
+    """Replace ``session_id``'s checkpoint with ``text`` as the checkpoint writer, checked as a model's answer.
+
+    The front ends' one way to write a whole checkpoint (MCP ``memory_checkpoint``, ``mimomem write
+    checkpoint``): refused (``PassError``, nothing written) when ``text`` is no checkpoint or drops
+    or empties a section that had content; a heading missing over an empty section comes back; the
+    replaced text is kept as an undo copy.  Returns (the path written or None, the undo copy)."""
+    tree = where.tree
+    path = tree.checkpoint(session_id)
+    saved: list[Path] = []
+
+    def apply(live: str | None) -> str:
+        problems = checkpoint_answer_problems(live, text)
+        if problems:
+            raise PassError(
+                f"checkpoint refused, nothing was written: {'; '.join(problems)}. Send the whole checkpoint, "
+                "every ## §N section that holds something included"
+            )
+        new = merge_checkpoint(text, {})[0]
+        if live is not None and live != new:
+            saved.append(save_undo(tree, path, live))
+        return new
+
+    written, changed = tree.update(path, apply, **where.who(CHECKPOINT_WRITER), delegated=delegated)
+    return (written if changed else None), (saved[0] if saved else None)

@@ -172,3 +172,18 @@ def test_a_pass_identity_claimed_in_an_agents_shell_never_opens_global_memory(re
     assert not MemoryTree().global_memory().exists()
     memory = "# Project memory\n\n## Rules\n\n- use pnpm\n"
     assert _cli(repo, "write", "project", "--agent", "dream", stdin=memory, CLAUDECODE="1").returncode == 0
+
+
+def test_cli_checkpoint_writes_are_the_writers_and_checked(repo: Path) -> None:
+    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.templates import checkpoint_template
+
+    main = _cli(repo, "write", "checkpoint", stdin="# wiped\n")
+    assert main.returncode == 2 and "only by the checkpoint writer" in main.stderr
+    empty = _cli(repo, "write", "checkpoint", "--agent", "checkpoint-writer", stdin="OK.\n")
+    assert empty.returncode == 2 and "checkpoint refused" in empty.stderr and "Traceback" not in empty.stderr
+    filled = checkpoint_template().replace("(none yet)", "- migrate the users table", 1)
+    assert _cli(repo, "write", "checkpoint", "--agent", "checkpoint-writer", stdin=filled).returncode == 0
+    wiped = _cli(repo, "write", "checkpoint", "--agent", "checkpoint-writer", stdin=checkpoint_template())
+    assert wiped.returncode == 2 and "had content" in wiped.stderr
+    assert "migrate the users table" in MemoryTree().checkpoint("s-1").read_text(encoding="utf-8")
