@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from mimomem.history.model import MessageRecord, SessionRecord, TextPart, ToolPart
@@ -92,10 +93,12 @@ class Checks:
 
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
+        self.latest = int(time.time() * 1000) + FUTURE_SLACK
 
     def take(self) -> Counter[str]:
         """The counts since the last call (an importer adds them to its report's ``skipped``)."""
         out, self.counts = self.counts, Counter()
+        self.latest = int(time.time() * 1000) + FUTURE_SLACK  # the clock moves on between imports
         return out
 
     def text(self, value: str) -> str:
@@ -107,12 +110,18 @@ class Checks:
 
     def record(self, rec: R) -> R | None:
         """``rec`` made storable, or None (counted) when it cannot be stored."""
+        if _FINE[type(rec)](rec, self.latest):
+            return rec  # the common case, checked in one expression (an import runs this per record)
+        return self.repaired(rec)
+
+    def repaired(self, rec: R) -> R | None:
+        """The slow path of :meth:`record`: what is wrong with ``rec``, fixed or counted."""
         kind = type(rec)
         name = kind.__name__
         changes: dict[str, Any] = {}
         for field in _REQUIRED[kind]:
             value = getattr(rec, field)
-            if not isinstance(value, str) or (not value and field not in ("text", "input")):
+            if not isinstance(value, str) or (not value and field in _NON_EMPTY[kind]):
                 self.counts[f"{name} whose {field} is not a string (skipped)"] += 1
                 return None
             fixed = self.text(value)
@@ -133,6 +142,64 @@ class Checks:
                 self.counts["time outside what a session can have (dropped)"] += 1
                 changes[field] = None
         return dataclasses.replace(rec, **changes) if changes else rec
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _ok(text: Any) -> bool:
+    return type(text) is str and (text.isascii() or _encodes(text))
+
+
+def _ok_time(value: Any, latest: int) -> bool:
+    return value is None or (type(value) is int and MIN_TIME <= value <= latest)
+
+
+def _fine_session(r: SessionRecord, latest: int) -> bool:
+    return (
+        _ok(r.id) and _ok(r.origin) and _ok(r.source) and bool(r.id and r.origin and r.source)
+        and (r.cwd is None or _ok(r.cwd)) and (r.title is None or _ok(r.title))
+        and (r.parent_id is None or _ok(r.parent_id))
+        and _ok_time(r.started_at, latest) and _ok_time(r.updated_at, latest)
+    )  # fmt: skip
+
+
+def _fine_message(r: MessageRecord, latest: int) -> bool:
+    return (
+        _ok(r.id) and _ok(r.session_id) and _ok(r.role) and _ok(r.agent)
+        and bool(r.id and r.session_id and r.role and r.agent) and _ok_time(r.time, latest)
+    )  # fmt: skip
+
+
+def _fine_text(r: TextPart, latest: int) -> bool:
+    return (
+        _ok(r.uid) and _ok(r.message_id) and _ok(r.session_id) and _ok(r.text)
+        and bool(r.uid and r.message_id and r.session_id) and _ok_time(r.time, latest)
+    )  # fmt: skip
+
+
+def _fine_tool(r: ToolPart, latest: int) -> bool:
+    return (
+        _ok(r.uid) and _ok(r.message_id) and _ok(r.session_id) and _ok(r.tool) and _ok(r.input) and _ok(r.status)
+        and bool(r.uid and r.message_id and r.session_id and r.tool and r.status)
+        and (r.call_id is None or _ok(r.call_id)) and (r.output is None or _ok(r.output))
+        and (r.error is None or _ok(r.error)) and _ok_time(r.time, latest) and _ok_time(r.end_time, latest)
+    )  # fmt: skip
+
+
+_FINE: dict[type, Callable[[Any, int], bool]] = {
+    SessionRecord: _fine_session,
+    MessageRecord: _fine_message,
+    TextPart: _fine_text,
+    ToolPart: _fine_tool,
+}
+"""Per record type: is everything already storable (the fast path of ``Checks.record``)?"""
+_NON_EMPTY = {kind: tuple(f for f in fields if f not in ("text", "input")) for kind, fields in _REQUIRED.items()}
 
 
 __all__ = ["FUTURE_SLACK", "MAX_DEPTH", "MIN_TIME", "UNEXPECTED", "Checks", "human_time", "too_deep", "utf8_text"]
