@@ -22,7 +22,6 @@ process.  The model path (``dream --model`` / ``--emit-prompt``) stays an option
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -30,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mimomem.common.detach import spawn_detached
 from mimomem.common.secrets import scan_secrets
 from mimomem.context.where import Where
 from mimomem.history.episode import Episode, clip
@@ -229,17 +229,7 @@ def promote_pending(where: Where, *, deadline: float, only: str | None = None, l
 def detach(where: Where) -> None:
     """Promote the project's pending sessions in a background process (outlives the hook)."""
     log = where.tree.data_dir / "state" / "promote" / f"{where.project_id}.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    with os.fdopen(fd, "ab") as out:
-        subprocess.Popen(
-            [sys.executable, "-m", "mimomem.passes.promote", str(where.worktree), where.session_id or ""],
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            close_fds=True,
-        )
+    spawn_detached([sys.executable, "-m", "mimomem.passes.promote", str(where.worktree), where.session_id or ""], log)
 
 
 def run_background(project: str, session_id: str) -> int:

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from mimomem.common.detach import spawn_detached
 from mimomem.context.where import STATE, Where
 
 PASSES = ("dream", "distill")
@@ -112,19 +112,9 @@ def start_due_passes(where: Where, *, env: Mapping[str, str] | None = None, now:
 
 
 def _spawn(where: Where, kind: str) -> None:
+    # the log is 0600: the pass's report quotes the user's history (secrets redacted, the rest is private)
     log = _state_file(where).with_name(f"{where.project_id}.{kind}.log")
-    log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    # 0600: the pass's report quotes the user's history (secrets redacted, the rest is still private)
-    with open(os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab") as out:
-        os.fchmod(out.fileno(), 0o600)
-        subprocess.Popen(
-            [sys.executable, "-m", "mimomem.passes.schedule", kind, str(where.worktree)],
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # outlives the hook; the agent never waits for it
-            close_fds=True,
-        )
+    spawn_detached([sys.executable, "-m", "mimomem.passes.schedule", kind, str(where.worktree)], log)
 
 
 def run(kind: str, project: str, argv_extra: Sequence[str] = ()) -> int:
