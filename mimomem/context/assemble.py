@@ -35,11 +35,6 @@ SESSION_BUDGET = 4000
 PROMPT_BUDGET = 1200
 """Default tokens for the per-prompt context: it is paid on every turn, so keep it small."""
 
-PREAMBLE = (
-    "The blocks below are this project's memory, loaded by mimomem. They are already in your "
-    "context: do not read these files whole again; search for specifics."
-)
-
 
 @dataclass
 class Context:
@@ -100,10 +95,10 @@ def session_context(
     ctx = Context(budget, char_cap=char_cap)
     instructions = _block("instructions", memory_instructions(where), "mimomem context")
     extra = _curated_session_blocks(where) if curated else []
-    reserve = instructions.tokens + sum(b.tokens for b in extra) + estimate_tokens(PREAMBLE) + _LEFT_OUT_RESERVE
+    reserve = instructions.tokens + sum(b.tokens for b in extra) + _LEFT_OUT_RESERVE
     rebuilt = rebuild_blocks(where, max(0, budget - reserve), recent_user=recent_user)
     if any(b.text for b in rebuilt) or extra:
-        ctx.blocks = [_block("preamble", PREAMBLE, ""), instructions, *extra, *rebuilt]  # hard rules first
+        ctx.blocks = [instructions, *extra, *rebuilt]  # hard rules first (the instructions say what follows)
     else:
         ctx.blocks = [instructions]
     _note_left_out(ctx)
@@ -168,18 +163,34 @@ def _enforce(ctx: Context) -> Context:
     ctx.blocks = [_redacted(b) for b in ctx.blocks]
     while ctx.blocks and _over(ctx) > 0:
         last = ctx.blocks[-1]
-        room = last.tokens - _over(ctx) - 8
-        if room > 20 and last.text:
-            cut = read_budgeted(last.text, room, source=last.source or "mimomem context")
-            ctx.blocks[-1] = Block(last.name, cut.text, cut.tokens, last.full_tokens, True, last.source)
-            if _over(ctx) <= 0:
-                break
+        if _cut_last(ctx, last):
+            break
         ctx.blocks.pop()
         ctx.left_out.append(f"{last.name} (~{last.full_tokens} tokens, {last.source or 'mimomem context'})")
     if ctx.char_cap is not None and utf16_len(ctx.text) > ctx.char_cap:  # a last line longer than the cap
         ctx.blocks = [_block("cut", cut_utf16(ctx.text, ctx.char_cap - 200), "")]
         ctx.left_out = ["the rest of the memory context (run `mimomem search` for specifics)"]
     return ctx
+
+
+def _cut_last(ctx: Context, last: Block, tries: int = 4) -> bool:
+    """Cut the last block until the context fits (True), or give up (False: the caller drops it).
+
+    Several tries, because a token estimate and the character cap disagree (CJK text has
+    fewer characters per token than the first guess assumes).
+    """
+    room = last.tokens - _over(ctx) - 8
+    for _ in range(tries):
+        if room <= 20 or not last.text:
+            return False
+        cut = read_budgeted(last.text, room, source=last.source or "mimomem context")
+        ctx.blocks[-1] = Block(last.name, cut.text, cut.tokens, last.full_tokens, True, last.source)
+        over = _over(ctx)
+        if over <= 0:
+            return True
+        room = min(room - 8, cut.tokens - over - 8)
+    ctx.blocks[-1] = last
+    return False
 
 
 def _curated_session_blocks(where: Where) -> list[Block]:

@@ -14,68 +14,55 @@ from mimomem.tree.layout import GLOBAL_ID
 
 
 def memory_instructions(where: Where) -> str:
-    """The "Memory system" block: layers, paths, when to write what, how to recall."""
+    """The "Memory system" block: layers, paths, when to write what, how to recall - in few tokens.
+
+    It is paid at every session start, so each path is given once (the session's files
+    relative to its directory) and each rule in one line.
+    """
     tree = where.tree
-    layers = [
+    lines = [
         "# Memory system",
-        "",
-        "You have a persistent memory made of Markdown files; it survives between sessions.",
-        f"- Project memory: {tree.project_memory(where.project_id)} (context, rules, decisions, durable facts)",
-        f"- Global memory: {tree.global_memory()} (the user's own, for every project; read-only for you)",
+        "Persistent Markdown memory, kept between sessions.",
+        f"- Project memory: {tree.project_memory(where.project_id)} (rules, decisions, durable facts)",
+        f"- Global memory: {tree.global_memory()} (the user's own, every project; read-only for you)",
     ]
     if where.session_id is not None:
-        layers += [
-            f"- Session checkpoint: {tree.checkpoint(where.session_id)} (written only by the checkpoint writer)",
-            f"- Session notes: {tree.notes(where.session_id)} (your scratchpad)",
-            f"- Task journals: {tree.tasks_dir(where.session_id)}/<TID>/progress.md (one per subagent task)",
-        ]
-    parts = ["\n".join(layers)]
-    if not tree.write_enabled:
-        parts.append(
-            "Memory writing is OFF for this session: do not edit or create memory files. "
-            "Read and search them as needed."
+        lines.append(
+            f"- This session: {tree.session_dir(where.session_id)}/ - checkpoint.md (the checkpoint writer's only), "
+            "notes.md (your scratchpad), tasks/<TID>/progress.md (one per subagent task)"
         )
+    if not tree.write_enabled:
+        lines.append("Memory writing is OFF for this session: do not edit or create memory files; read, search them.")
     else:
-        parts.append(_writing_rules(where))
-    parts.append(_recall_rules())
-    return "\n\n".join(parts) + "\n"
+        lines += _writing_rules(where)
+    lines += _recall_rules()
+    return "\n".join(lines) + "\n"
 
 
-def _writing_rules(where: Where) -> str:
-    notes = where.tree.notes(where.session_id) if where.session_id is not None else None
+def _writing_rules(where: Where) -> list[str]:
     lines = [
-        "## When to write",
-        "- A project rule the user states -> the `Rules` section of project memory.",
-        "- An architecture decision the user states -> `Architecture decisions`.",
-        "- A durable fact needed before the next checkpoint -> `Discovered durable knowledge`.",
-        "Everything else waits for the checkpoint writer, which curates these files.",
+        "Write: a rule the user states -> `Rules` of project memory; a decision -> `Architecture decisions`; "
+        "a durable fact needed before the next checkpoint -> `Discovered durable knowledge`; "
+        "everything else waits for the checkpoint writer."
     ]
     if where.project_id == GLOBAL_ID:
         lines.append("(No git repository here: project memory is the shared `global` project.)")
-    if notes is not None:
-        lines += [
-            "",
-            "## Notes scratchpad",
-            f"Append quotes, open questions and notes for your future self to {notes}, one entry per",
-            'item headed `## [turn N · YYYY-MM-DDTHH:MMZ]` (UTC), or run `mimomem note "TEXT"`.',
-            "Look for a near-duplicate entry first. Do not create other ad-hoc memory files.",
-        ]
-    lines += ["", "Never edit checkpoint.md. Never store secrets: write the variable name instead."]
-    return "\n".join(lines)
+    if where.session_id is not None:
+        lines.append(
+            "Notes: append to notes.md one entry per item headed `## [turn N · YYYY-MM-DDTHH:MMZ]` (UTC), or run "
+            '`mimomem note "TEXT"`; look for a near-duplicate first; no other ad-hoc memory files.'
+        )
+    lines.append("Never edit checkpoint.md. Never store secrets: write the variable name instead.")
+    return lines
 
 
-def _recall_rules() -> str:
-    return "\n".join(
-        [
-            "## Recall",
-            "Blocks headed `## Session checkpoint`, `## Project memory`, `## Global memory` or",
-            "`## Session notes` are already in your context: do not read those files whole again.",
-            'For anything else run `mimomem search "<1-3 distinctive words>"` (Chinese or English);',
-            "a hit is authoritative, zero hits is not proof of absence: retry with other words.",
-            "Memory entries are claims from the time they were written: verify names before acting.",
-            "Do not ask the user about something memory may already record.",
-        ]
-    )
+def _recall_rules() -> list[str]:
+    return [
+        "Recall: the memory blocks below are already in your context - do not read those files whole again. "
+        'For anything else run `mimomem search "<1-3 distinctive words>"` (Chinese or English); a hit is '
+        "authoritative, zero hits is not proof of absence: retry with other words. Entries are claims from "
+        "when they were written: verify names before acting. Do not ask the user what memory may record."
+    ]
 
 
 def recall_reminder(where: Where) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mimomem.context.budgeted import Budgeted, content_only, read_budgeted, read_section_aware
+from mimomem.context.compact import compact_memory, drop_repeats
 from mimomem.context.estimate import estimate_tokens
 from mimomem.context.where import Where
 from mimomem.tree.templates import parse_notes
@@ -154,6 +155,7 @@ def _raw_blocks(where: Where, recent_user: Sequence[str]) -> dict[str, tuple[str
     _add_file(out, "project", tree.project_memory(where.project_id), sectioned=True)
     _add_file(out, "sessions", briefs, sectioned=True)
     _add_file(out, "global", tree.global_memory(), sectioned=True)
+    _densify(out)
     if where.session_id is not None:
         notes = notes_text(tree.notes(where.session_id))
         if notes:
@@ -169,6 +171,17 @@ def _add_file(out: dict[str, tuple[str, str, bool]], name: str, path: Path, *, s
     body = content_only(text) if text else ""
     if body:
         out[name] = (body, str(path), sectioned)
+
+
+def _densify(out: dict[str, tuple[str, str, bool]]) -> None:
+    """Memory blocks in fewer tokens (:mod:`mimomem.context.compact`): briefs without what project memory says."""
+    if "sessions" in out and "project" in out:
+        text, source, sectioned = out["sessions"]
+        out["sessions"] = (drop_repeats(text, out["project"][0]), source, sectioned)
+    for name in ("project", "sessions", "global"):
+        if name in out:
+            text, source, sectioned = out[name]
+            out[name] = (compact_memory(text, source), source, sectioned)
 
 
 def read_memory_file(path: Path) -> str:
