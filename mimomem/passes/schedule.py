@@ -13,7 +13,8 @@ project decides.  Here each project keeps its own last-run time in
 
 The Claude Code ``SessionEnd`` hook calls :func:`start_due_passes`, which records the run
 *before* starting it (two sessions ending together start it once) and runs it in a detached
-background process: import the Claude Code history, then the deterministic pass.  Its
+background process that runs ``python -m mimomem history import --claude-code``, then
+``python -m mimomem <pass> --no-model`` (processes: the library never imports the CLI).  Their
 output goes to ``<data>/state/passes/<project id>.<pass>.log``.
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -117,13 +119,23 @@ def _spawn(where: Where, kind: str) -> None:
     spawn_detached([sys.executable, "-m", "mimomem.passes.schedule", kind, str(where.worktree)], log)
 
 
-def run(kind: str, project: str, argv_extra: Sequence[str] = ()) -> int:
-    """What the background job does: import Claude Code history, then the deterministic pass."""
-    from mimomem.cli import main
+def _command(*args: str) -> list[str]:
+    """``python -m mimomem ARGS``: the pass runs the CLI as a process; the library never imports it."""
+    return [sys.executable, "-m", "mimomem", *args]
 
+
+def run(kind: str, project: str, argv_extra: Sequence[str] = ()) -> int:
+    """What the background job does: import Claude Code history, then the deterministic pass.
+
+    Each step is its own ``python -m mimomem`` process writing to this job's output (the log);
+    the pass runs whether or not the import succeeded, and its exit status is the job's.
+    """
     print(f"--- {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} automatic {kind} for {project}", flush=True)
-    main(["history", "import", "--claude-code"])
-    return main([kind, "--project", project, "--no-model", *argv_extra])
+    subprocess.run(_command("history", "import", "--claude-code"), stdin=subprocess.DEVNULL, check=False)
+    done = subprocess.run(
+        _command(kind, "--project", project, "--no-model", *argv_extra), stdin=subprocess.DEVNULL, check=False
+    )
+    return done.returncode
 
 
 if __name__ == "__main__":  # pragma: no cover - run by _spawn in a detached process

@@ -73,9 +73,9 @@ def test_fault_7_dream_report_does_not_show_the_refused_secret(
         assert GITHUB_TOKEN[:12] not in out, extra
 
 
-def test_fault_7_the_automatic_pass_logs_no_secret(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert 0 == schedule.run("dream", str(project), ["--days", "0"])
-    out, err = capsys.readouterr()
+def test_fault_7_the_automatic_pass_logs_no_secret(project: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    assert 0 == schedule.run("dream", str(project), ["--days", "0"])  # child processes: their output is on fd 1/2
+    out, err = capfd.readouterr()
     assert "automatic dream" in out and GITHUB_TOKEN[:12] not in out + err
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -79,3 +81,20 @@ def test_session_end_hook_starts_due_passes(where: Where, monkeypatch: pytest.Mo
     }
     assert claude_code.handle(payload, env={"MIMOMEM_AUTO_DREAM": "1"}) == ""
     assert spawned == ["dream"]
+
+
+def test_the_background_job_runs_the_cli_as_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """History import, then the pass, each ``python -m mimomem``; the pass's status is the job's."""
+    ran: list[list[str]] = []
+
+    def fake_run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        ran.append(args)
+        return subprocess.CompletedProcess(args, 3 if "history" in args else 0)  # a failed import still runs the pass
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    assert 0 == schedule.run("distill", "/p", ["--days", "0"])
+    python = [sys.executable, "-m", "mimomem"]
+    assert ran == [
+        [*python, "history", "import", "--claude-code"],
+        [*python, "distill", "--project", "/p", "--no-model", "--days", "0"],
+    ]
