@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from mimomem.common.secrets import SecretFinding
+
+class Finding(Protocol):
+    """What an error needs of a secret finding (``mimomem.common.secrets.SecretFinding``): its own words.
+
+    A protocol, so that this ground floor imports nothing of the floors above it.
+    """
+
+    def describe(self) -> str: ...
 
 
 class MimomemError(Exception):
@@ -76,7 +82,7 @@ class MemoryRootNotFoundError(LocationError):
 class SecretRefusedError(MimomemError, ValueError):
     """Text about to be written contains a likely secret (kind and line given, value never)."""
 
-    def __init__(self, where: str, findings: Sequence[SecretFinding]) -> None:
+    def __init__(self, where: str, findings: Sequence[Finding]) -> None:
         self.where = where
         self.findings = list(findings)
         shown = "; ".join(f.describe() for f in self.findings[:5])
