@@ -1,0 +1,56 @@
+"""The floors of the package, ground first: a module imports its own folder or a lower floor, never a higher one.
+
+This table is the one place the layering is written down.  ``tests/test_layers.py`` reads every
+import of the package (lazy ones and ``TYPE_CHECKING`` ones too) and fails on an arrow that runs
+up or sideways (two folders on one floor import neither each other), unless it is listed in
+``KNOWN_DEBTS`` with its reason; a debt that is paid must leave the list.  The README's
+architecture table lists the folders in this order (the same test checks it).
+
+Nothing of the package imports this module: it is the plan, read by the test.
+"""
+
+from __future__ import annotations
+
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("errors", "layers"),
+    ("common",),
+    ("_native",),
+    ("text", "tree"),
+    ("curated",),
+    ("context",),
+    ("search",),
+    ("history", "sqlite"),
+    ("__init__",),
+    ("passes", "mcp"),
+    ("hooks",),
+    ("bench",),
+    ("cli",),
+    ("__main__",),
+)
+"""Each floor's parts: a folder of ``mimomem/``, or a top-level module (``errors`` is ``errors.py``,
+``layers`` this file, ``__init__`` the package's public face, ``_native`` the compiled twin of ``text``)."""
+
+KNOWN_DEBTS: dict[tuple[str, str], str] = {
+    ("mimomem.context.relevant", "mimomem.search.everything"): (
+        "per-prompt recall uses the fused search, which imports context: both belong on one memory floor (issue 21)"
+    ),
+    ("mimomem.mcp.operations", "mimomem.cli.agent"): (
+        "the write-target resolver is a CLI helper (cli.agent._target); it moves to the memory floor (issue 21)"
+    ),
+}
+"""(importer, imported) -> why the upward arrow stands for now."""
+
+
+def floor_of(module: str) -> int:
+    """The floor (0 = ground) of a ``mimomem...`` module, from the part it belongs to."""
+    part = part_of(module)
+    for number, floor in enumerate(FLOORS):
+        if part in floor:
+            return number
+    raise KeyError(f"{module} is on no floor: add its folder to mimomem.layers.FLOORS")
+
+
+def part_of(module: str) -> str:
+    """The folder or top-level module of ``mimomem`` that ``module`` belongs to."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
