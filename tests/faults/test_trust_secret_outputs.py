@@ -90,8 +90,13 @@ def test_fault_7_history_db_and_pass_logs_are_private(
     assert db.exists()
     started: list[Any] = []
 
-    def popen(args: list[str], **kwargs: Any) -> None:  # record instead of starting a background pass
-        started.append(kwargs["stdout"].name)
+    class Shell:  # spawn_detached waits for the shell it starts
+        def wait(self) -> int:
+            return 0
+
+    def popen(args: list[str], **kwargs: Any) -> Shell:  # record instead of starting a background pass
+        started.append(args)
+        return Shell()
 
     monkeypatch.setattr(subprocess, "Popen", popen)
     where = locate(project, tree=MemoryTree())
