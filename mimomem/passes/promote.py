@@ -52,7 +52,7 @@ from mimomem.passes.promote_state import (
     render_briefs,
     write_marker,
 )
-from mimomem.passes.supersede import supersedes
+from mimomem.passes.supersede import supersedes, without_clauses
 from mimomem.passes.wording import sourced
 from mimomem.tree.agents import CHECKPOINT_WRITER
 
@@ -97,9 +97,14 @@ def plan(
             continue
         if item.section in KEYED:
             for heading, old in doc.all_items():
+                rest = without_clauses(line, old) if heading in KEYED else None
                 if heading in KEYED and supersedes(line, old):
                     doc.remove(heading, [old])
-                    history.append(_history_line(old, line, iso_day(item.time) if item.time else today))
+                elif rest is not None:  # a newer value of one clause: the rest of the old item stays
+                    doc.replace(heading, old, rest)
+                else:
+                    continue
+                history.append(_history_line(old, line, iso_day(item.time) if item.time else today))
             for c in [c for c in accepted if c.section in KEYED and supersedes(line, c.item)]:
                 accepted.remove(c)
                 history.append(_history_line(c.item, line, iso_day(item.time) if item.time else today))

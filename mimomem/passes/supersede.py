@@ -68,3 +68,55 @@ def supersedes(new: str, old: str) -> bool:
     if qualifiers(new) - qualifiers(old) and qualifiers(old) - qualifiers(new):
         return False
     return overlap >= SAME_KEY and bool(vo) and bool(vn) and not vn & vo
+
+
+_CLAUSE = re.compile(r"\s*[，,；;]\s*")
+_QUALIFYING = re.compile(r"^(?:不是|而不是|并非|not |rather than )", re.I)
+_CITED = re.compile(r"^(- )?(.*?)( \([a-z]+, \d{4}-\d{2}-\d{2}(?:, s:[0-9a-f]+)+\))?$", re.S)
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of an item (split at commas and semicolons), provenance left out."""
+    return [c for c in _CLAUSE.split(item_text(text)) if c]
+
+
+def replaced_clauses(new: str, old: str) -> list[int]:
+    """Indices of the clauses of ``old`` that a changed clause of ``new`` gives a newer value of.
+
+    Only when ``new`` has a change shape and both items name a common identifier (the same
+    thing); a clause of ``old`` is replaced when it holds another value and most of the
+    changed clause's content terms ("端口" in "端口改成 6543").  A clause right after it that
+    only qualifies the old value ("不是默认的 5432", "not 5432") goes with it.
+    """
+    if not CHANGE.search(item_text(new)) or not qualifiers(new) & qualifiers(old):
+        return []
+    old_parts = clauses(old)
+    hit: list[int] = []
+    for part in clauses(new):
+        vn, kn = values(part), key_terms(part)
+        if not CHANGE.search(part) or not vn or not kn:
+            continue
+        for n, other in enumerate(old_parts):
+            vo = values(other)
+            if vo and not vo & vn and len(kn & key_terms(other)) / len(kn) >= SAME_KEY and n not in hit:
+                hit.append(n)
+                hit += [n + 1] if n + 1 < len(old_parts) and _QUALIFYING.match(old_parts[n + 1]) else []
+    return sorted(set(hit))
+
+
+def without_clauses(new: str, old: str) -> str | None:
+    """``old`` (a memory bullet) without the clauses ``new`` replaces; None when none or all are.
+
+    The rest keeps the old provenance, and cites the newer session too.
+    """
+    gone = replaced_clauses(new, old)
+    parts = clauses(old)
+    if not gone or len(gone) >= len(parts):
+        return None
+    found = _CITED.match(old.strip())
+    cite_old = (found.group(3) or "") if found else ""
+    cite_new = re.search(r", (s:[0-9a-f]+)\)$", new.strip())
+    if cite_old and cite_new and cite_new.group(1) not in cite_old:
+        cite_old = f"{cite_old[:-1]}, {cite_new.group(1)})"
+    sep = "，" if re.search(r"[\u3000-\u9fff]", old) else ", "
+    return "- " + sep.join(p for n, p in enumerate(parts) if n not in gone) + cite_old

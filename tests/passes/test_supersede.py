@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mimomem.passes.supersede import supersedes
+from mimomem.passes.promote import plan
+from mimomem.passes.promote_items import FACTS, Item
+from mimomem.passes.supersede import replaced_clauses, supersedes, without_clauses
 
 
 @pytest.mark.parametrize(
@@ -34,3 +36,48 @@ def test_newer_values_supersede(new: str, old: str) -> None:
 )
 def test_other_keys_and_the_same_value_do_not(new: str, old: str) -> None:
     assert not supersedes(new, old)
+
+
+OLD_PORT = (
+    "- staging 数据库端口是 5433，不是默认的 5432，主机是 pg-staging.acme.internal，要先走跳板机 jump.acme.internal"
+    " (user, 2026-10-06, s:0b5ab4f2)"
+)
+
+
+def test_a_newer_value_replaces_only_its_clause() -> None:
+    new = "- 韩梅说 staging 迁到新集群了，端口改成 6543，主机还是 pg-staging.acme.internal (user, 2026-10-10, s:1e88)"
+    assert not supersedes(new, OLD_PORT)  # one long item with several facts: not wholly replaced
+    rest = without_clauses(new, OLD_PORT)
+    assert rest == (
+        "- 主机是 pg-staging.acme.internal，要先走跳板机 jump.acme.internal (user, 2026-10-06, s:0b5ab4f2, s:1e88)"
+    )
+
+
+def test_english_clauses_too() -> None:
+    old = "- The staging API lives at api.acme.dev, port 8080, behind the VPN (user, 2026-10-06, s:aaaaaaaa)"
+    new = "- staging port changed to 8443 (user, 2026-10-09, s:bbbbbbbb)"
+    assert (
+        without_clauses(new, old)
+        == "- The staging API lives at api.acme.dev, behind the VPN (user, 2026-10-06, s:aaaaaaaa, s:bbbbbbbb)"
+    )
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "- prod 数据库端口改成 6543 (user, 2026-10-10, s:1e882d63)",  # another thing: no shared identifier
+        "- staging 数据库端口是 6543 (user, 2026-10-10, s:1e882d63)",  # no change shape: whole-item rules decide
+        "- staging 的 cron 改成 03:15 (user, 2026-10-10, s:1e882d63)",  # a clause about something else
+        "- staging 数据库端口改成 5433 (user, 2026-10-10, s:1e882d63)",  # the same value again
+    ],
+)
+def test_no_clause_is_replaced_without_the_same_thing_and_another_value(new: str) -> None:
+    assert replaced_clauses(new, OLD_PORT) == [] and without_clauses(new, OLD_PORT) is None
+
+
+def test_the_promotion_plan_keeps_the_rest_and_records_the_old_item() -> None:
+    live = f"# Project memory\n\n## Discovered durable knowledge\n\n{OLD_PORT}\n"
+    item = Item(FACTS, "staging 数据库迁到新集群了，端口改成 6543", "user", "1e882d63-0000", 1760054400000)
+    planned, history = plan(live, [item], {}, today="2026-10-10")
+    assert "5433" not in planned.text and "jump.acme.internal" in planned.text and "6543" in planned.text
+    assert len(history) == 1 and "5433" in history[0] and "superseded" in history[0]
