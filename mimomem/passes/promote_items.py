@@ -194,6 +194,36 @@ def pinned_items(episode: Episode) -> list[Item]:
     return out
 
 
+_CONFIG = re.compile(
+    r"(?:^|/)(?:\.env[\w.-]*|Dockerfile|Makefile|[\w.-]+\.(?:ya?ml|toml|env|cfg|ini|cron|conf|lock)|\.gitlab-ci\.yml)$"
+)
+MAX_CONFIG_EDITS = 3
+"""Config edits taken from one session at most."""
+
+
+def config_edit_items(episode: Episode) -> list[Item]:
+    """One-line edits the model made to a config, build or CI file, and that succeeded: a fact the
+    session established (``.gitlab-ci.yml`` now runs ``uv sync --frozen``), never an instruction."""
+    out: list[Item] = []
+    for call in episode.calls:
+        if (
+            call.status != "ok"
+            or " -> " not in call.change
+            or len(call.files) != 1
+            or not _CONFIG.search(call.files[0])
+        ):
+            continue
+        before, after = call.change.split(" -> ", 1)
+        if reads_as_instruction(after) or len(out) >= MAX_CONFIG_EDITS:
+            continue
+        change = (
+            f"now {after}" if reads_as_instruction(before) else call.change
+        )  # an old line reading as an order: left out
+        text = f"edited {call.files[0]} ({change})"  # worded as a fix's edit, so a fix holding it is seen
+        out.append(Item(FACTS, text, "model", call.session_id, call.time))
+    return out
+
+
 def workflow_items(episode: Episode) -> list[Item]:
     """Runs of two or more different non-trivial commands that all succeeded, longest first."""
     runs: list[list[str]] = [[]]
@@ -229,8 +259,9 @@ def items_of(episode: Episode) -> list[Item]:
     for said in episode.said:
         found += said_items(said) if said.kind == TYPED else pasted_items(said)
     found += pinned_items(episode)
-    found += fix_items(episode.finish())
-    found += reported_fix_items(episode)
+    fixes = fix_items(episode.finish()) + reported_fix_items(episode)
+    found += [i for i in config_edit_items(episode) if not any(i.text[7:87] in f.text for f in fixes)]
+    found += fixes
     found += workflow_items(episode)
     seen: set[str] = set()
     out = []

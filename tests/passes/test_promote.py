@@ -206,3 +206,27 @@ def test_pasted_facts_pinned_versions_and_conventions(repo: Path) -> None:
     assert "disable verification" not in text
     rules = MemoryDoc.parse(text).find("Rules")
     assert rules is None or not any("X-Acme" in r for r in rules.items())
+
+
+def test_a_config_edit_that_succeeded_is_a_fact_of_the_session_never_a_rule(repo: Path) -> None:
+    ci = {"file_path": f"{repo}/.gitlab-ci.yml", "old_string": "- poetry install", "new_string": "- uv sync --frozen"}
+    code = {"file_path": f"{repo}/app.py", "old_string": "x = 1", "new_string": "x = 2"}
+    refused = {
+        "file_path": f"{repo}/pyproject.toml",
+        "old_string": "line-length = 88",
+        "new_string": "line-length = 100",
+    }
+    t = (
+        Transcript(SID_B, str(repo), day(28))
+        .user("把 CI 换成 uv。")
+        .tool("Edit", ci, "ok")
+        .tool("Edit", code, "ok")
+        .tool("Edit", refused, "rejected", ok=False)
+    )
+    _promote(repo, t)
+    text = _memory(repo)
+    facts = MemoryDoc.parse(text).find("Discovered durable knowledge").items()  # type: ignore[union-attr]
+    assert any(".gitlab-ci.yml" in f and "(now `- uv sync --frozen`)" in f and "(model," in f for f in facts)
+    assert "app.py" not in text and "line-length = 100" not in text
+    rules = MemoryDoc.parse(text).find("Rules")
+    assert rules is None or not any("uv sync" in r for r in rules.items())
