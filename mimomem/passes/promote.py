@@ -37,7 +37,7 @@ from mimomem.history.evidence import Provenance
 from mimomem.history.jsonl import read_jsonl
 from mimomem.history.model import iso_day
 from mimomem.history.transcript import message_of, parts
-from mimomem.passes.base import read_text
+from mimomem.passes.base import read_text, save_undo
 from mimomem.passes.dream import Candidate, plan_memory, spill_text, spill_topics
 from mimomem.passes.memory_doc import INDEX_LINE, MemoryDoc, bullet_items, duplicate_of, item_text
 from mimomem.passes.promote_items import DECISIONS, FACTS, FAILURES, RULES, Item, clean_text, items_of
@@ -172,7 +172,7 @@ def promote_marker(where: Where, marker: Marker, *, now: int) -> Promotion:
         tree.update(tree.project_topic(pid, topic), _spill(heading, moved), **who)
     if history:
         tree.update(tree.project_topic(pid, HISTORY_TOPIC), _append_history(history), **who)
-    tree.update(memory, lambda text: plan(text, items, spills, today=today)[0].text, **who)
+    tree.update(memory, _keeping_undo(tree, memory, lambda text: plan(text, items, spills, today=today)[0].text), **who)
     done.added = planned.lines.get("Consolidated", [])
     done.superseded = history
     times = [t for t in (s.time for s in episode.said) if t is not None] + [c.time for c in episode.calls if c.time]
@@ -183,6 +183,21 @@ def promote_marker(where: Where, marker: Marker, *, now: int) -> Promotion:
     tree.update(tree.project_topic(pid, SESSIONS_TOPIC), lambda _old: render_briefs(markers(where)), **who)
     done.sessions = 1
     return done
+
+
+def _keeping_undo(tree: Any, path: Any, rewrite: Callable[[str | None], str]) -> Callable[[str | None], str]:
+    """``rewrite``, keeping an undo copy (passes.base.save_undo) when it drops a line of the live text.
+
+    Promotion only adds lines, except where a newer value supersedes an older one or a section
+    spills: those lines move to other files, and the copy lets the user undo the move."""
+
+    def apply(live: str | None) -> str:
+        new = rewrite(live)
+        if live is not None and set(live.splitlines()) - set(new.splitlines()):
+            save_undo(tree, path, live)
+        return new
+
+    return apply
 
 
 def _relative(item: Item, root: Any) -> Item:

@@ -92,6 +92,18 @@ def test_a_newer_value_supersedes_the_older_which_stays_as_history(repo: Path) -
     assert "staging 数据库端口是 5433 - superseded 2026-11-28 by: staging 数据库端口改成 6543 了" in history
 
 
+def test_a_rewrite_that_moves_lines_out_keeps_an_undo_copy(repo: Path) -> None:
+    _promote(repo, _session_a(repo))
+    before = _memory(repo)
+    where = _where(repo)
+    undo = Path(where.tree.data_dir) / "undo"
+    assert not undo.exists() or not any(undo.rglob("MEMORY.md.*"))  # additions alone keep no copy
+    _promote(repo, Transcript(SID_B, str(repo), day(28)).user("记住：staging 数据库端口改成 6543 了。"))
+    (copy,) = undo.rglob("MEMORY.md.*")
+    assert copy.read_text(encoding="utf-8") == before
+    assert copy.stat().st_mode & 0o777 == 0o600
+
+
 def test_promotion_is_idempotent_and_a_restatement_is_a_duplicate(repo: Path) -> None:
     t = _session_a(repo)
     _promote(repo, t)
