@@ -18,18 +18,6 @@ from mimomem.tree.store import MemoryTree
 from mimomem.tree.templates import checkpoint_template, memory_template, notes_entry, notes_template
 
 
-@pytest.fixture
-def tree(tmp_path: Path) -> MemoryTree:
-    return MemoryTree(tmp_path / "data" / "memory")
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "app"
-    (path / ".git").mkdir(parents=True)
-    return path
-
-
 def test_templates_are_empty() -> None:
     assert content_only(memory_template()) == ""
     assert content_only(checkpoint_template()) == ""

@@ -13,18 +13,6 @@ from mimomem.context.where import locate
 from mimomem.tree.store import MemoryTree
 
 
-@pytest.fixture
-def tree(tmp_path: Path) -> MemoryTree:
-    return MemoryTree(tmp_path / "data" / "memory")
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "app"
-    (path / ".git").mkdir(parents=True)
-    return path
-
-
 def test_big_blocks_share_the_budget_by_their_caps_and_small_ones_get_all_they_need() -> None:
     shares = allocate({"checkpoint": 100_000, "notes": 100_000, "tasks": 40}, 3_000)
     assert shares["tasks"] == 40
