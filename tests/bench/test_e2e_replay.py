@@ -164,3 +164,26 @@ def test_cli_bench_e2e_prints_the_result(tiny: Path, capsys: pytest.CaptureFixtu
     result = json.loads(capsys.readouterr().out)
     assert {"mimomem", "mimomem+passes", "none", "mimo-style", "every-note"} == set(result["systems"])
     assert 2 == result["devset"]["questions"]
+
+
+def test_a_pass_started_by_the_replay_writes_nothing_to_the_callers_stdout(capfd: pytest.CaptureFixture[str]) -> None:
+    import subprocess
+    import sys
+
+    from mimomem.bench.e2e.replay import silenced_fds
+
+    with silenced_fds():  # what the replay wraps around a scheduled pass's own processes
+        subprocess.run([sys.executable, "-c", "import sys; print('# mimomem dream'); print('x', file=sys.stderr)"])
+    print("after")
+    out, err = capfd.readouterr()
+    assert ("after\n", "") == (out, err)  # `bench --e2e --json > file` stays one JSON document
+
+
+def test_the_pass_window_ends_at_the_replay_clock() -> None:
+    from mimomem.bench.e2e.replay import window_days
+
+    day = 86400.0
+    now = 1_800_000_000.0
+    assert 8 == window_days(now, now=now)  # the default 7 days, plus the part-day rounding
+    assert 7 + 57 + 1 == window_days(now - 57 * day - 3600, now=now)  # transcripts dated 57 days ago
+    assert window_days(now + day, now=now) == 8  # a clock ahead of today widens nothing

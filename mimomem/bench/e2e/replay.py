@@ -265,14 +265,43 @@ def scheduled_passes(clock: Clock, env: Mapping[str, str]) -> Iterator[list[str]
         return names
 
     def spawn(where: Any, kind: str) -> None:
-        with isolated(env), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            schedule.run(kind, str(where.worktree))
+        quiet = contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO())
+        with isolated(env), quiet[0], quiet[1], silenced_fds():  # its own processes write to fds 1 and 2
+            schedule.run(kind, str(where.worktree), ("--days", str(window_days(clock.now))))
 
     schedule.start_due_passes, schedule._spawn = start, spawn
     try:
         yield started
     finally:
         schedule.start_due_passes, schedule._spawn = original_start, original_spawn
+
+
+def window_days(replay_now: float, *, days: int = 7, now: float | None = None) -> int:
+    """The ``--days`` that gives a pass run today the default 7-day window ending at ``replay_now``.
+
+    The pass measures its window from the real clock, the transcripts are dated earlier; the
+    history holds nothing later than ``replay_now`` yet, so widening the window by the gap
+    between the two clocks selects exactly the sessions a pass at ``replay_now`` would read."""
+    gap = max(0.0, (time.time() if now is None else now) - replay_now)
+    return days + int(gap // 86400) + 1
+
+
+@contextlib.contextmanager
+def silenced_fds() -> Iterator[None]:
+    """File descriptors 1 and 2 point at /dev/null for the duration (child processes inherit them)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, null):
+            os.close(fd)
 
 
 def backdate_project(sandbox: Sandbox, project: str, when: float) -> None:
