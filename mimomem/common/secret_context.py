@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from mimomem.common.lazy_pattern import lazy
 from mimomem.common.secret_needles import NeedleFinder, needle_text
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
@@ -27,15 +28,15 @@ from mimomem.common.secret_values import (
 Span = tuple[str, int, int]
 
 # -- keys named by the words around them ------------------------------------------------------
-_AWS_SECRET = re.compile(
+_AWS_SECRET = lazy(
     r"(?i)aws[A-Za-z0-9_.\-]{0,30}(?:secret|sk)[A-Za-z0-9_.\-]{0,20}[\"']?\s*(?:[:=]+>?|\s)\s*[\"']?"
     r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
-_NAMED_SECRET_40 = re.compile(
+_NAMED_SECRET_40 = lazy(
     r"(?i)(?:secret[\s_\-]*(?:access[\s_\-]*)?key|\bsecret\b)[^\n]{0,20}?(?<![A-Za-z0-9/+])"
     r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
-_AZURE_KEY = re.compile(
+_AZURE_KEY = lazy(
     r"(?i)(?:account[\s_\-]*key|storage[^\n]{0,40}?key|shared[\s_\-]*key)[^\n]{0,20}?(?<![A-Za-z0-9+/])"
     r"([A-Za-z0-9+/]{86}==)"
 )
@@ -52,43 +53,42 @@ def _random_base64(value: str, min_entropy: float) -> bool:
 
 def named_keys(text: str) -> Iterator[Span]:
     """AWS secret access keys and Azure storage keys, recognised by the words that name them."""
-    low = needle_text(text)
-    if "aws" not in low and "secret" not in low and "key" not in low:
-        return
-    for m in _AWS_SECRET.finditer(text):
-        if _random_base64(m.group(1), 3.5):
-            yield "aws-secret-access-key", m.start(1), m.end(1)
-    for m in _NAMED_SECRET_40.finditer(text):
-        if _random_base64(m.group(1), 4.0):
-            yield "aws-secret-access-key", m.start(1), m.end(1)
-    for m in _AZURE_KEY.finditer(text):
-        if _random_base64(m.group(1), 4.5):
-            yield "azure-storage-key", m.start(1), m.end(1)
+    low = needle_text(text)  # each pattern holds its word (case-insensitive): run only where it is
+    if "aws" in low:
+        for m in _AWS_SECRET.finditer(text):
+            if _random_base64(m.group(1), 3.5):
+                yield "aws-secret-access-key", m.start(1), m.end(1)
+    if "secret" in low:
+        for m in _NAMED_SECRET_40.finditer(text):
+            if _random_base64(m.group(1), 4.0):
+                yield "aws-secret-access-key", m.start(1), m.end(1)
+    if "key" in low:
+        for m in _AZURE_KEY.finditer(text):
+            if _random_base64(m.group(1), 4.5):
+                yield "azure-storage-key", m.start(1), m.end(1)
 
 
 # -- generic: a random value assigned to a secret-ish name ---------------------------------------
 _NAME = r"[A-Za-z0-9_.\-]{0,40}(?:key|secret|token|pass|pwd|credential|auth)[A-Za-z0-9_.\-]{0,40}"
-_ASSIGN = re.compile(
+_ASSIGN = lazy(
     r"(?i)(?<![A-Za-z0-9_.\-])(?P<name>" + _NAME + r")[\"']?\s*(?::=|=>|=|:)\s*(?P<q>[\"'`]?)"
     r"(?P<value>[^\s\"'`,;]{6,512})"
 )
-PASSWORD_NAME = re.compile(
-    r"(?i)passw(?:or)?d|passphrase|passwort|(?:^|[_.\-])(?:pwd|pass)$|^pwd(?:$|[_.\-])|[a-z]Pwd$"
-)
-_NOT_A_VALUE_NAME = re.compile(
+PASSWORD_NAME = lazy(r"(?i)passw(?:or)?d|passphrase|passwort|(?:^|[_.\-])(?:pwd|pass)$|^pwd(?:$|[_.\-])|[a-z]Pwd$")
+_NOT_A_VALUE_NAME = lazy(
     r"(?i)(?:file|path|dir|env|var|name|length|len|min|max|policy|field|prompt|regex|pattern|reset|hint|label|type"
     r"|url|endpoint|command|cmd|rules?|strength|expiry|expires|ttl|age|count|attempts|less|required|enabled|stdin"
     r"|prefix|suffix|format|id)$"
 )
-_CAMEL_KEY = re.compile(r"(?<=[a-z0-9])Key$")
-_SECRET_NAME = re.compile(
+_CAMEL_KEY = lazy(r"(?<=[a-z0-9])Key$")
+_SECRET_NAME = lazy(
     r"(?i)(?:secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|auth[_\-]?key|"
     r"credential|signing[_\-]?key|client[_\-]?key|(?:^|[_.\-])key$|^key(?:$|[_.\-]))"
 )
-_SECRET_WORD = re.compile(r"(?i)secret|token|api|password|passwd|credential|private|auth")
-_IDENTIFIER = re.compile(r"[A-Za-z_\-/.]+|[A-Za-z]+(?:[_\-./][A-Za-z0-9]{1,12})+")
-_HEX = re.compile(r"[0-9a-fA-F]+")
-_CODE_VALUE = re.compile(
+_SECRET_WORD = lazy(r"(?i)secret|token|api|password|passwd|credential|private|auth")
+_IDENTIFIER = lazy(r"[A-Za-z_\-/.]+|[A-Za-z]+(?:[_\-./][A-Za-z0-9]{1,12})+")
+_HEX = lazy(r"[0-9a-fA-F]+")
+_CODE_VALUE = lazy(
     r"[()\[\]{}]|^(?:os|env|process|self|this|config|settings|request)\.|^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$"
 )
 
@@ -111,16 +111,19 @@ def _generic_value_is_secret(name: str, value: str) -> bool:
     return not decodes_to_prose(value.rstrip("="))
 
 
-_ASSIGN_HINT = re.compile(
-    r"(?i)(?:key|secret|token|pass|pwd|credential|auth)[A-Za-z0-9_.\-]{0,40}[\"']?\s*(?::=|=>|=|:)"
-)
+_ASSIGN_HINT = lazy(r"(?i)(?:key|secret|token|pass|pwd|credential|auth)[A-Za-z0-9_.\-]{0,40}[\"']?\s*(?::=|=>|=|:)")
 """A part every ``_ASSIGN`` match contains (same flags): where it is absent, ``_ASSIGN`` cannot match."""
+_HINT_WORDS = ("key", "secret", "token", "pass", "pwd", "credential", "auth")
+"""The words ``_ASSIGN_HINT`` starts with (lower case)."""
 
 
 def assignments(text: str) -> Iterator[Span]:
     """``name = value`` (also ``:``, ``=>``, ``:=``) where the name says secret and the value looks random."""
     if "=" not in text and ":" not in text:
         return  # every assignment operator holds '=' or ':'
+    low = needle_text(text)
+    if not any(word in low for word in _HINT_WORDS):
+        return  # the hint starts with one of them
     hint = _ASSIGN_HINT.search(text)
     if hint is None:
         return  # the hint is part of every match
@@ -142,22 +145,20 @@ _CLI_NEEDLES = (("pass", "pwd"), ("mysql", "mariadb"), ("sshpass", "login", "twi
 """Per command-line pattern: the text must contain one of these (lower case) for it to run."""
 _CLI_PATTERNS = [
     # --password X, --password=X, --db-password X, --http-passwd=X (any program)
-    re.compile(r"(?i)(?<![\w\-])--[\w\-]*?pass(?:word|wd)?(?:=|[ \t]+)" + _ARG),
+    lazy(r"(?i)(?<![\w\-])--[\w\-]*?pass(?:word|wd)?(?:=|[ \t]+)" + _ARG),
     # mysql -pSECRET (attached: "-p SECRET" would name a database)
-    re.compile(
-        r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b" + _CMD_TAIL + r"\s-p" + _ARG
-    ),
+    lazy(r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b" + _CMD_TAIL + r"\s-p" + _ARG),
     # sshpass -p X, docker login -p X, twine upload -p X
-    re.compile(
+    lazy(
         r"\b(?:sshpass|(?:docker|podman|buildah|skopeo|oras|nerdctl|helm[ \t]+registry)[ \t]+login|twine[ \t]+upload)\b"
         + _CMD_TAIL
         + r"\s-p[ \t]*"
         + _ARG
     ),
     # redis-cli -a X
-    re.compile(r"\bredis-cli\b" + _CMD_TAIL + r"\s-a[ \t]+" + _ARG),
+    lazy(r"\bredis-cli\b" + _CMD_TAIL + r"\s-a[ \t]+" + _ARG),
     # curl -u user:X, wget --user user:X
-    re.compile(
+    lazy(
         r"(?<![^\s;&|(`$])(?:curl|wget|http|https|xh)(?=\s)"
         + _CMD_TAIL
         + r"\s(?:-u|--user)(?:[ \t]+|=)?(?P<q>['\"]?)[^\s:'\"]+:"
@@ -185,12 +186,12 @@ def command_line_passwords(text: str) -> Iterator[Span]:
 
 
 # -- passwords in Markdown tables ------------------------------------------------------------
-_SECRET_HEADER = re.compile(
+_SECRET_HEADER = lazy(
     r"(?i)passw(?:or)?d|passwort|passphrase|\bpwd\b|\bpass\b|secret|token|api[ _\-]?key|access[ _\-]?key"
     r"|credential|mot de passe|contraseña|senha|пароль|密码|口令|密钥|令牌|パスワード|비밀번호"
 )
-_SEPARATOR_ROW = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
-_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_SEPARATOR_ROW = lazy(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
+_CELL_SPLIT = lazy(r"(?<!\\)\|")
 
 
 def _cells(line: str, offset: int) -> list[tuple[str, int]]:
@@ -241,14 +242,14 @@ def _table_cell(cell: str, offset: int) -> Iterator[Span]:
 
 
 # -- passwords stated in prose --------------------------------------------------------------
-_PROSE = re.compile(
+_PROSE = lazy(
     r"(?i)(?:(?<![A-Za-z])(?:password|passwd|passphrase|passwort|pwd)(?![A-Za-z])|密码|口令)[^:=：\n@/]{0,40}?"
     r"(?:[:=：]|\s(?:is|was|ist|est)\s)"
     r"[ \t]*(?P<q>[\"'`]?)(?P<value>[^\s\"'`,;，。]+)"
 )
 
 
-_CODE_CHARS = re.compile(r"[()\[\]{}<>\\]|^[^A-Za-z0-9]")
+_CODE_CHARS = lazy(r"[()\[\]{}<>\\]|^[^A-Za-z0-9]")
 
 
 def prose_passwords(text: str) -> Iterator[Span]:

@@ -1,9 +1,10 @@
 """Which of the shape rules' needles a text contains, found in one regex pass instead of one search per needle.
 
 A shape rule runs only when the lower-cased text contains one of its needles
-(``secret_shapes.NEEDLES``).  Asking ``needle in text`` for each of the hundred-odd needles
-costs more than the rules themselves on ordinary text; ``NeedleFinder`` compiles the needles
-into one trie-shaped regex and answers with the exact set of needles present:
+(``secret_shapes.NEEDLES``).  Over many texts, asking ``needle in text`` for each of the
+hundred-odd needles costs more than the rules themselves; ``NeedleFinder`` compiles the
+needles into one trie-shaped regex (once a process has scanned a few texts: compiling it
+costs ~2 ms, a hundred ``in`` scans of a short text) and answers with the exact set present:
 
 * the regex matches at position ``q`` exactly when some needle starts at ``q``, and (greedy,
   longest branch first) it returns the longest needle starting there; every other needle
@@ -41,26 +42,46 @@ def trie_pattern(words: Iterable[str]) -> str:
 
 
 class NeedleFinder:
-    """The exact set of needles (non-empty strings) that occur in a text."""
+    """The exact set of needles (non-empty strings) that occur in a text.
 
-    def __init__(self, needles: Iterable[str]) -> None:
-        words = sorted({n for n in needles if n})
-        self.pattern = re.compile(trie_pattern(words)) if words else None
-        # every needle that starts where a longer one starts is a prefix of it
-        self.prefixes = {n: frozenset(m for m in words if n.startswith(m)) for n in words}
+    The first ``trie_after`` texts are answered with one ``in`` test per needle (as fast on one
+    text as the trie, and nothing to compile: a hook scans a few texts); after that the trie
+    is compiled, for processes that scan many.  Both give the same answer.
+    """
+
+    def __init__(self, needles: Iterable[str], *, trie_after: int = 32) -> None:
+        self.words = tuple(sorted({n for n in needles if n}))
+        self.trie_after = trie_after
+        self._trie: re.Pattern[str] | None = None
+        self._prefixes: dict[str, frozenset[str]] | None = None
+
+    @property
+    def prefixes(self) -> dict[str, frozenset[str]]:
+        """Per needle, the needles it starts with (itself included): every needle that starts
+        where a longer one starts is a prefix of it."""
+        if self._prefixes is None:
+            words = self.words
+            self._prefixes = {n: frozenset(m for m in words if n.startswith(m)) for n in words}
+        return self._prefixes
 
     def present(self, text: str) -> frozenset[str]:
         """``frozenset(n for n in needles if n in text)``."""
-        pattern = self.pattern
-        if pattern is None:
+        if not self.words:
             return frozenset()
+        pattern = self._trie
+        if pattern is None:
+            if self.trie_after > 0:
+                self.trie_after -= 1
+                return frozenset(n for n in self.words if n in text)
+            pattern = self._trie = re.compile(trie_pattern(self.words))
+        prefixes = self.prefixes
         found: set[str] = set()
         match_at = pattern.match
         for m in pattern.finditer(text):
             for q in range(m.start(), m.end()):
                 at = match_at(text, q)
                 if at is not None:
-                    found.update(self.prefixes[at.group()])
+                    found.update(prefixes[at.group()])
         return frozenset(found)
 
 

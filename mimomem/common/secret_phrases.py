@@ -18,10 +18,10 @@ are compiled on first use, so importing the scanner costs nothing more.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from functools import cache
 
+from mimomem.common.lazy_pattern import LazyPattern, lazy
 from mimomem.common.secret_needles import needle_text
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
@@ -35,14 +35,14 @@ from mimomem.common.secret_values import (
 
 Span = tuple[str, int, int]
 
-_NOT_A_VALUE_NAME = re.compile(
+_NOT_A_VALUE_NAME = lazy(
     r"(?i)(?:file|path|dir|env|var|name|id|ids|ttl|type|types|version|length|len|scopes?|format|prefix|helper"
     r"|stdin|command|cmd|url|endpoint|header|source|store|backend|policy|expiry|expires|lifetime|duration)$"
 )
-_IDENTIFIER = re.compile(r"[A-Za-z_\-/.]+|[A-Za-z]+(?:[_\-./][A-Za-z0-9]{1,12})+")
-_HEX = re.compile(r"[0-9a-fA-F\-]+")
-_NOT_RANDOM = re.compile(r"[()\[\]{}<>\\]|://|^[~/.$%@-]|^\d+(?:\.\d+)*$")
-_HEX_WORDS = re.compile(r"(?i)token|secret|api|credential|密钥|秘钥|令牌|凭证|凭据")
+_IDENTIFIER = lazy(r"[A-Za-z_\-/.]+|[A-Za-z]+(?:[_\-./][A-Za-z0-9]{1,12})+")
+_HEX = lazy(r"[0-9a-fA-F\-]+")
+_NOT_RANDOM = lazy(r"[()\[\]{}<>\\]|://|^[~/.$%@-]|^\d+(?:\.\d+)*$")
+_HEX_WORDS = lazy(r"(?i)token|secret|api|credential|密钥|秘钥|令牌|凭证|凭据")
 
 
 def random_value(value: str, *, hex_ok: bool) -> bool:
@@ -74,24 +74,22 @@ _PASSWORD_VALUE = r"(?P<value>[!-~]+?)(?=[\"'`」』”’,;.)]?(?:[\s，。；�
 
 
 @cache
-def _patterns() -> dict[str, re.Pattern[str]]:
+def _patterns() -> dict[str, LazyPattern]:
     return {
         # --token X, -api-key 'X', --client-secret "X" (the "=" form is an assignment)
-        "flag": re.compile(
+        "flag": lazy(
             r"(?i)(?<![\w\-])(?P<name>--?(?=[A-Za-z])[\w\-]*?" + _SECRET_FLAG_WORD + r"[\w\-]*)[ \t]+(?P<q>['\"]?)"
             r"(?P<value>[^\s'\"]+)"
         ),
         # vault login [-option=...]... TOKEN
-        "vault": re.compile(
-            r"(?i)\bvault[ \t]+login((?:[ \t]+-\S+)*)[ \t]+(?P<q>['\"]?)(?P<value>[^\s'\"=]+)(?![^\s'\"])"
-        ),
-        "cookie": re.compile(r"(?i)(?<![\w\-])(?:set-)?cookie[\"']?[ \t]*[:=][ \t]*(?P<pairs>[^\n\"'`]+)"),
-        "authorization": re.compile(
+        "vault": lazy(r"(?i)\bvault[ \t]+login((?:[ \t]+-\S+)*)[ \t]+(?P<q>['\"]?)(?P<value>[^\s'\"=]+)(?![^\s'\"])"),
+        "cookie": lazy(r"(?i)(?<![\w\-])(?:set-)?cookie[\"']?[ \t]*[:=][ \t]*(?P<pairs>[^\n\"'`]+)"),
+        "authorization": lazy(
             r"(?i)\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:token|apikey|api-key|key)[ \t]+"
             r"(?P<value>[A-Za-z0-9_\-+/=.~]+)"
         ),
         # "the token is X", "API key: X", "token 是 X", "AppSecret：X"
-        "en": re.compile(
+        "en": lazy(
             r"(?i)(?P<kw>" + _EN_KEYWORD + r")[^:=：\n\"'`]{0,30}?"
             r"(?:[ \t]*[:=：][ \t]*|[ \t]+(?:is|was|are|were|equals)(?:[ \t]*:)?[ \t]+|[ \t]*"
             + _ZH_IS
@@ -100,7 +98,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             + _KEY_VALUE
         ),
         # 密码是X, 口令为「X」, 数据库密码: X
-        "zh-password": re.compile(
+        "zh-password": lazy(
             r"(?i)(?:(?:密码|口令)[ \t]*(?:"
             + _ZH_IS
             + r"|[:=：])|(?:passw(?:or)?d|passphrase)[ \t]*"
@@ -110,11 +108,11 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             + _PASSWORD_VALUE
         ),
         # API 密钥是 X, 令牌：X
-        "zh-key": re.compile(r"(?P<kw>" + _ZH_KEY + r")[ \t]*(?:" + _ZH_IS + r"|[:=：])" + _VALUE_OPEN + _KEY_VALUE),
+        "zh-key": lazy(r"(?P<kw>" + _ZH_KEY + r")[ \t]*(?:" + _ZH_IS + r"|[:=：])" + _VALUE_OPEN + _KEY_VALUE),
     }
 
 
-_EN_WORD = re.compile("(?i)(?=" + "|".join(_EN_WORDS) + ")")  # zero width: overlapping starts too
+_EN_WORD = lazy("(?i)(?=" + "|".join(_EN_WORDS) + ")")  # zero width: overlapping starts too
 
 
 def _word_starts(text: str, low: str, prefilter: bool) -> list[int]:
@@ -154,8 +152,8 @@ def flag_values(text: str, *, prefilter: bool = True) -> Iterator[Span]:
                 yield "secret-argument", m.start("value"), m.end("value")
 
 
-_COOKIE_PAIR = re.compile(r"(?P<name>[^=;\s]+)=(?P<value>[^;\s]*)")
-_SESSION_NAME = re.compile(r"(?i)sess|sid$|^sid|token|auth|jwt|remember|login|csrf|xsrf|secret|key|credential")
+_COOKIE_PAIR = lazy(r"(?P<name>[^=;\s]+)=(?P<value>[^;\s]*)")
+_SESSION_NAME = lazy(r"(?i)sess|sid$|^sid|token|auth|jwt|remember|login|csrf|xsrf|secret|key|credential")
 
 
 def cookies(text: str, *, prefilter: bool = True) -> Iterator[Span]:

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 from typing import Optional
 
+from mimomem.common.lazy_pattern import LazyPattern, lazy
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
     char_classes,
@@ -28,7 +29,7 @@ from mimomem.common.secret_values import (
 )
 
 Check = Callable[[str], bool]
-Rule = tuple[str, re.Pattern[str], int, Optional[Check]]  # noqa: UP045 (evaluated at run time on 3.10)
+Rule = tuple[str, LazyPattern, int, Optional[Check]]  # noqa: UP045 (evaluated at run time on 3.10)
 
 _B = r"(?<![A-Za-z0-9_\-])"  # a token starts at a boundary of the token alphabet
 _E = r"(?![A-Za-z0-9_\-])"  # ... and ends at one
@@ -74,7 +75,7 @@ def _after(sep: str, check: Check = token_like) -> Check:
 
 
 def _rule(kind: str, pattern: str, check: Check | None = token_like, group: int = 1) -> Rule:
-    return (kind, re.compile(pattern), group, check)
+    return (kind, lazy(pattern), group, check)
 
 
 # -- private keys -------------------------------------------------------------------------------

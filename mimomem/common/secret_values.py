@@ -15,6 +15,8 @@ import math
 import re
 from collections import Counter
 
+from mimomem.common.lazy_pattern import lazy
+
 PLACEHOLDER_WORDS = (
     "example",
     "placeholder",
@@ -72,8 +74,8 @@ PASSWORD_MIN_LEN = 8
 PASSWORD_MIN_ENTROPY = 2.5
 """Bits per character a password value needs."""
 
-_WORDISH = re.compile(r"\d*[A-Za-z][a-z]+\d*")
-_PATHLIKE = re.compile(r"^(?:/|~/|\./|\.\./|[A-Za-z]:\\)")
+_WORDISH = lazy(r"\d*[A-Za-z][a-z]+\d*")
+_PATHLIKE = lazy(r"^(?:/|~/|\./|\.\./|[A-Za-z]:\\)")
 
 
 def shannon_entropy(value: str) -> float:

@@ -75,7 +75,7 @@ _RULE_NEEDLES = [  # None: the rule always runs (an empty needle is in every tex
     frozenset(NEEDLES[kind]) if kind in NEEDLES and "" not in NEEDLES[kind] else None for kind, *_ in SHAPE_RULES
 ]
 _ALWAYS = tuple(i for i, needles in enumerate(_RULE_NEEDLES) if needles is None)
-_RULES_OF = {n: frozenset(i for i, ns in enumerate(_RULE_NEEDLES) if ns and n in ns) for n in _NEEDLES.prefixes}
+_RULES_OF = {n: frozenset(i for i, ns in enumerate(_RULE_NEEDLES) if ns and n in ns) for n in _NEEDLES.words}
 _SELECTED: dict[frozenset[str], list[Rule]] = {}
 
 

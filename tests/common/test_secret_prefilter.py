@@ -7,6 +7,7 @@ arbitrary text, with the alphabets that matter (needles, operators, case-fold lo
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +28,17 @@ def reference_assignments(text: str) -> Iterator[tuple[str, int, int]]:
         if secret_context._generic_value_is_secret(name, m.group("value")):
             kind = "password-assignment" if secret_context.PASSWORD_NAME.search(name) else "secret-assignment"
             yield kind, m.start("value"), m.end("value")
+
+
+def reference_named_keys(text: str) -> Iterator[tuple[str, int, int]]:
+    for pattern, entropy, kind in (
+        (secret_context._AWS_SECRET, 3.5, "aws-secret-access-key"),
+        (secret_context._NAMED_SECRET_40, 4.0, "aws-secret-access-key"),
+        (secret_context._AZURE_KEY, 4.5, "azure-storage-key"),
+    ):
+        for m in pattern.finditer(text):
+            if secret_context._random_base64(m.group(1), entropy):
+                yield kind, m.start(1), m.end(1)
 
 
 def reference_command_lines(text: str) -> Iterator[tuple[str, int, int]]:
@@ -54,6 +66,7 @@ def reference_raw(text: str) -> list[tuple[str, int, int]]:
             if check is None or check(value):
                 out.append((kind, m.start(group), m.end(group)))
     replaced = {
+        secret_context.named_keys: reference_named_keys,
         secret_context.assignments: reference_assignments,
         secret_context.command_line_passwords: reference_command_lines,
     }
@@ -88,11 +101,13 @@ def test_prefiltered_scan_equals_the_full_scan(text: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["ab", "abc", "abcd", "b", "bc", "x-", "-x", "a"]), min_size=1), texts)
 def test_needle_finder_is_exact(needles: list[str], text: str) -> None:
-    finder = NeedleFinder(needles)
-    assert finder.present(text) == frozenset(n for n in needles if n in text)
-    shapes = NeedleFinder(ALL_NEEDLES)
-    low = text.lower()
-    assert shapes.present(low) == frozenset(n for n in ALL_NEEDLES if n in low)
+    for trie_after in (0, 1):  # the trie at once, and the ``in`` tests first
+        finder = NeedleFinder(needles, trie_after=trie_after)
+        assert finder.present(text) == frozenset(n for n in needles if n in text)
+        assert finder.present(text) == frozenset(n for n in needles if n in text)
+        shapes = NeedleFinder(ALL_NEEDLES, trie_after=trie_after)
+        low = text.lower()
+        assert shapes.present(low) == frozenset(n for n in ALL_NEEDLES if n in low)
 
 
 def test_needle_finder_sees_overlapping_and_nested_needles() -> None:
@@ -101,6 +116,22 @@ def test_needle_finder_sees_overlapping_and_nested_needles() -> None:
     assert finder.present("s k") == frozenset()
     assert NeedleFinder([]).present("anything") == frozenset()
     assert trie_pattern(["a", "ab"]) == "a(?:b)?"
+
+
+def test_bench_secrets_cases_findings_are_unchanged() -> None:
+    """The labelled cases of ``benchmarks/bench_secrets.py`` (dev and held-out): every prefilter
+    (needles, per-pattern words, the assignment hint) lets through all the full scan finds."""
+    data = Path(__file__).parents[1] / "data" / "secrets"
+    cases = [
+        json.loads(line)
+        for name in ("eval-trust.jsonl", "eval-trust-heldout.jsonl")
+        for line in (data / name).read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    assert len(cases) > 50
+    for case in cases:
+        text = case["text"]
+        assert list(secrets._iter_raw(text)) == reference_raw(text), text
 
 
 def test_corpus_findings_are_unchanged() -> None:
