@@ -8,13 +8,12 @@ library and prints.  ``main`` turns errors into one line on stderr and an exit s
 
 from __future__ import annotations
 
-import argparse
-import sqlite3
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from mimomem.cli import exits
-from mimomem.errors import MimomemError
+if TYPE_CHECKING:
+    import argparse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -24,7 +23,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from mimomem.hooks import claude_code
 
         return claude_code.run(sys.stdin, sys.stdout, sys.stderr)
+    import sqlite3
+
+    from mimomem.cli import exits
     from mimomem.cli.parser import build_parser
+    from mimomem.errors import MimomemError
 
     args = build_parser().parse_args(argv)
     command = f"mimomem {args.command}"

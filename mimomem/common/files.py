@@ -11,7 +11,6 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -100,7 +99,7 @@ def _open_temp(name: str, dir_fd: int | None) -> tuple[int, str]:
     """
     head, tail = os.path.split(name)
     for _ in range(100):
-        tmp = os.path.join(head, f".{tail}.{os.getpid()}.{secrets.token_hex(8)}.tmp")
+        tmp = os.path.join(head, f".{tail}.{os.getpid()}.{os.urandom(8).hex()}.tmp")
         try:
             return os.open(tmp, _TEMP_FLAGS, 0o600, dir_fd=dir_fd), tmp
         except FileExistsError:

@@ -129,16 +129,18 @@ def promote(where: Any, payload: Mapping[str, Any], *, deadline: float | None, o
 
     Never raises: promotion failing must not cost the session its context (one stderr line).
     """
-    from mimomem.passes import promote as promotion
-
     path = payload.get("transcript_path")
     if not isinstance(path, str) or not os.path.isabs(path) or where.session_id is None:
         return
     try:
-        promotion.register(where, where.session_id, path)
-        if deadline is None:
-            return
+        from mimomem.passes.promote_state import markers, register  # light: no history, no passes
+
+        register(where, where.session_id, path)
         only = where.session_id if only_this else None
+        if deadline is None or not any(m.pending() and only in (None, m.session_id) for m in markers(where)):
+            return  # nothing to promote (checked without the lock: a session growing now is seen next time)
+        from mimomem.passes import promote as promotion
+
         done = promotion.promote_pending(where, deadline=deadline, only=only, lock_wait=0.2)
         if done.pending:
             promotion.detach(where)

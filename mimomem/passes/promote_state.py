@@ -24,8 +24,6 @@ from typing import Any
 
 from mimomem.common.files import atomic_write
 from mimomem.context.where import STATE, Where
-from mimomem.history.evidence import short_id
-from mimomem.history.model import iso_day
 
 MAX_BRIEFS = 4
 """Sessions kept in ``memory-sessions.md`` (the newest; older ones stay in their notes and the history)."""
@@ -158,6 +156,9 @@ def merge_brief(old: dict[str, list[str]], new: dict[str, list[str]]) -> dict[st
 
 def render_briefs(all_markers: list[Marker]) -> str:
     """``memory-sessions.md``: the newest sessions in brief, newest first."""
+    from mimomem.history.evidence import short_id  # the history package: not on the per-prompt path
+    from mimomem.history.model import iso_day
+
     shown = sorted((m for m in all_markers if m.brief), key=lambda m: -(m.time or 0))[:MAX_BRIEFS]
     out = ["# Recent sessions", "", "_The last sessions of this project in brief, newest first (mimomem promote)._", ""]
     for m in shown:

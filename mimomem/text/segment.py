@@ -8,7 +8,6 @@ directory (``$XDG_CACHE_HOME/mimomem``, or ``MIMOMEM_CACHE_DIR``).
 from __future__ import annotations
 
 import functools
-import logging
 import os
 import warnings
 from pathlib import Path
@@ -37,6 +36,7 @@ def _jieba() -> Any:
         warnings.simplefilter("ignore", DeprecationWarning)
         warnings.simplefilter("ignore", SyntaxWarning)
         import jieba
+    import logging
 
     jieba.default_logger.setLevel(logging.WARNING)
     jieba.default_logger.removeHandler(jieba.log_console)

@@ -29,7 +29,6 @@ import os
 import re
 from typing import NamedTuple
 
-from mimomem.common import frontmatter
 from mimomem.errors import InvalidMemoryIdError
 
 SCOPES: tuple[str, ...] = ("global", "projects", "sessions")
@@ -150,6 +149,8 @@ def cc_frontmatter_type(text: str) -> str | None:
     (top level wins), LF or CRLF line ends, a leading BOM, and a closing ``---`` at
     the very end of the file.  Malformed YAML or an unknown value gives ``None``.
     """
+    from mimomem.common import frontmatter  # YAML: only when a file is classified, never on import
+
     head = text[:_FRONTMATTER_LIMIT].lstrip("\ufeff")
     if head.split("\n", 1)[0].rstrip("\r") != frontmatter.FENCE:  # the opening fence exactly, no trailing blanks
         return None

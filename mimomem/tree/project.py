@@ -18,9 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import NamedTuple
 
@@ -184,6 +182,8 @@ def _ensure_id(git_dir: Path, id_files: tuple[str, ...]) -> str:
         value = _read_id(git_dir / name)
         if value:
             return _valid(value, git_dir / name)
+    import uuid  # only when an id is created: never on the per-prompt path
+
     target = git_dir / id_files[0]
     if _read_id(target) is None:
         created = _create_exclusive(target, str(uuid.uuid4()))
@@ -210,6 +210,8 @@ def _create_exclusive(target: Path, value: str) -> str | None:
 
     ``None`` means the file exists but is still blank.
     """
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.common.files import atomic_write
-from mimomem.common.secrets import ensure_no_secrets, ensure_no_secrets_appended
 from mimomem.errors import BadMemoryPathError
 from mimomem.tree import gate, generation, locations, templates
 from mimomem.tree.gate import CHECKPOINT_WRITER, SANDBOXED_AGENTS, fold
@@ -334,6 +333,8 @@ def _refuse_secrets(text: str, path: Path, before: str = "") -> None:
     """Refuse a likely secret in ``text``, in the file's name, or made by appending ``text`` to ``before``."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
+    from mimomem.common.secrets import ensure_no_secrets, ensure_no_secrets_appended  # the scanner: writes only
+
     ensure_no_secrets(str(path), where=str(path), field="file name")
     ensure_no_secrets_appended(before, text, where=str(path))
 
