@@ -15,19 +15,38 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-try:  # libyaml is ~10x faster; both are the safe (tag-free) loader and dumper
-    from yaml import CSafeDumper as _Dumper
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - PyYAML built without libyaml
-    from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
-
 FENCE = "---"
+
+
+@cache
+def _yaml() -> tuple[Any, Any, Any]:
+    """PyYAML with its safe loader and dumper, imported on first use: a read served from the
+    caches (the curated snapshot, the header cache) parses no YAML, and the import costs ~10-20 ms."""
+    import yaml
+
+    try:  # libyaml is ~10x faster; both are the safe (tag-free) loader and dumper
+        from yaml import CSafeDumper as dumper
+        from yaml import CSafeLoader as loader
+    except ImportError:  # pragma: no cover - PyYAML built without libyaml
+        from yaml import SafeDumper as dumper  # type: ignore[assignment]
+        from yaml import SafeLoader as loader  # type: ignore[assignment]
+    return yaml, loader, dumper
+
+
+class _InvalidYaml(Exception):
+    """A header YAML refused (``args[0]``: PyYAML's error)."""
+
+
+def _yaml_load(header: str) -> Any:
+    yaml, loader, _ = _yaml()
+    try:
+        return yaml.load(header, Loader=loader)
+    except yaml.YAMLError as exc:
+        raise _InvalidYaml(exc) from exc
 
 
 @dataclass(frozen=True)
@@ -70,7 +89,8 @@ def parse(text: str) -> Document:
         return Document({}, text, FrontmatterProblem("unterminated", "frontmatter has no closing '---' line"))
     try:
         meta = _load_header(header)
-    except yaml.YAMLError as exc:
+    except _InvalidYaml as invalid:
+        exc = invalid.args[0]
         mark = getattr(exc, "problem_mark", None)
         where = int(mark.line) + 2 if mark is not None else 2
         reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -87,11 +107,11 @@ def _load_header(header: str) -> Any:
         return {}
     cache = _cache
     if cache is None:
-        return yaml.load(header, Loader=_Loader)
+        return _yaml_load(header)
     found = cache.get(header)
     if found is not _MISSING:
         return found
-    meta = yaml.load(header, Loader=_Loader)
+    meta = _yaml_load(header)
     cache.put(header, meta)
     return meta
 
@@ -215,9 +235,10 @@ def _plain(value: Any) -> Any:
 
 def serialize(meta: Mapping[str, Any], body: str) -> str:
     """Render ``meta`` (in its own key order) and ``body`` as a frontmatter document."""
+    yaml, _, dumper = _yaml()
     header = yaml.dump(
         _plain(meta),
-        Dumper=_Dumper,
+        Dumper=dumper,
         sort_keys=False,
         allow_unicode=True,
         default_flow_style=False,

@@ -14,10 +14,9 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mimomem.common.secrets import redact_secrets
-from mimomem.curated.dedup import DedupIndex
 from mimomem.curated.importer import item_arguments, item_label, read_notes
 from mimomem.curated.inspection import inspect_roots
 from mimomem.curated.listing import StaleListingError
@@ -42,16 +41,6 @@ from mimomem.curated.roots import CuratedRoot, checked_categories, default_globa
 from mimomem.curated.transaction import recover_root, writing
 from mimomem.curated.undo import Undo
 from mimomem.curated.warm import warm_caches
-from mimomem.curated.writing import (
-    checked_input,
-    choose_id,
-    kind_for,
-    memory_file_text,
-    refuse_duplicate,
-    rewrite_meta,
-    supersede_target,
-    write_memory_file,
-)
 from mimomem.errors import (
     CuratedError,
     InvalidMemoryError,
@@ -60,6 +49,9 @@ from mimomem.errors import (
     SecretRefusedError,
 )
 from mimomem.text.query import Query, parse_query
+
+if TYPE_CHECKING:  # a write imports writing and the duplicate filter; a read never needs them
+    from mimomem.curated.dedup import DedupIndex
 
 Now = _dt.datetime | Callable[[], _dt.datetime] | None
 _T = TypeVar("_T")
@@ -332,19 +324,21 @@ class CuratedMemory:
         durable: bool = True,
     ) -> Memory:
         """Check, write and register one memory (the caller holds the root's lock and compiles)."""
+        from mimomem.curated import writing as w
+
         given = {"category": category, "summary": summary, "slug": slug, "highlight": highlight, "load when": load_when}
-        summary, body, highlight, when = checked_input(
+        summary, body, highlight, when = w.checked_input(
             {**given, "supersedes": supersedes, "body": body}, author=author, root=root, categories=self.categories
         )
-        memory_id = choose_id(root, category, summary, slug)
+        memory_id = w.choose_id(root, category, summary, slug)
         path = root.file_for(memory_id)  # a symlinked category directory or file is refused before anything else
-        old = supersede_target(root, supersedes)
+        old = w.supersede_target(root, supersedes)
         dedup = self._dedup_for(root)
-        refuse_duplicate(dedup, summary, body, skip=supersedes)
+        w.refuse_duplicate(dedup, summary, body, skip=supersedes)
         now = self.now()
         meta = new_memory_meta(
             memory_id,
-            kind=kind_for(category, author),
+            kind=w.kind_for(category, author),
             summary=summary,
             highlight=highlight,
             now=now,
@@ -353,8 +347,8 @@ class CuratedMemory:
             supersedes=supersedes,
             author=author,
         )
-        content = memory_file_text(meta, body, where=f"{root.scope}:{memory_id}")
-        path = write_memory_file(root, memory_id, content, path=path, durable=durable, undo=undo)
+        content = w.memory_file_text(meta, body, where=f"{root.scope}:{memory_id}")
+        path = w.write_memory_file(root, memory_id, content, path=path, durable=durable, undo=undo)
         memory, _ = memory_from_meta(  # exactly what loading the file back gives
             meta, body.strip("\n"), memory_id=memory_id, scope=root.scope, path=path, mtime=now
         )
@@ -375,6 +369,8 @@ class CuratedMemory:
         self._reindex(memory)
 
     def _set_superseded_by(self, root: CuratedRoot, old: Memory, new_id: str, *, durable: bool, undo: Undo) -> None:
+        from mimomem.curated.writing import rewrite_meta
+
         changes = {"superseded_by": new_id, "updated": iso(self.now())}
         updated = rewrite_meta(root, old, changes, durable=durable, undo=undo)
         self._reindex(updated)
@@ -382,6 +378,8 @@ class CuratedMemory:
             self._dedup[root.scope].remove(old.id)
 
     def _dedup_for(self, root: CuratedRoot) -> DedupIndex:
+        from mimomem.curated.dedup import DedupIndex
+
         dedup = self._dedup.get(root.scope)
         if dedup is None:
             dedup = self._dedup[root.scope] = DedupIndex.of(root.memories.values())
@@ -430,6 +428,8 @@ class CuratedMemory:
         memory = self._proposal(memory_id, scope)
         root = self._root(memory.scope)
         with self._writing(root) as undo:
+            from mimomem.curated.writing import rewrite_meta
+
             changes = {"kind": "rule", "updated": iso(self.now()), "accepted_by": "user"}
             updated = rewrite_meta(root, memory, changes, undo=undo)
             self._reindex(updated)
