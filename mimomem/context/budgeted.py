@@ -72,8 +72,13 @@ def read_budgeted(text: str, budget: int, *, source: str) -> Budgeted:
     total = estimate_tokens(text)
     if total <= budget:
         return Budgeted(text, total, total, False)
+    note = _cut_note(budget, total, source)
+    return _fitted(_leading_lines(text, budget - estimate_tokens(note)), note, budget, total)
+
+
+def _leading_lines(text: str, room: int) -> str:
+    """The whole leading lines of ``text`` whose summed estimates stay within ``room`` tokens."""
     lines: list[str] = []
-    room = budget - estimate_tokens(_cut_note(budget, total, source))
     used = 0
     for line in text.split("\n"):
         cost = estimate_tokens(line + "\n")
@@ -82,7 +87,7 @@ def read_budgeted(text: str, budget: int, *, source: str) -> Budgeted:
         lines.append(line)
         used += cost
     kept = "\n".join(lines).rstrip("\n")
-    return _fitted(kept + "\n" if kept else "", _cut_note(budget, total, source), budget, total)
+    return kept + "\n" if kept else ""
 
 
 def read_section_aware(text: str, budget: int, *, source: str) -> Budgeted:
@@ -90,7 +95,8 @@ def read_section_aware(text: str, budget: int, *, source: str) -> Budgeted:
 
     The first section that does not fit gets a prefix of whole lines if at least
     ``_MIN_PARTIAL`` tokens remain; later sections keep only their heading and spillover
-    index lines.  If even that skeleton does not fit, the skeleton alone is cut to size.
+    index lines.  If even that skeleton does not fit beside the note, the skeleton is cut so that
+    the note still fits: a cut always says where the rest is, bare headings never stand alone.
     """
     total = estimate_tokens(text)
     if total <= budget:
@@ -101,8 +107,7 @@ def read_section_aware(text: str, budget: int, *, source: str) -> Budgeted:
     skeleton = [_skeleton(heading, body) for heading, body in sections]
     fixed = estimate_tokens("\n".join(head)) + sum(estimate_tokens(s) for s in skeleton)
     if fixed >= room:
-        cut = read_budgeted("\n".join(_lines_of(head, skeleton)), budget, source=source)
-        return Budgeted(cut.text, cut.tokens, total, True)
+        return _fitted(_leading_lines("\n".join(_lines_of(head, skeleton)), room), note, budget, total)
     out = list(head)
     used = estimate_tokens("\n".join(head))
     cutting = False
