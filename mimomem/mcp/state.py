@@ -28,6 +28,7 @@ from mimomem.context.where import SESSION_VARIABLE, Where, locate
 from mimomem.curated.store import CuratedMemory
 from mimomem.errors import MimomemError
 from mimomem.search.memory_index import MemoryIndex
+from mimomem.tree.agents import claim
 from mimomem.tree.layout import check_id
 from mimomem.tree.store import MemoryTree
 
@@ -63,6 +64,7 @@ class MemoryState:
 
     def __init__(self, options: Options, *, env: Mapping[str, str] | None = None) -> None:
         env = os.environ if env is None else env
+        claim(options.agent, "mcp", env)  # a server serves an agent: never the user, never a look-alike name
         self.options = options
         self.tree = MemoryTree(options.root)
         named = options.session or env.get(SESSION_VARIABLE) or None
