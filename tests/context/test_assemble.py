@@ -13,7 +13,7 @@ from mimomem.context.budgeted import content_only, read_budgeted, read_section_a
 from mimomem.context.estimate import estimate_tokens
 from mimomem.context.instructions import memory_instructions, recall_reminder
 from mimomem.context.rebuild import allocate
-from mimomem.context.where import locate
+from mimomem.context.where import Where, locate
 from mimomem.tree.store import MemoryTree
 from mimomem.tree.templates import checkpoint_template, memory_template, notes_entry, notes_template
 
@@ -115,3 +115,73 @@ def test_reminder_only_when_the_session_has_memory(tree: MemoryTree, repo: Path)
 def test_prompt_context_is_empty_without_memory(tree: MemoryTree, repo: Path) -> None:
     where = locate(repo, session_id="S1", tree=tree)
     assert prompt_context(where, "数据库端口").text == ""
+
+
+def _project_memory(tree: MemoryTree, where: Where, body: str) -> None:
+    tree.write(tree.project_memory(where.project_id), body, **where.who())
+
+
+@pytest.mark.parametrize("char", ["端", "😀", "a"])
+def test_the_budget_and_the_host_cap_hold_together(tree: MemoryTree, repo: Path, char: str) -> None:
+    """Whatever the script, the injected text keeps both limits: tokens and UTF-16 units (an emoji is two)."""
+    where = locate(repo, session_id="S1", tree=tree)
+    lines = "\n".join(f"- 第{i}条 {char * 60}" for i in range(600))
+    _project_memory(tree, where, f"# Project memory\n\n## Discovered durable knowledge\n{lines}\n")
+    ctx = session_context(where, budget=50_000, curated=False, char_cap=9_000)
+    assert ctx.tokens <= 50_000
+    assert len(ctx.text.encode("utf-16-le")) // 2 <= 9_000
+    assert "第0条" in ctx.text  # the start of the file is kept, the end cut
+
+
+def test_a_block_left_out_is_named_with_where_to_read_it(tree: MemoryTree, repo: Path) -> None:
+    where = locate(repo, session_id="S1", tree=tree)
+    big = "\n".join(f"- 决定{i}：所有服务统一使用 PostgreSQL 16，端口 5433。" for i in range(300))
+    _project_memory(tree, where, f"# Project memory\n\n## Architecture decisions\n{big}\n")
+    ctx = session_context(where, budget=400, curated=False)
+    assert ctx.tokens <= 400
+    named = str(tree.project_memory(where.project_id))
+    assert named in ctx.text  # a cut or a left-out line says which file holds the rest
+
+
+def test_a_secret_typed_by_hand_into_memory_never_reaches_the_model(tree: MemoryTree, repo: Path) -> None:
+    """The gate refuses secrets, but a file edited in an editor bypasses it: the context still redacts."""
+    where = locate(repo, session_id="S1", tree=tree)
+    path = tree.project_memory(where.project_id)
+    key = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"# Project memory\n\n## Discovered durable knowledge\n\n- CI token: {key}\n", encoding="utf-8")
+    session = session_context(where, curated=False)
+    assert "CI token" in session.text and key not in session.text
+    assert "[redacted" in session.text
+    prompt = prompt_context(where, "CI token")
+    assert key not in prompt.text and key not in str(prompt.as_dict())
+
+
+def test_a_relevant_prompt_gets_the_entry_then_the_recall_reminder(tree: MemoryTree, repo: Path) -> None:
+    where = locate(repo, session_id="S1", tree=tree)
+    _project_memory(tree, where, "# Project memory\n\n## Discovered durable knowledge\n\n- 数据库端口是 5433。\n")
+    tree.write(tree.notes("S1"), notes_template(), **where.who())
+    ctx = prompt_context(where, "数据库端口是多少")
+    names = [b.name for b in ctx.blocks]
+    assert names[-1] == "reminder" and "entries" in names
+    assert ctx.text.index("5433") < ctx.text.index("<system-reminder>")
+    off = locate(repo, session_id="S1", tree=MemoryTree(tree.root, write_enabled=False))
+    assert "<system-reminder>" not in prompt_context(off, "数据库端口是多少").text
+
+
+def test_the_json_form_adds_up_to_the_text(tree: MemoryTree, repo: Path) -> None:
+    where = locate(repo, session_id="S1", tree=tree)
+    _project_memory(tree, where, "# Project memory\n\n## Rules\n\n- 部署前先跑 `pnpm test`。\n")
+    data = session_context(where, curated=False).as_dict()
+    assert data["text"].startswith(data["blocks"][0]["text"].rstrip("\n"))
+    assert [b["name"] for b in data["blocks"]][:1] == ["instructions"]
+    assert all(b["text"].rstrip("\n") in data["text"] for b in data["blocks"] if b["text"])
+    assert data["tokens"] == estimate_tokens(data["text"]) <= data["budget"]
+
+
+def test_an_empty_prompt_and_a_budget_of_nothing_inject_nothing(tree: MemoryTree, repo: Path) -> None:
+    where = locate(repo, session_id="S1", tree=tree)
+    _project_memory(tree, where, "# Project memory\n\n## Rules\n\n- 部署前先跑 `pnpm test`。\n")
+    assert prompt_context(where, "").text == ""
+    tiny = prompt_context(where, "部署前先跑什么", budget=1)
+    assert tiny.text == "" or tiny.tokens <= 1

@@ -179,3 +179,39 @@ def test_missing_folder_and_symlinks_are_reported_not_fatal(tmp_path: Path, proj
 def test_projects_dir_honours_claude_config_dir(tmp_path: Path) -> None:
     assert tmp_path / "cc" / "projects" == projects_dir({"CLAUDE_CONFIG_DIR": str(tmp_path / "cc")})
     assert tmp_path / ".claude" / "projects" == projects_dir({"HOME": str(tmp_path)})
+
+
+def test_the_import_command_is_incremental_and_reports_what_it_skipped(
+    tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mimomem history import --claude-code DIR --db FILE``: what a user runs, twice, with a line appended."""
+    from mimomem.cli import main
+
+    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "mm"))
+    write_claude_code(tmp_path / "projects", str(project))
+    db = str(tmp_path / "h.db")
+    argv = ["history", "import", "--claude-code", str(tmp_path / "projects"), "--db", db]
+    assert 0 == main(argv)
+    out, err = capsys.readouterr()
+    assert err == "" and out.startswith("claude-code: 3 sources, 3 new sessions") and f"in {db}" in out
+    path = session_a(str(project)).write(tmp_path / "projects")  # the same session, rewritten as it was
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("{broken\n" + Transcript(SID_A, str(project), day(28, 12)).user("再跑一次").text())
+    assert 0 == main([*argv, "--json"])
+    data = json.loads(capsys.readouterr().out)
+    report = data["sources"]["claude-code"]
+    assert (report["sessions"], report["parts"], report["skipped"]) == (0, 1, {"line not JSON": 1})
+    assert data["store"]["sessions"] == 3 and data["db"] == db
+
+
+def test_the_import_command_says_when_there_is_nothing_to_import(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mimomem.cli import main
+
+    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "mm"))
+    status = main(["history", "import", "--claude-code", str(tmp_path / "none"), "--db", str(tmp_path / "h.db")])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert err.startswith("mimomem history import: no Claude Code transcripts at ") and err.count("\n") == 1
+    assert "claude-code: 0 sources" in out

@@ -170,3 +170,191 @@ def test_hostile_prompts_get_the_relevant_memory_or_nothing(project: Path, promp
     assert len(out.encode("utf-16-le")) // 2 <= 10_000
     text = context_of(out, "UserPromptSubmit").replace("<<", "").replace(">>", "")  # snippet highlights
     assert "数据库端口是 5433（staging 和 prod 都一样）" in text
+
+
+# -- each event as Claude Code sends it: output shape, stderr, what is written --------------------
+
+
+def event(name: str, project: Path, **fields: object) -> str:
+    """A payload with the fields Claude Code sends with every event (session, transcript, cwd)."""
+    base = {
+        "session_id": SID,
+        "transcript_path": str(project.parent / "transcript.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": name,
+    }
+    return json.dumps({**base, **fields}, ensure_ascii=False)
+
+
+def call_all(raw: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    """``call`` with what went to the real stderr too (promotion and digest warnings print there)."""
+    out, err = call(raw)
+    return out, err + capsys.readouterr().err
+
+
+def hand_edit(project: Path, text: str) -> None:
+    """Write the project's MEMORY.md as a user's editor would: whole, past the tree's size caps."""
+    tree = MemoryTree()
+    tree.project_memory(tree.project_id(project).id).write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("source", ["startup", "resume", "clear", "compact"])
+def test_session_start_output_is_exactly_the_documented_shape(
+    project: Path, source: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, err = call_all(event("SessionStart", project, source=source), capsys)
+    assert err == ""
+    assert out.endswith("\n") and out.count("\n") == 1  # one JSON object on one line
+    data = json.loads(out)
+    assert list(data) == ["hookSpecificOutput"]
+    assert list(data["hookSpecificOutput"]) == ["hookEventName", "additionalContext"]
+    assert data["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert "数据库端口是 5433" in data["hookSpecificOutput"]["additionalContext"]
+
+
+@pytest.mark.parametrize("source", ["resume", "compact"])
+def test_resumed_session_gets_the_users_latest_requests_back(project: Path, source: str) -> None:
+    text = context_of(call(event("SessionStart", project, source=source))[0], "SessionStart")
+    assert "## Recent user input (verbatim)" in text
+    assert "> 把部署脚本改成用 pnpm。以后都用 pnpm，不要再用 npm。" in text
+
+
+def test_a_fresh_session_gets_no_recent_input(project: Path) -> None:
+    text = context_of(call(event("SessionStart", project, source="startup"))[0], "SessionStart")
+    assert "Recent user input" not in text
+
+
+def test_resume_with_a_missing_transcript_still_injects_memory(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    raw = event("SessionStart", project, source="resume", transcript_path=str(project.parent / "gone.jsonl"))
+    out, err = call_all(raw, capsys)
+    assert "数据库端口是 5433" in context_of(out, "SessionStart")
+    assert "Recent user input" not in context_of(out, "SessionStart")
+    assert err.count("\n") <= 1  # at most the one line saying promotion was skipped
+
+
+def test_the_session_budget_variable_bounds_the_context(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = "\n".join(f"- 决定{i}：所有服务统一使用 PostgreSQL 16，端口 5433，连接池 20。" for i in range(300))
+    hand_edit(project, f"# Project memory\n\n## Architecture decisions\n{lines}\n")
+    start = event("SessionStart", project, source="startup", transcript_path="")  # nothing to promote
+    whole = context_of(call(start)[0], "SessionStart")
+    monkeypatch.setenv("MIMOMEM_SESSION_BUDGET", "600")
+    small = context_of(call(start)[0], "SessionStart")
+    assert len(small) < len(whole) // 2
+    assert "truncated at" in small or "Left out for the token budget" in small
+    monkeypatch.setenv("MIMOMEM_SESSION_BUDGET", "lots")  # junk: the default budget, not a crash
+    assert context_of(call(start)[0], "SessionStart") == whole
+
+
+def test_a_huge_memory_stays_under_the_hosts_10000_unit_cap(project: Path) -> None:
+    """Emoji are two UTF-16 units each: the cap is counted the way Claude Code counts it."""
+    lines = "\n".join(f"- 部署脚本 deploy-{i}.sh 的说明 " + "😀" * 80 for i in range(400))
+    hand_edit(project, f"# Project memory\n\n## Discovered durable knowledge\n{lines}\n")
+    start = event("SessionStart", project, source="startup", transcript_path="")  # no promotion: the file stays
+    for raw in (start, event("UserPromptSubmit", project, prompt="部署脚本的说明", transcript_path="")):
+        text = context_of(call(raw)[0], json.loads(raw)["hook_event_name"])
+        assert 0 < len(text.encode("utf-16-le")) // 2 <= 10_000
+
+
+@pytest.mark.parametrize("name", ["Stop", "SubagentStop", "Notification", "PreToolUse"])
+def test_events_mimomem_does_not_handle_print_and_write_nothing(
+    project: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert call_all(event(name, project, stop_hook_active=False), capsys) == ("", "")
+    assert not MemoryTree().notes(SID).exists()
+    assert not (MemoryTree().data_dir / "state" / "claude-code").exists()
+
+
+def test_session_end_digests_only_what_is_new_since_the_last_digest(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert call_all(event("PreCompact", project, trigger="auto", custom_instructions=""), capsys) == ("", "")
+    transcript = project.parent / "transcript.jsonl"
+    line = {
+        "type": "user",
+        "sessionId": SID,
+        "cwd": str(project),
+        "uuid": "u-late",
+        "timestamp": "2026-11-30T10:00:00.000Z",
+        "message": {"role": "user", "content": "最后把 README 里的端口也改成 5433。"},
+    }
+    with transcript.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+    assert call_all(event("SessionEnd", project, reason="exit"), capsys) == ("", "")
+    notes = MemoryTree().notes(SID).read_text(encoding="utf-8")
+    assert notes.count("Transcript digest") == 2
+    first, second = notes.split("Transcript digest (exit)")
+    assert "Transcript digest (auto)" in first
+    assert "README 里的端口也改成 5433" in second and "以后都用 pnpm" not in second
+
+
+def test_a_corrupt_digest_state_starts_over_instead_of_failing(project: Path) -> None:
+    state = MemoryTree().data_dir / "state" / "claude-code" / f"{SID}.json"
+    state.parent.mkdir(parents=True)
+    state.write_text('{"offset": "many", "turns": -3}', encoding="utf-8")
+    assert call(event("PreCompact", project, trigger="manual")) == ("", "")
+    assert "以后都用 pnpm" in MemoryTree().notes(SID).read_text(encoding="utf-8")
+    saved = json.loads(state.read_text(encoding="utf-8"))
+    assert saved["offset"] == (project.parent / "transcript.jsonl").stat().st_size and saved["turns"] >= 1
+
+
+def test_a_secret_in_the_transcript_is_redacted_in_the_digest(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = "AKIA" + "QWERTYUIOPASDFGH"
+    line = {
+        "type": "user",
+        "sessionId": SID,
+        "cwd": str(project),
+        "uuid": "u-secret",
+        "timestamp": "2026-11-30T10:00:00.000Z",
+        "message": {"role": "user", "content": f"用这个 key 部署：{key}，以后都用它。"},
+    }
+    with (project.parent / "transcript.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+    call_all(event("PreCompact", project, trigger="auto"), capsys)
+    notes = MemoryTree().notes(SID).read_text(encoding="utf-8")
+    assert key not in notes
+    assert "以后都用 pnpm" in notes  # the rest of the digest is kept
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"session_id": 7},
+        {"session_id": ""},
+        {"session_id": "../../../etc"},
+        {"session_id": "a/b"},
+        {"cwd": None},
+        {"cwd": "/definitely/not/here"},
+        {"prompt": ["a", "list"]},
+        {"prompt": None},
+    ],
+    ids=lambda f: repr(f)[:40],
+)
+def test_hostile_fields_fail_open_with_one_stderr_line_and_no_write(
+    project: Path, fields: dict[str, object], capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, err = call_all(event("UserPromptSubmit", project, **{"prompt": "端口", **fields}), capsys)
+    assert out == ""
+    assert err.startswith("mimomem hook: ") and err.count("\n") == 1
+    assert not (MemoryTree().root / "sessions").exists()
+
+
+def test_a_cwd_that_is_a_file_is_refused(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    raw = event("SessionStart", project, source="startup", cwd=str(project.parent / "transcript.jsonl"))
+    out, err = call_all(raw, capsys)
+    assert out == "" and "is not an existing absolute directory" in err
+
+
+def test_deeply_nested_json_fails_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "home"))
+    out, err = call('{"hook_event_name": "SessionStart", "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert out == "" and err.startswith("mimomem hook: ") and err.count("\n") == 1
+
+
+def test_pre_compact_without_a_transcript_says_so(project: Path) -> None:
+    raw = json.dumps({"hook_event_name": "PreCompact", "session_id": SID, "cwd": str(project), "trigger": "auto"})
+    out, err = call(raw)
+    assert out == "" and "no 'transcript_path'" in err

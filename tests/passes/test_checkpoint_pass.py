@@ -7,7 +7,7 @@ from conftest import World
 from trajectory_fixtures import DEPLOY_ERROR, SID_B
 
 from mimomem.errors import NotInWriterAllowlistError, PassError
-from mimomem.passes.checkpoint import merge_checkpoint, run_checkpoint, validate_checkpoint
+from mimomem.passes.checkpoint import merge_checkpoint, run_checkpoint, validate_checkpoint, write_checkpoint
 from mimomem.passes.memory_doc import MemoryDoc
 from mimomem.tree.templates import CHECKPOINT_SECTIONS, checkpoint_template, notes_entry, progress_template
 
@@ -97,3 +97,24 @@ def test_no_session_and_the_writer_allowlist(world: World) -> None:
     assert report.changes[0].diff().startswith("--- /dev/null")
     with pytest.raises(NotInWriterAllowlistError):
         world.tree.check_write(world.tree.session_dir(SID_B) / "other.md", agent="checkpoint-writer", session_id=SID_B)
+
+
+def test_a_whole_checkpoint_write_is_checked_and_keeps_the_old_one(world: World) -> None:
+    """``write_checkpoint`` (MCP ``memory_checkpoint``, ``mimomem write checkpoint``): what a model sends."""
+    where = world.context(SID_B).where
+    path = world.tree.checkpoint(SID_B)
+    first = checkpoint_template().replace("## §5 Current work\n", "## §5 Current work\n\n- migrating the cache\n", 1)
+    written, undo = write_checkpoint(where, SID_B, first, delegated=True)
+    assert written == path and undo is None  # nothing was replaced
+    assert (None, None) == write_checkpoint(where, SID_B, path.read_text(encoding="utf-8"), delegated=True)
+    with pytest.raises(PassError, match="'## §5 Current work' had content and the answer drops it"):
+        write_checkpoint(where, SID_B, "# Session checkpoint\n\n## §1 Active intent\n\n> new\n", delegated=True)
+    with pytest.raises(PassError, match="none of the 11"):
+        write_checkpoint(where, SID_B, "Sure! Here is your checkpoint.", delegated=True)
+    assert "migrating the cache" in path.read_text(encoding="utf-8")  # refusals wrote nothing
+    second = first.replace("- migrating the cache", "- the cache is migrated")
+    second = second.replace("## §9 Live resources\n", "")  # an empty section may be left out: it comes back
+    written, undo = write_checkpoint(where, SID_B, second, delegated=True)
+    text = path.read_text(encoding="utf-8")
+    assert "the cache is migrated" in text and [] == validate_checkpoint(text)
+    assert undo is not None and "migrating the cache" in undo.read_text(encoding="utf-8")

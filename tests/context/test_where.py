@@ -1,0 +1,66 @@
+"""Which project and session a call is in: every entry point agrees, and bad ids are refused before any write."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mimomem.context.where import locate, project_names, session_projects
+from mimomem.errors import InvalidMemoryIdError
+from mimomem.tree.layout import GLOBAL_ID
+from mimomem.tree.store import MemoryTree
+
+
+def test_the_project_comes_from_the_git_repository_around_the_directory(tree: MemoryTree, repo: Path) -> None:
+    sub = repo / "src" / "deep"
+    sub.mkdir(parents=True)
+    top, inner = locate(repo, tree=tree, env={}), locate(sub, tree=tree, env={})
+    assert top.project_id == inner.project_id != GLOBAL_ID
+    assert (inner.worktree, inner.project_name) == (repo, "app")
+    assert project_names(tree) == {top.project_id: "app"}
+
+
+def test_outside_git_the_project_is_global(tree: MemoryTree, tmp_path: Path) -> None:
+    plain = tmp_path / "notes"
+    plain.mkdir()
+    where = locate(plain, tree=tree, env={})
+    assert (where.project_id, where.project_name, where.worktree) == (GLOBAL_ID, "global", None)
+
+
+def test_an_explicit_session_wins_over_the_environment(tree: MemoryTree, repo: Path) -> None:
+    env = {"MIMOMEM_SESSION": "from-env"}
+    assert locate(repo, tree=tree, env=env).session_id == "from-env"
+    assert locate(repo, session_id="given", tree=tree, env=env).session_id == "given"
+    assert locate(repo, tree=tree, env={"MIMOMEM_SESSION": ""}).session_id is None
+    where = locate(repo, session_id="given", tree=tree, env={})
+    assert session_projects(tree)["given"] == where.project_id
+
+
+@pytest.mark.parametrize("bad", ["../x", "a/b", ".", "..", "x\x00y", "a b/../c"])
+def test_an_unsafe_session_id_is_refused_and_nothing_is_recorded(tree: MemoryTree, repo: Path, bad: str) -> None:
+    with pytest.raises(InvalidMemoryIdError):
+        locate(repo, session_id=bad, tree=tree, env={})
+    with pytest.raises(InvalidMemoryIdError):
+        locate(repo, tree=tree, env={"MIMOMEM_SESSION": bad})
+    assert session_projects(tree) == {}
+
+
+def test_who_names_the_caller_for_the_gate(tree: MemoryTree, repo: Path) -> None:
+    where = locate(repo, session_id="S1", tree=tree, env={})
+    assert where.who("checkpoint-writer", task_id="T1") == {
+        "agent": "checkpoint-writer",
+        "session_id": "S1",
+        "project_id": where.project_id,
+        "task_id": "T1",
+        "worktree": repo,
+    }
+
+
+def test_an_unreadable_state_directory_never_stops_a_call(tree: MemoryTree, repo: Path) -> None:
+    state = tree.data_dir / "state"
+    state.parent.mkdir(parents=True, exist_ok=True)
+    state.write_text("not a directory", encoding="utf-8")  # the records cannot be kept: best effort
+    where = locate(repo, session_id="S1", tree=tree, env={})
+    assert where.session_id == "S1"
+    assert session_projects(tree) == {} and project_names(tree) == {}
