@@ -31,8 +31,13 @@ def stat_key(st: os.stat_result) -> StatKey:
     return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
-def scan_root(root: Path, categories: Sequence[str]) -> tuple[Listing, list[Problem]]:
-    """The listing of every existing category directory of ``root``, and what could not be listed."""
+def scan_root(
+    root: Path, categories: Sequence[str], *, temps: list[os.DirEntry[str]] | None = None
+) -> tuple[Listing, list[Problem]]:
+    """The listing of every existing category directory of ``root``, and what could not be listed.
+
+    ``temps`` (when given) receives the temp files (``.*.tmp``) seen in those directories, so a
+    reader cleaning up after dead writers does not list them again."""
     listing: Listing = {}
     problems: list[Problem] = []
     for category in categories:
@@ -41,7 +46,7 @@ def scan_root(root: Path, categories: Sequence[str]) -> tuple[Listing, list[Prob
             problems.append(Problem("skipped", cdir, "category directory is a symlink; not read"))
             continue
         try:
-            listing[category] = _category_files(cdir)
+            listing[category] = _category_files(cdir, temps)
         except (FileNotFoundError, NotADirectoryError):
             continue
         except OSError as exc:
@@ -53,9 +58,16 @@ def _by_name(entry: os.DirEntry[str]) -> str:
     return entry.name
 
 
-def _category_files(cdir: str) -> Files:
+def _category_files(cdir: str, temps: list[os.DirEntry[str]] | None) -> Files:
+    found = []
     with os.scandir(cdir) as entries:
-        found = [e for e in entries if e.name.endswith(".md") and e.name != "index.md" and e.name[0] != "."]
+        for e in entries:
+            name = e.name
+            if name[0] == ".":
+                if temps is not None and name.endswith(".tmp"):
+                    temps.append(e)
+            elif name.endswith(".md") and name != "index.md":
+                found.append(e)
     found.sort(key=_by_name)
     files: Files = []
     append, is_regular = files.append, stat.S_ISREG

@@ -28,7 +28,7 @@ from mimomem.common.files import atomic_write, file_lock
 from mimomem.common.secrets import redact_secrets
 from mimomem.curated.listing import Listing, StaleListingError, StatKey, listed_key, scan_root, stat_key
 from mimomem.curated.model import MAX_FILE_BYTES, RULES, Memory, Problem, memory_from_document
-from mimomem.curated.snapshot import RootSnapshot, decode, encode
+from mimomem.curated.snapshot import Payload, RootSnapshot, decode, encode
 from mimomem.curated.undo import hits_not_saved
 from mimomem.errors import InvalidCuratedIdError, OutsideRootError
 
@@ -108,6 +108,10 @@ class CuratedRoot:
         self.hits: dict[str, int] = {}
         self.safe_dirs: set[str] = set()
         self._scan_problems: list[Problem] = []
+        self._saved: RootSnapshot | None = None
+        self._scan_temps: list[os.DirEntry[str]] | None = None
+        """Temp files (``.*.tmp``) in the category directories, as the last ``scan`` found them."""
+        """The root's saved snapshot, read once per scan by ``read_listed`` (hits served without YAML)."""
         self.max_hits = 0
 
     # -- locations and safety ------------------------------------------------------------------
@@ -198,21 +202,24 @@ class CuratedRoot:
             return True
         return note.isdigit() and int(note) != os.getpid() and not pid_alive(int(note))
 
-    def clean_stale_temps(self, *, locked: bool) -> list[Path]:
+    def clean_stale_temps(self, *, locked: bool, scanned: bool = False) -> list[Path]:
         """Remove temp files that writers killed half-way left behind; the paths removed.
 
         A temp file goes when it is older than ``STALE_TEMP_SECONDS`` and its writer (the pid
         in its name) is dead; one without a pid in its name only while we hold the lock (no
         writer can be running then).  Symlinks and live writers' files are never touched.
+        ``scanned``: the category directories' temp files are the ones the last ``scan`` saw
+        (a read lists each directory once).
         """
         removed: list[Path] = []
         now = time.time()
-        for directory in [self.path, *(self.path / c for c in self.categories)]:
+        found = self._scan_temps if scanned else None
+        for directory in [self.path] if found is not None else [self.path, *(self.path / c for c in self.categories)]:
             try:
                 entries = [e for e in os.scandir(directory) if e.name.startswith(".") and e.name.endswith(".tmp")]
             except OSError:
                 continue
-            for entry in entries:
+            for entry in entries + (found or []):
                 if _stale_temp(entry, now, locked=locked):
                     try:
                         os.unlink(entry.path)
@@ -287,7 +294,12 @@ class CuratedRoot:
         self.fingerprint = self.current_fingerprint()
         self.safe_dirs = set()
         self._memories, self._problems = None, []
-        self.listing, self._scan_problems = scan_root(self.path, self.categories) if self.exists() else ({}, [])
+        self._saved = None
+        self._scan_temps = []
+        if self.exists():
+            self.listing, self._scan_problems = scan_root(self.path, self.categories, temps=self._scan_temps)
+        else:
+            self.listing, self._scan_problems = {}, []
 
     def materialize(self, snapshot: RootSnapshot | None = None) -> None:
         """Build every memory of the last scan: from the root's snapshot (the saved one, or
@@ -330,15 +342,19 @@ class CuratedRoot:
 
     def read_listed(self, memory_id: str) -> Memory | None:
         """``memory_id`` read from its file, which must still be the one the last scan listed
-        (same stat key after reading); ``StaleListingError`` otherwise.  Problems are not kept:
-        they are reported when the whole root is read."""
+        (same stat key after reading); ``StaleListingError`` otherwise.  The root's snapshot
+        serves it when it holds that version of the file (no YAML parsed).  Problems are not
+        kept: they are reported when the whole root is read."""
         key = listed_key(self.listing, memory_id)
         if key is None:
             raise StaleListingError(memory_id)
         path = self.path / f"{memory_id}.md"
+        if self._saved is None:
+            self._saved = RootSnapshot.read(self.path, self.scope)
+        cached = self._saved.get(f"{memory_id}.md", key)
         kept, self._problems = self._problems, []
         try:
-            memory = self.load_file(path, memory_id)
+            memory = self.load_file(path, memory_id) if cached is None else self._decoded(cached, path, memory_id)
             if stat_key(os.lstat(path)) != key:
                 raise StaleListingError(memory_id)
         except OSError:
@@ -346,6 +362,9 @@ class CuratedRoot:
         finally:
             self._problems = kept
         return memory
+
+    def _decoded(self, payload: Payload, path: Path, memory_id: str) -> Memory | None:
+        return decode(payload, memory_id=memory_id, scope=self.scope, path=path)[0]
 
     def load_file(self, path: Path, memory_id: str) -> Memory | None:
         """Parse one memory file; ``None`` (with a problem recorded) when it cannot be used."""

@@ -126,6 +126,11 @@ class RootSnapshot:
         self.seen[name] = entry
         return entry[1]
 
+    def get(self, name: str, key: StatKey) -> Payload | None:
+        """The payload stored for ``name`` when its stat key is still ``key`` (not recorded as seen)."""
+        entry = self.entries.get(name)
+        return entry[1] if entry is not None and entry[0] == key else None
+
     def prime(self, name: str, key: StatKey, payload: Payload) -> None:
         """What a file holds, known without reading it (a bulk write just wrote and checked it)."""
         self.entries[name] = (key, payload)

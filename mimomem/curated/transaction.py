@@ -87,7 +87,7 @@ def recover_root(root: CuratedRoot, categories: Sequence[str]) -> None:
 
     Best effort (a read-only root, a full disk): a warning says to run ``mimomem inspect --fix``.
     """
-    root.clean_stale_temps(locked=False)
+    root.clean_stale_temps(locked=False, scanned=True)  # the caller just scanned the root
     if not root.interrupted_write(locked=False):
         return
     try:

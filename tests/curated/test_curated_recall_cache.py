@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,37 @@ def test_cold_warm_and_full_read_rank_identically(tmp_path, monkeypatch, cache):
     assert builds.count == 1  # loaded, not built
     assert len(cold) > 20
     assert cold == warm == _reference(tmp_path, monkeypatch)
+
+
+def test_a_generated_store_ranks_from_the_caches_as_from_a_full_read_parsing_nothing(tmp_path, monkeypatch):
+    """300 memories of random words, 30 random queries: a new store after ``remember_many`` (saved
+    snapshot and index) gives every ranking, factor and memory a full read gives, and parses no file."""
+    import random
+
+    from mimomem.common import frontmatter
+
+    rng = random.Random(23)
+    vocabulary = [*WORDS, "nginx", "kafka", "pytest", "迁移", "监控", "日志", "缓存", "构建", "鉴权", "队列"]
+    store = CuratedMemory(tmp_path / "proj", tmp_path / "global", now=NOW - dt.timedelta(days=3))
+    items = [
+        {
+            "category": rng.choice(["facts", "decisions", "pitfalls", "rules"]),
+            "summary": f"note {i} " + " ".join(rng.sample(vocabulary, 3)),
+            "body": " ".join(rng.choices(vocabulary, k=rng.randint(3, 12))),
+            "pinned": rng.random() < 0.05,
+        }
+        for i in range(300)
+    ]
+    assert not store.remember_many(items, author="user").refused
+    queries = [" ".join(rng.sample(vocabulary, rng.randint(1, 3))) for _ in range(30)]
+    monkeypatch.setattr(sys.modules[__name__], "QUERIES", queries)
+    parsed = []
+    real_parse = frontmatter.parse
+    monkeypatch.setattr(frontmatter, "parse", lambda text: parsed.append(text) or real_parse(text))
+    warm = _view(tmp_path)
+    assert parsed == []  # hits came from the snapshot, the index from the saved one
+    assert len(warm) > 100
+    assert warm == _reference(tmp_path, monkeypatch)
 
 
 def test_a_warm_recall_reads_only_its_hits(tmp_path, monkeypatch):

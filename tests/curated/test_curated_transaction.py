@@ -113,3 +113,22 @@ def test_a_planted_temp_symlink_is_never_followed_or_removed(store: CuratedMemor
     link.symlink_to(victim)
     assert [] == root.clean_stale_temps(locked=True)
     assert link.is_symlink() and "precious" == victim.read_text()
+
+
+def test_opening_a_store_removes_dead_writers_temps_in_root_and_categories(tmp_path: Path) -> None:
+    """A read lists each category directory once (``scan`` keeps its temp files); the clean-up still
+    sees a dead writer's temp files there and in the root, and leaves a live writer's alone."""
+    project = tmp_path / "p"
+    CuratedMemory(project, tmp_path / "g", now=NOW).remember("facts", "a first fact", author="user")
+    memory = project / ".memory"
+    dead = [
+        memory / "facts" / ".x.md.999999999.0123456789abcdef.tmp",
+        memory / ".state.json.999999999.0123456789abcdee.tmp",
+    ]
+    live = memory / "facts" / f".y.md.{os.getpid()}.0123456789abcdef.tmp"
+    old = time.time() - 120
+    for path in [*dead, live]:
+        path.write_text("partial")
+        os.utime(path, (old, old))
+    CuratedMemory(project, tmp_path / "g", now=NOW).recall("fact")
+    assert not any(path.exists() for path in dead) and live.exists()
