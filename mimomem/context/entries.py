@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mimomem.context.budgeted import PLACEHOLDERS, is_instruction
 
@@ -42,9 +42,10 @@ DIGEST_WORDING = (
 """The hook digest's fixed wording (``mimomem.hooks.digest``): structure, never content."""
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One entry: its text, where it is (file and 1-based first line) and what it sits under."""
+class Entry(NamedTuple):
+    """One entry: its text, where it is (file and 1-based first line) and what it sits under.
+
+    A named tuple, not a dataclass: the prompt hook builds one per entry in scope (thousands)."""
 
     path: str
     line: int

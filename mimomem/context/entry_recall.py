@@ -173,20 +173,24 @@ def rank(entries: Sequence[Cached], terms: Sequence[Term]) -> list[Recalled]:
     for i, (_, words) in enumerate(entries):
         for tok in wanted & words:
             postings[tok].add(i)
-    idf = {term: _idf(len(entries), len(_matching(term, postings))) for term in terms}
-    best = sum(term.weight * idf[term] * _seen_weight(term, postings) for term in terms if not term.alternative)
+    matching = [_matching(term, postings) for term in terms]  # once per term: no Term is hashed per entry
+    idf = [_idf(len(entries), len(m)) for m in matching]
+    best = sum(
+        term.weight * idf[k] * _seen_weight(term, postings) for k, term in enumerate(terms) if not term.alternative
+    )
     if best <= 0:
         return []
-    hits: dict[int, list[Term]] = {}
-    for term in terms:
-        for i in _matching(term, postings):
-            hits.setdefault(i, []).append(term)
+    scores: dict[int, float] = {}  # entry -> score, summed in term order (the order the hits were found)
+    for k, term in enumerate(terms):
+        weighted = term.weight * idf[k]
+        for i in matching[k]:
+            scores[i] = scores.get(i, 0) + weighted
     scored = []
-    for i, hit in hits.items():
-        score = sum(term.weight * idf[term] for term in hit)
-        if score < MIN_COVERAGE * best or not _enough(hit, postings):  # the cheap test first
+    for i, score in scores.items():
+        if score < MIN_COVERAGE * best:  # the cheap test first
             continue
-        scored.append((score, i))
+        if _enough([term for k, term in enumerate(terms) if i in matching[k]], postings):
+            scored.append((score, i))
     if not scored:
         return []
     top = max(score for score, _ in scored)

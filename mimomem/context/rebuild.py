@@ -252,21 +252,18 @@ def keys_index(where: Where, *, exclude: Sequence[Path]) -> str:
     if where.session_id is not None:
         dirs.append(tree.session_dir(where.session_id))
     skip = {str(p) for p in exclude}
-    found: list[str] = []
-    for top in dirs:
-        for path in _md_files(top):
-            if str(path) not in skip:
-                found.append(os.path.relpath(path, tree.root))
+    root = os.path.join(tree.root, "")  # every walked path starts with it: cut it off, no os.path.relpath
+    found = [path[len(root) :] for top in dirs for path in _md_files(top) if path not in skip]
     return "".join(f"- {rel}\n" for rel in sorted(found))
 
 
-def _md_files(top: Path, limit: int = 2000) -> list[Path]:
-    out: list[Path] = []
+def _md_files(top: Path, limit: int = 2000) -> list[str]:
+    out: list[str] = []
     for dirpath, dirnames, filenames in os.walk(top):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
             if name.endswith(".md") and not name.startswith("."):
-                out.append(Path(dirpath) / name)
+                out.append(os.path.join(dirpath, name))
                 if len(out) >= limit:
                     return out
     return out

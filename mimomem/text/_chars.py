@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-
-import regex
+from typing import Any
 
 SEP = 0
 WORD = 1
 CJK = 2
 MARK = 3
 
-_CJK_SCRIPT = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\u30fc]")
+_CJK_SCRIPT_PATTERN = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\u30fc]"
 # Combining marks that FTS5's unicode61 (remove_diacritics) drops from Latin words.
 _DIACRITICS = range(0x300, 0x370)
 
@@ -59,9 +58,18 @@ def char_class(ch: str) -> int:
         return MARK
     if major not in "LN" and cat != "Co":
         return SEP
-    if _CJK_SCRIPT.match(ch):
+    if _cjk_script().match(ch):
         return CJK
     return WORD
+
+
+@functools.lru_cache(maxsize=1)
+def _cjk_script() -> Any:
+    """The CJK script class (the ``regex`` module, compiled once, on the first letter classified:
+    the native tokenizer's tables are prebuilt, so a hook that only tokenizes never loads it)."""
+    import regex
+
+    return regex.compile(_CJK_SCRIPT_PATTERN)
 
 
 # Half-width katakana voicing marks fold to these combining marks; like Lucene's

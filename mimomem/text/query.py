@@ -33,6 +33,7 @@ string is built only from tokens, each phrase double-quoted.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -102,7 +103,12 @@ class Query:
 
 
 def _is_cjk(token: Token) -> bool:
-    return char_class(token.text[0]) == CJK
+    first = token.text[0]
+    if first.isascii():  # never CJK; and Han in the common block needs no script lookup (the `regex` module)
+        return False
+    if "\u4e00" <= first <= "\u9fff" and unicodedata.category(first) == "Lo":
+        return True
+    return char_class(first) == CJK
 
 
 def _units(text: str, tokens: list[Token]) -> list[tuple[str, list[Token]]]:
