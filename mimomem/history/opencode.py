@@ -172,5 +172,7 @@ def _part(store: HistoryStore, data: dict[str, Any], report: ImportReport) -> No
         report.parts += store.put_text(TextPart(uid, mid, sid, data["text"], synthetic, when))
     elif kind == "tool":
         report.parts += store.put_tool(tool_part(uid, mid, sid, data, when))
+    elif kind == "text":
+        report.skipped["text part whose text is not a string"] += 1
     elif kind not in IGNORED_PARTS:
         report.skipped[f"unknown part type {str(kind)[:40]!r}"] += 1
