@@ -6,7 +6,6 @@ subprocess, so each test costs milliseconds.  Stdio itself is covered by test_mc
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -14,6 +13,8 @@ from typing import Any, TypeVar
 import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'mimomem[mcp]'")
+
+from conftest import in_process, text
 
 from mimomem.errors import InvalidAgentNameError
 from mimomem.mcp.server import build_server
@@ -25,38 +26,8 @@ T = TypeVar("T")
 AWS_KEY = "AKIA" + "QWERTYUIOPASDFGH"
 
 
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A git repository, with the memory home and the global curated root private to the test."""
-    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "home" / "mimomem"))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home" / ".config"))
-    monkeypatch.delenv("MIMOMEM_SESSION", raising=False)
-    path = tmp_path / "shop-api"
-    (path / ".git").mkdir(parents=True)
-    return path
-
-
 def serve(project: Path, body: Callable[[Any], Awaitable[T]], *, session: str | None = "s-1", **options: Any) -> T:
-    """Run ``body(client)`` against a fresh server for ``project`` over the SDK's in-memory transport."""
-    from mcp import Client
-
-    server = build_server(Options(project=str(project), session=session, **options))
-
-    async def main() -> T:
-        async with Client(server) as client:
-            return await body(client)
-
-    try:
-        return asyncio.run(asyncio.wait_for(main(), 60))
-    finally:
-        server.state.close()
-
-
-def text(result: Any) -> str:
-    blocks = getattr(result, "content", None) or getattr(result, "contents", None)
-    assert blocks, result
-    return "".join(getattr(block, "text", "") for block in blocks)
+    return in_process(project, body, session=session, **options)
 
 
 def calls(project: Path, *steps: tuple[str, dict[str, Any]], **options: Any) -> list[tuple[bool, str]]:

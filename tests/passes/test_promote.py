@@ -242,3 +242,57 @@ def test_a_config_edit_that_succeeded_is_a_fact_of_the_session_never_a_rule(repo
     assert "app.py" not in text and "line-length = 100" not in text
     rules = MemoryDoc.parse(text).find("Rules")
     assert rules is None or not any("uv sync" in r for r in rules.items())
+
+
+def test_a_busy_project_lock_leaves_the_sessions_pending_and_nothing_lost(repo: Path) -> None:
+    """A hook that finds another promotion running counts what is left and promotes it next time."""
+    path = _session_a(repo).write(repo.parent / "projects")
+    where = _where(repo)
+    register(where, SID_A, str(path))
+    with promote_state.project_lock(where, timeout=0) as held:
+        assert held
+        busy = promote_pending(where, deadline=FAR, lock_wait=0)
+    assert (busy.sessions, busy.pending) == (0, 1)
+    assert not where.tree.project_memory(where.project_id).exists()
+    done = promote_pending(where, deadline=FAR, lock_wait=0)
+    assert (done.sessions, done.pending) == (1, 0) and "以后都用 pnpm" in _memory(repo)
+
+
+def test_a_passed_deadline_leaves_every_session_pending(repo: Path) -> None:
+    where = _where(repo)
+    register(where, SID_A, str(_session_a(repo).write(repo.parent / "projects")))
+    late = promote_pending(where, deadline=0.0)
+    assert (late.sessions, late.pending) == (0, 1)
+    assert promote_pending(where, deadline=FAR).sessions == 1
+
+
+def test_nothing_is_promoted_with_writing_off_or_outside_git(repo: Path, tmp_path: Path) -> None:
+    path = str(_session_a(repo).write(repo.parent / "projects"))
+    where = _where(repo)
+    register(where, SID_A, path)
+    off = locate(repo, session_id=SID_A, tree=MemoryTree(write_enabled=False), env={})
+    assert promote_pending(off, deadline=FAR).sessions == 0
+    plain = tmp_path / "scratch"
+    plain.mkdir()
+    outside = locate(plain, session_id=SID_A, tree=MemoryTree(), env={})
+    register(outside, SID_A, path)
+    assert promote_pending(outside, deadline=FAR).sessions == 0
+    assert not where.tree.project_memory(where.project_id).exists()
+    assert not where.tree.project_memory(outside.project_id).exists()
+
+
+def test_a_damaged_marker_starts_the_session_over_and_a_new_transcript_resets_it(repo: Path) -> None:
+    where = _where(repo)
+    first = _session_a(repo).write(repo.parent / "projects")
+    marker = register(where, SID_A, str(first))
+    path = promote_state.marker_path(where, SID_A)
+    path.write_text('{"transcript": 5}', encoding="utf-8")
+    assert promote_state.read_marker(path, SID_A) is None
+    again = register(where, SID_A, str(first))
+    assert (again.offset, again.transcript) == (0, marker.transcript)
+    path.write_text(json.dumps({"transcript": str(first), "offset": -4, "head": 3, "time": "x"}), encoding="utf-8")
+    odd = promote_state.read_marker(path, SID_A)
+    assert odd is not None and (odd.offset, odd.head, odd.time) == (0, "", None)
+    promote_pending(where, deadline=FAR)
+    moved = register(where, SID_A, str(repo.parent / "projects" / "other.jsonl"))
+    assert moved.offset == 0 and moved.transcript.endswith("other.jsonl")
