@@ -1,8 +1,7 @@
 """Fixtures for driving ``mimomem mcp`` with the SDK's own clients, in a private memory home.
 
-``in_process`` runs a coroutine against a server object over the SDK's in-memory ``Client`` (the
-same protocol, no subprocess: milliseconds per test); ``repo`` is a git repository whose memory
-home and global curated root are private to the test.
+``repo`` is a git repository whose memory home and global curated root are private to the test
+(for the in-process client of ``inprocess_client.py``).
 
 Each test gets a temporary git repository and ``MIMOMEM_HOME`` (and ``HOME`` / ``XDG_CONFIG_HOME``,
 so the global curated root is private too).  :class:`Served` starts ``python -m mimomem mcp``
@@ -25,34 +24,6 @@ from typing import Any, TypeVar
 import pytest
 
 T = TypeVar("T")
-
-
-def in_process(project: Path, body: Callable[[Any], Awaitable[T]], *, session: str | None, **options: Any) -> T:
-    """``await body(client)`` against a fresh server for ``project`` over the SDK's in-memory transport."""
-    from mcp import Client
-
-    from mimomem.mcp.server import build_server
-    from mimomem.mcp.state import Options
-
-    server = build_server(Options(project=str(project), session=session, **options))
-
-    async def main() -> T:
-        async with Client(server) as client:
-            return await body(client)
-
-    try:
-        return asyncio.run(asyncio.wait_for(main(), TIMEOUT))
-    finally:
-        server.state.close()
-
-
-def text(result: Any) -> str:
-    """The text of a ``CallToolResult``, ``ReadResourceResult`` or ``GetPromptResult`` (all its text blocks)."""
-    blocks = getattr(result, "content", None) or getattr(result, "contents", None)
-    if blocks is None and getattr(result, "messages", None):
-        blocks = [message.content for message in result.messages]
-    assert blocks, result
-    return "".join(getattr(block, "text", "") for block in blocks)
 
 
 @pytest.fixture

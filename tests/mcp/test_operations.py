@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'mimomem[mcp]'")
 
-from conftest import in_process, text
+from inprocess_client import in_process, text
 
 from mimomem.errors import InvalidAgentNameError
 from mimomem.mcp.server import build_server

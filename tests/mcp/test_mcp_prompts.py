@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'mimomem[mcp]'")
 
-from conftest import in_process, text
+from inprocess_client import in_process, text
 
 from mimomem.context.where import locate
 from mimomem.tree.store import MemoryTree
