@@ -195,13 +195,13 @@ def measure(n: int, per_session: int, runs: int) -> dict[str, Any]:
 
 
 def measure_queries(store: Any, project: Path, runs: int) -> dict[str, Any]:
-    from mimomem.context.where import locate
     from mimomem.history.evidence import Evidence, Window, tool_trace
     from mimomem.history.search import search_history
     from mimomem.passes.base import PassContext
     from mimomem.passes.distill import run_distill
     from mimomem.passes.dream import run_dream
     from mimomem.tree.store import MemoryTree
+    from mimomem.tree.where import locate
 
     out: dict[str, Any] = {}
     per_query = [cpu(lambda q=q: search_history(store, q), runs)[0] * 1000 for q in QUERIES]

@@ -110,7 +110,7 @@ import time, json
 t = time.process_time
 start = t()
 s = t(); import mimomem.hooks.claude_code, mimomem.context.assemble, mimomem.context.relevant; imp = t() - s
-from mimomem.context.where import locate
+from mimomem.tree.where import locate
 from mimomem.context import relevant, instructions
 s = t(); w = locate({repo!r}, session_id={sid!r}); loc = t() - s
 s = t(); relevant.curated_prompt_text(w, {prompt!r}); cur = t() - s

@@ -77,7 +77,6 @@ if TYPE_CHECKING:
     from mimomem.context.assemble import Context, prompt_context, session_context
     from mimomem.context.estimate import estimate_tokens, truncate_to_tokens
     from mimomem.context.instructions import memory_instructions, recall_reminder
-    from mimomem.context.where import Where, locate
     from mimomem.curated.injection import render_injection
     from mimomem.curated.model import BulkResult, ForgetResult, InspectReport, Memory, MemoryStatus, Problem, Recalled
     from mimomem.curated.store import CuratedMemory
@@ -94,6 +93,7 @@ if TYPE_CHECKING:
     from mimomem.tree.project import ProjectIdentity, project_id
     from mimomem.tree.store import MemoryTree
     from mimomem.tree.templates import NoteEntry
+    from mimomem.tree.where import Where, locate
 
 __version__ = "0.1.0"
 
@@ -136,8 +136,8 @@ _LAZY: dict[str, str] = {
     "render_injection": "mimomem.curated.injection",
     "estimate_tokens": "mimomem.context.estimate",
     "truncate_to_tokens": "mimomem.context.estimate",
-    "Where": "mimomem.context.where",
-    "locate": "mimomem.context.where",
+    "Where": "mimomem.tree.where",
+    "locate": "mimomem.tree.where",
     "Context": "mimomem.context.assemble",
     "prompt_context": "mimomem.context.assemble",
     "session_context": "mimomem.context.assemble",

@@ -17,27 +17,22 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("_native",),
     ("text", "tree"),
     ("curated",),
-    ("context",),
     ("search",),
+    ("context",),
     ("history", "sqlite"),
-    ("__init__",),
     ("passes",),
+    ("memory",),
+    ("__init__",),
     ("mcp", "hooks"),
     ("bench",),
     ("cli",),
     ("__main__",),
 )
 """Each floor's parts: a folder of ``mimomem/``, or a top-level module (``errors`` is ``errors.py``,
-``layers`` this file, ``__init__`` the package's public face, ``_native`` the compiled twin of ``text``)."""
+``layers`` this file, ``__init__`` the package's public face, ``_native`` the compiled twin of ``text``).
+``memory`` is the memory floor: what the front ends (``mcp``, ``hooks``, ``cli``) call."""
 
-KNOWN_DEBTS: dict[tuple[str, str], str] = {
-    ("mimomem.context.relevant", "mimomem.search.everything"): (
-        "per-prompt recall uses the fused search, which imports context: both belong on one memory floor (issue 21)"
-    ),
-    ("mimomem.mcp.operations", "mimomem.cli.agent"): (
-        "the write-target resolver is a CLI helper (cli.agent._target); it moves to the memory floor (issue 21)"
-    ),
-}
+KNOWN_DEBTS: dict[tuple[str, str], str] = {}
 """(importer, imported) -> why the upward arrow stands for now."""
 
 

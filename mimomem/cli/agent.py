@@ -11,18 +11,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import posixpath
 import sys
 from typing import Any
 
 from mimomem.cli import checks
 from mimomem.errors import UsageError
+from mimomem.memory.targets import resolve_target
 from mimomem.tree.agents import claim, delegated
 
 
 def _where(args: argparse.Namespace, *, need_session: bool = False) -> Any:
-    from mimomem.context.where import locate
     from mimomem.tree.store import MemoryTree
+    from mimomem.tree.where import locate
 
     project = checks.existing_dir(args.project, "--project") or "."
     checks.not_a_file(getattr(args, "root", None), "--root")
@@ -73,7 +73,7 @@ def cmd_write(args: argparse.Namespace) -> int:
     where = _where(args)
     tree = where.tree
     who = where.who(_agent(args), task_id=args.task) | {"delegated": delegated(args.agent, "cli", os.environ)}
-    target = _target(where, args.target)
+    target = resolve_target(where, args.target)
     text = _text_arg(None, "stdin")
     if where.session_id is not None and target == str(tree.checkpoint(where.session_id)) and not args.append:
         return _write_checkpoint(args, where, who, text)
@@ -98,46 +98,6 @@ def _write_checkpoint(args: argparse.Namespace, where: Any, who: dict[str, Any],
 def _agent(args: argparse.Namespace) -> str:
     """``--agent``, as the CLI may claim it (``user`` only outside an agent's shell)."""
     return claim(args.agent, "cli", os.environ)
-
-
-def _target(where: Any, target: str) -> str:
-    """Layer shortcuts (``project``, ``global``, ``checkpoint``, ``notes``, ``progress:TID``) or a path."""
-    tree = where.tree
-    if target == "project":
-        return str(tree.project_memory(where.project_id))
-    if target == "global":
-        return str(tree.global_memory())
-    if target in ("checkpoint", "notes") or target.startswith("progress:"):
-        if where.session_id is None:
-            raise UsageError(f"target {target!r} needs a session: pass --session SID or set MIMOMEM_SESSION")
-        if target == "checkpoint":
-            return str(tree.checkpoint(where.session_id))
-        if target == "notes":
-            return str(tree.notes(where.session_id))
-        return str(tree.progress(where.session_id, target.split(":", 1)[1]))
-    refuse_near_miss(target)
-    return target
-
-
-TARGETS = "project, global, checkpoint, notes, progress:TID, or a path the write gate allows"
-"""What ``mimomem write`` and the MCP ``memory_write`` tool accept, as a refusal lists it."""
-
-_LAYER_NAMES = frozenset(
-    {"project", "global", "checkpoint", "notes", "progress", "memory", "memory.md", "notes.md", "checkpoint.md"}
-    | {"progress.md", "global/memory.md", "project/memory.md", "session", "session/notes", "session/checkpoint"}
-)
-
-
-def refuse_near_miss(target: str) -> None:
-    """Refuse a target that names a memory layer but is not its shortcut (``MEMORY.md``, ``Project``, ...).
-
-    Taken as a path, ``MEMORY.md`` or ``memory://project`` would create that file in the working
-    directory (the repository), not in memory, and exit 0: refuse it and list the valid targets.
-    """
-    name = target.strip().lower().replace("\\", "/")
-    uri = "://" in name or name.startswith(("memory:", "progress:"))
-    if uri or posixpath.normpath(name or ".") in _LAYER_NAMES:
-        raise UsageError(f"unknown write target {target!r} (nothing was written); valid targets: {TARGETS}")
 
 
 def _report(args: argparse.Namespace, info: dict[str, Any]) -> None:

@@ -219,9 +219,9 @@ MAX_DAYS = 36_500
 
 
 def _context(args: argparse.Namespace, days: int | None) -> Any:
-    from mimomem.context.where import locate
     from mimomem.passes.base import PassContext
     from mimomem.tree.store import MemoryTree
+    from mimomem.tree.where import locate
 
     project = checks.existing_dir(args.project, "--project") or "."
     checks.not_a_file(getattr(args, "root", None), "--root")

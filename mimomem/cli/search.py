@@ -65,9 +65,9 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def _search_everything(args: argparse.Namespace) -> int:
-    from mimomem.context.where import locate
     from mimomem.search.everything import search_everything
     from mimomem.search.memory_index import ESCALATION_HINTS
+    from mimomem.tree.where import locate
 
     project = checks.existing_dir(args.project, "--project") or "."
     with open_index(args) as index:

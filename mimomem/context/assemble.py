@@ -27,7 +27,7 @@ from mimomem.context.estimate import estimate_tokens
 from mimomem.context.hosts import cut_utf16, utf16_len
 from mimomem.context.instructions import memory_instructions, recall_reminder
 from mimomem.context.rebuild import Block, rebuild_blocks
-from mimomem.context.where import Where
+from mimomem.tree.where import Where
 
 SESSION_BUDGET = 4000
 """Default tokens for the session-start context (Claude Code shows ~10,000 characters whole)."""

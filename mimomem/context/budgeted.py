@@ -14,9 +14,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from mimomem.context.estimate import estimate_tokens
-
-PLACEHOLDERS = frozenset({"(none yet)", "(none)"})
-"""Template placeholder lines: a section holding only these is empty."""
+from mimomem.tree.boilerplate import split_sections
 
 _SPILLOVER = re.compile(r"^- See [^\s/]+\.md \([0-9]+")
 """Index line of a spilled-over topic file; kept whenever its section's heading is kept."""
@@ -32,35 +30,6 @@ class Budgeted(NamedTuple):
     tokens: int
     total_tokens: int
     truncated: bool
-
-
-def is_instruction(line: str) -> bool:
-    """True for a template's italic instruction line (``_..._``)."""
-    s = line.strip()
-    return len(s) > 2 and s.startswith("_") and s.endswith("_")
-
-
-def content_only(text: str) -> str:
-    """``text`` without template boilerplate; ``""`` when nothing real is left.
-
-    Drops italic instruction lines and placeholder lines, then every ``##`` section with no
-    body left.  The title (``# ...``) is kept only when some section survives.
-    """
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    head, sections = _split_sections(text)
-    head_body = [ln for ln in head if not ln.startswith("# ") and not _boilerplate(ln)]
-    kept: list[str] = []
-    for heading, body in sections:
-        real = [ln for ln in body if not _boilerplate(ln)]
-        if any(ln.strip() for ln in real):
-            kept += [heading, *_trim_blank(real), ""]
-    if not kept and not any(ln.strip() for ln in head_body):
-        return ""
-    title = [ln for ln in head if ln.startswith("# ")][:1]
-    out = [*title, *_trim_blank(head_body)]
-    if out and kept:
-        out.append("")
-    return "\n".join(out + kept).strip() + "\n"
 
 
 def read_budgeted(text: str, budget: int, *, source: str) -> Budgeted:
@@ -103,7 +72,7 @@ def read_section_aware(text: str, budget: int, *, source: str) -> Budgeted:
         return Budgeted(text, total, total, False)
     note = _cut_note(budget, total, source)
     room = budget - estimate_tokens(note)
-    head, sections = _split_sections(text)
+    head, sections = split_sections(text)
     skeleton = [_skeleton(heading, body) for heading, body in sections]
     fixed = estimate_tokens("\n".join(head)) + sum(estimate_tokens(s) for s in skeleton)
     if fixed >= room:
@@ -150,33 +119,6 @@ def _fitted(kept: str, note: str, budget: int, total: int) -> Budgeted:
 
 def _cut_note(budget: int, total: int, source: str) -> str:
     return f"[truncated at ~{budget} tokens of ~{total}; read {source} for the rest]\n"
-
-
-def _boilerplate(line: str) -> bool:
-    return is_instruction(line) or line.strip() in PLACEHOLDERS
-
-
-def _trim_blank(lines: list[str]) -> list[str]:
-    start, end = 0, len(lines)
-    while start < end and not lines[start].strip():
-        start += 1
-    while end > start and not lines[end - 1].strip():
-        end -= 1
-    return lines[start:end]
-
-
-def _split_sections(text: str) -> tuple[list[str], list[tuple[str, list[str]]]]:
-    """Lines before the first ``## `` heading, then (heading, body lines) per section."""
-    head: list[str] = []
-    sections: list[tuple[str, list[str]]] = []
-    for line in text.split("\n"):
-        if line.startswith("## "):
-            sections.append((line, []))
-        elif sections:
-            sections[-1][1].append(line)
-        else:
-            head.append(line)
-    return head, sections
 
 
 def _skeleton(heading: str, body: list[str]) -> str:

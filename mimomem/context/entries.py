@@ -17,7 +17,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from mimomem.context.budgeted import PLACEHOLDERS, is_instruction
+from mimomem.tree.boilerplate import PLACEHOLDERS, is_instruction
 
 _ITEM = re.compile(r"^\s{0,3}(?:[-*+]\s|>\s?|\d{1,3}[.)]\s)")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")

@@ -32,8 +32,8 @@ from pathlib import Path
 
 from mimomem.context.entries import Entry, template_terms
 from mimomem.context.entry_cache import Cached
-from mimomem.context.where import Where, session_projects
 from mimomem.text.stopwords import is_stop, stem
+from mimomem.tree.where import Where, session_projects
 
 MIN_COVERAGE = 0.3
 """Least share of the prompt's best possible score an entry must reach to be shown."""

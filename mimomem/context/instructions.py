@@ -9,8 +9,8 @@ off; the commands named are mimomem's own (``mimomem search``, ``mimomem note``)
 
 from __future__ import annotations
 
-from mimomem.context.where import Where
 from mimomem.tree.layout import GLOBAL_ID
+from mimomem.tree.where import Where
 
 
 def memory_instructions(where: Where) -> str:

@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from mimomem.context.budgeted import Budgeted, content_only, read_budgeted, read_section_aware
+from mimomem.context.budgeted import Budgeted, read_budgeted, read_section_aware
 from mimomem.context.compact import compact_memory, drop_repeats
 from mimomem.context.estimate import estimate_tokens
-from mimomem.context.where import Where
+from mimomem.tree.boilerplate import content_only
 from mimomem.tree.templates import parse_notes
+from mimomem.tree.where import Where
 
 CAPS: dict[str, int] = {
     "tasks": 500,

@@ -10,10 +10,9 @@ memory.  Nothing here loads jieba: the per-prompt path must stay fast.
 from __future__ import annotations
 
 import os
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from mimomem.context.where import Where
+from mimomem.tree.where import Where, header_cache
 
 if TYPE_CHECKING:
     from mimomem.curated.model import Memory
@@ -32,13 +31,6 @@ def _store(where: Where) -> CuratedMemory | None:
     if where.worktree is None and not os.path.isdir(_global_root()):
         return None
     return CuratedMemory(project_root=where.worktree)
-
-
-def header_cache(where: Where) -> AbstractContextManager[object]:
-    """Parse curated frontmatter through ``<data>/state/frontmatter.cache`` (see ``HeaderCache``)."""
-    from mimomem.common.frontmatter import header_cache as cache
-
-    return cache(where.tree.data_dir / "state" / "frontmatter.cache")
 
 
 def _global_root() -> str:

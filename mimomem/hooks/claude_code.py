@@ -111,8 +111,8 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
 
 
 def _where(payload: Mapping[str, Any], env: Mapping[str, str]) -> Any:
-    from mimomem.context.where import locate
     from mimomem.tree.store import MemoryTree
+    from mimomem.tree.where import locate
 
     sid = payload.get("session_id")
     if not isinstance(sid, str) or not sid:

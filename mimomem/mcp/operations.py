@@ -1,7 +1,7 @@
 """What each ``memory_*`` tool does: one library call, its result as compact Markdown for a model.
 
 Each function takes the connection's :class:`~mimomem.mcp.state.MemoryState`, the resolved
-:class:`~mimomem.context.where.Where` and the tool's validated arguments, and calls the same
+:class:`~mimomem.tree.where.Where` and the tool's validated arguments, and calls the same
 library functions as the matching CLI command (``search``, ``recall``, ``remember``,
 ``forget``, ``inspect``, ``note``, ``write``, ``context``); ``checkpoint`` is the checkpoint
 writer's write (``mimomem write checkpoint --agent checkpoint-writer``), checked like a model's
@@ -15,10 +15,10 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mimomem.context.where import Where
 from mimomem.search.everything import Found, search_everything
 from mimomem.search.hits import MemoryHit
 from mimomem.search.memory_index import ESCALATION_HINTS
+from mimomem.tree.where import Where
 
 if TYPE_CHECKING:
     from mimomem.mcp.state import MemoryState
@@ -163,7 +163,7 @@ def note(state: MemoryState, where: Where, text: str) -> str:
 
 def write(state: MemoryState, where: Where, target: str, text: str, append: bool) -> str:
     """``MemoryTree.write`` / ``append`` of TARGET (``mimomem write``'s shortcuts), through the gate."""
-    from mimomem.cli.agent import _target
+    from mimomem.memory.targets import resolve_target
 
     if not text.strip():
         raise _usage("text is empty; to clear a file write its template headings instead")
@@ -171,7 +171,7 @@ def write(state: MemoryState, where: Where, target: str, text: str, append: bool
 
     tree = where.tree
     who = where.who(state.options.agent) | {"delegated": delegated(state.options.agent, "mcp", {})}
-    path = _target(where, target)
+    path = resolve_target(where, target)
     written = tree.append(path, text, **who) if append else tree.write(path, text, **who)
     return f"{'appended to' if append else 'wrote'} {written} ({len(text)} characters)"
 

@@ -20,11 +20,12 @@ from pathlib import Path
 
 from mcp.server.mcpserver.prompts import Prompt
 
-from mimomem.context.budgeted import content_only, read_budgeted
+from mimomem.context.budgeted import read_budgeted
 from mimomem.context.rebuild import notes_text, read_memory_file
-from mimomem.context.where import Where, session_projects
 from mimomem.mcp.state import MemoryState
+from mimomem.tree.boilerplate import content_only
 from mimomem.tree.templates import CHECKPOINT_BUDGET, CHECKPOINT_SECTIONS, MEMORY_SECTIONS, notes_template
+from mimomem.tree.where import Where, session_projects
 
 NOTES_TOKENS = 6000
 """Most tokens of a notes inbox shown in a prompt (the rest is named, with the file)."""

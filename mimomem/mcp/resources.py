@@ -15,8 +15,8 @@ from pathlib import Path
 from mcp.server.mcpserver.resources import FunctionResource
 
 from mimomem.context.rebuild import read_memory_file
-from mimomem.context.where import Where
 from mimomem.mcp.state import MemoryState
+from mimomem.tree.where import Where
 
 MARKDOWN = "text/markdown"
 

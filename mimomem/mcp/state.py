@@ -24,13 +24,13 @@ import anyio.to_thread
 from mcp.server.mcpserver.exceptions import ToolError
 
 from mimomem.common.secrets import redact_secrets
-from mimomem.context.where import SESSION_VARIABLE, Where, locate
 from mimomem.curated.store import CuratedMemory
 from mimomem.errors import MimomemError
 from mimomem.search.memory_index import MemoryIndex
 from mimomem.tree.agents import claim
 from mimomem.tree.layout import check_id
 from mimomem.tree.store import MemoryTree
+from mimomem.tree.where import SESSION_VARIABLE, Where, locate
 
 log = logging.getLogger("mimomem.mcp")
 

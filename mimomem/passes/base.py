@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.common.secrets import redact_secrets
-from mimomem.context.where import Where
 from mimomem.history.evidence import Evidence, Window
 from mimomem.history.store import HistoryStore
+from mimomem.tree.where import Where
 
 DAY_MS = 86_400_000
 

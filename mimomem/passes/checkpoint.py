@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mimomem.context.estimate import estimate_tokens
-from mimomem.context.where import Where
 from mimomem.errors import PassError
 from mimomem.history.evidence import Evidence, Window
 from mimomem.history.model import iso_time
@@ -35,6 +34,7 @@ from mimomem.passes.wording import quote, without_secrets
 from mimomem.tree.layout import TASK_ID_RE
 from mimomem.tree.store import CHECKPOINT_WRITER
 from mimomem.tree.templates import CHECKPOINT_BUDGET, CHECKPOINT_SECTIONS, checkpoint_template, parse_notes
+from mimomem.tree.where import Where
 
 HEADINGS = ("Filled", "Kept", "Validation")
 INTENT, TASKS, FILES, ERRORS, NOTES = (

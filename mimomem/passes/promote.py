@@ -31,7 +31,6 @@ from typing import Any
 
 from mimomem.common.detach import spawn_detached
 from mimomem.common.secrets import scan_secrets
-from mimomem.context.where import Where
 from mimomem.history.episode import Episode, clip
 from mimomem.history.evidence import Provenance
 from mimomem.history.jsonl import read_jsonl
@@ -55,6 +54,7 @@ from mimomem.passes.promote_state import (
 from mimomem.passes.supersede import supersedes, without_clauses
 from mimomem.passes.wording import sourced
 from mimomem.tree.agents import CHECKPOINT_WRITER
+from mimomem.tree.where import Where
 
 KEYED = (RULES, DECISIONS, FACTS)
 """Sections whose items a newer value supersedes."""
@@ -254,8 +254,8 @@ def detach(where: Where) -> None:
 
 def run_background(project: str, session_id: str) -> int:
     """What the detached process does: promote everything pending of ``project``."""
-    from mimomem.context.where import locate
     from mimomem.tree.store import MemoryTree
+    from mimomem.tree.where import locate
 
     where = locate(project, session_id=session_id or None, tree=MemoryTree())
     done = promote_pending(where, deadline=time.monotonic() + 600, lock_wait=60)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.common.files import atomic_write
-from mimomem.context.where import STATE, Where
+from mimomem.tree.where import STATE, Where
 
 MAX_BRIEFS = 4
 """Sessions kept in ``memory-sessions.md`` (the newest; older ones stay in their notes and the history)."""

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mimomem.common.detach import spawn_detached
-from mimomem.context.where import STATE, Where
+from mimomem.tree.where import STATE, Where
 
 PASSES = ("dream", "distill")
 DEFAULT_INTERVAL_DAYS = {"dream": 7.0, "distill": 30.0}

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mimomem.context.budgeted import content_only
-from mimomem.context.where import Where, project_names, session_projects
 from mimomem.search.memory_index import MemoryIndex
 from mimomem.search.params import MAX_LIMIT, check_limit
 from mimomem.text.tokens import tokenize
+from mimomem.tree.boilerplate import content_only
+from mimomem.tree.where import Where, header_cache, project_names, session_projects
 
 if TYPE_CHECKING:
     from mimomem.curated.store import CuratedMemory
@@ -142,8 +142,6 @@ def _curated_hits(where: Where, query: str, store: CuratedMemory | None) -> list
     elif where.worktree is None:
         return []
     else:
-        from mimomem.context.relevant import header_cache
-
         with header_cache(where):
             recalled = CuratedMemory(project_root=where.worktree).recall(query, limit=FETCH, count_hits=False)
     out = []

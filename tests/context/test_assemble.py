@@ -9,26 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mimomem.context.assemble import prompt_context, session_context
-from mimomem.context.budgeted import content_only, read_budgeted, read_section_aware
+from mimomem.context.budgeted import read_budgeted, read_section_aware
 from mimomem.context.estimate import estimate_tokens
 from mimomem.context.instructions import memory_instructions, recall_reminder
 from mimomem.context.rebuild import allocate
-from mimomem.context.where import Where, locate
 from mimomem.tree.store import MemoryTree
-from mimomem.tree.templates import checkpoint_template, memory_template, notes_entry, notes_template
-
-
-def test_templates_are_empty() -> None:
-    assert content_only(memory_template()) == ""
-    assert content_only(checkpoint_template()) == ""
-    assert content_only(notes_template()) == ""
-
-
-def test_content_only_keeps_real_sections() -> None:
-    text = memory_template().replace("## Rules\n_", "## Rules\n- 用 pnpm\n_", 1)
-    kept = content_only(text)
-    assert "## Rules" in kept and "- 用 pnpm" in kept
-    assert "Project context" not in kept and "(none yet)" not in kept
+from mimomem.tree.templates import notes_entry, notes_template
+from mimomem.tree.where import Where, locate
 
 
 def test_section_aware_keeps_headings_and_spillover_lines() -> None:

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mimomem.context.budgeted import content_only, read_budgeted, read_section_aware
+from mimomem.context.budgeted import read_budgeted, read_section_aware
 from mimomem.context.estimate import estimate_tokens
+from mimomem.tree.boilerplate import content_only
 
 DECISIONS = "\n".join(f"- 决定{i}：所有服务统一使用 PostgreSQL 16，端口 5433，连接池 20。" for i in range(300))
 MEMORY = f"# Project memory\n\n## Architecture decisions\n{DECISIONS}\n"

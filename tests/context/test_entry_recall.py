@@ -8,10 +8,10 @@ import pytest
 
 from mimomem.context.entry_recall import ENTRY_CHARS, query_terms, recall_text, terms_text
 from mimomem.context.hosts import utf16_len
-from mimomem.context.where import Where, locate
 from mimomem.text.stopwords import stem
 from mimomem.tree.store import MemoryTree
 from mimomem.tree.templates import notes_template
+from mimomem.tree.where import Where, locate
 
 OLD_NOTES = """
 ## [turn 2 · 2026-10-06T10:04:30Z]

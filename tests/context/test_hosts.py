@@ -8,8 +8,8 @@ import pytest
 
 from mimomem.context.assemble import prompt_context, session_context
 from mimomem.context.hosts import CLAUDE_CODE, cut_utf16, utf16_len
-from mimomem.context.where import locate
 from mimomem.tree.store import MemoryTree
+from mimomem.tree.where import locate
 
 
 def test_utf16_units_and_cuts() -> None:

@@ -9,8 +9,8 @@ import pytest
 
 from mimomem.context import rebuild
 from mimomem.context.rebuild import CAPS, allocate, nest_headings, read_memory_file, rebuild_blocks, tasks_ledger
-from mimomem.context.where import locate
 from mimomem.tree.store import MemoryTree
+from mimomem.tree.where import locate
 
 
 def test_big_blocks_share_the_budget_by_their_caps_and_small_ones_get_all_they_need() -> None:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.context.where import locate, project_names, session_projects
 from mimomem.errors import InvalidMemoryIdError
 from mimomem.tree.layout import GLOBAL_ID
 from mimomem.tree.store import MemoryTree
+from mimomem.tree.where import locate, project_names, session_projects
 
 
 def test_the_project_comes_from_the_git_repository_around_the_directory(tree: MemoryTree, repo: Path) -> None:

@@ -142,8 +142,8 @@ def test_mcp_memory_write_under_curated_rules_is_refused(repo: Path) -> None:
 
 def test_an_unaccepted_proposal_is_not_injected_by_load_when(repo: Path) -> None:
     from mimomem.context.assemble import prompt_context, session_context
-    from mimomem.context.where import locate
     from mimomem.curated.store import CuratedMemory
+    from mimomem.tree.where import locate
 
     store = CuratedMemory(project_root=repo)
     proposal = store.remember(

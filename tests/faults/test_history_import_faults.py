@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 
-from mimomem.context.where import locate
 from mimomem.history.agent_db import import_agent_db
 from mimomem.history.claude_code import import_claude_code
 from mimomem.history.model import iso_day, iso_time
@@ -30,6 +29,7 @@ from mimomem.passes.distill import run_distill
 from mimomem.passes.dream import run_dream
 from mimomem.passes.wording import absolute_dates
 from mimomem.tree.store import MemoryTree
+from mimomem.tree.where import locate
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "AKIAZ7QH3KX5MRW2TPLE"

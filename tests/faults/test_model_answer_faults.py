@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.context.where import locate
 from mimomem.errors import ModelEndpointError, PassError
 from mimomem.history.store import HistoryStore
 from mimomem.passes.base import PassContext
 from mimomem.passes.model import OpenAICompatible, run_with_model
 from mimomem.tree.store import MemoryTree
 from mimomem.tree.templates import checkpoint_template
+from mimomem.tree.where import locate
 
 ROOT = Path(__file__).resolve().parents[2]
 SID = "s-model"

@@ -12,9 +12,9 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'mi
 
 from inprocess_client import in_process, text
 
-from mimomem.context.where import locate
 from mimomem.tree.store import MemoryTree
 from mimomem.tree.templates import checkpoint_template, progress_template
+from mimomem.tree.where import locate
 
 AWS_KEY = "AKIA" + "QWERTYUIOPASDFGH"
 

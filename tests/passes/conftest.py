@@ -13,12 +13,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "history"))
 
 from trajectory_fixtures import day, make_project, ms, write_claude_code, write_mimocode
 
-from mimomem.context.where import locate
 from mimomem.history.agent_db import import_agent_db
 from mimomem.history.claude_code import import_claude_code
 from mimomem.history.store import HistoryStore
 from mimomem.passes.base import PassContext
 from mimomem.tree.store import MemoryTree
+from mimomem.tree.where import locate
 
 NOW = ms(day(30, 18))
 

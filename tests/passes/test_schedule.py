@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.context.where import Where, locate
 from mimomem.passes import schedule
 from mimomem.tree.store import MemoryTree
+from mimomem.tree.where import Where, locate
 
 DAY = schedule.DAY
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.context.where import Where, locate
 from mimomem.curated.store import CuratedMemory
 from mimomem.search.everything import search_everything
 from mimomem.tree.store import MemoryTree
+from mimomem.tree.where import Where, locate
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,3 +114,10 @@ def project_names(tree: MemoryTree) -> dict[str, str]:
 def session_projects(tree: MemoryTree) -> dict[str, str]:
     """Session id -> the project id it ran in, for every session seen so far."""
     return _recorded(tree, "sessions")
+
+
+def header_cache(where: Where) -> AbstractContextManager[object]:
+    """Parse curated frontmatter through ``<data>/state/frontmatter.cache`` (see ``HeaderCache``)."""
+    from mimomem.common.frontmatter import header_cache as cache
+
+    return cache(where.tree.data_dir / STATE / "frontmatter.cache")

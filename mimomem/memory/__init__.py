@@ -1,0 +1,8 @@
+"""The memory floor: what the front ends (CLI, MCP server, hooks) call, and nothing more.
+
+- :mod:`~mimomem.memory.targets`: where a write goes (the layer shortcuts every front end takes).
+
+The caller's identity (:class:`~mimomem.tree.where.Where`) is the tree's; it sits under context
+assembly and the passes, which need it too.  Nothing is imported here: the per-prompt hook imports
+this floor, and each module keeps its heavy imports inside the functions that need them.
+"""
