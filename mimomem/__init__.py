@@ -82,8 +82,8 @@ if TYPE_CHECKING:
     from mimomem.curated.store import CuratedMemory
     from mimomem.search.backends import Backend
     from mimomem.search.document_index import DocumentIndex
-    from mimomem.search.everything import Found, search_everything
-    from mimomem.search.hits import DocumentHit, MemoryHit, SearchResults
+    from mimomem.search.everything import search_everything
+    from mimomem.search.hits import DocumentHit, Found, MemoryHit, SearchResults
     from mimomem.search.memory_index import IndexStats, MemoryIndex
     from mimomem.search.reconcile import ReconcileReport
     from mimomem.text.bm25 import BM25Index, Hit
@@ -121,7 +121,7 @@ _LAZY: dict[str, str] = {
     "DocumentIndex": "mimomem.search.document_index",
     "IndexStats": "mimomem.search.memory_index",
     "MemoryIndex": "mimomem.search.memory_index",
-    "Found": "mimomem.search.everything",
+    "Found": "mimomem.search.hits",
     "search_everything": "mimomem.search.everything",
     "ReconcileReport": "mimomem.search.reconcile",
     "Backend": "mimomem.search.backends",

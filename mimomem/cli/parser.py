@@ -228,8 +228,9 @@ def _add_search(sub: Subparsers) -> None:
         description="BM25-ranked memory search. Terms are OR-joined; CJK is matched by bigrams; "
         "identifiers like v1.2.3 are matched as a unit. By default the memory tree and the curated store "
         "are searched together (reciprocal-rank fusion), limited to the current project, its sessions and "
-        "global memory; --all-projects widens that. With --scope, --scope-id or --type only the memory tree "
-        "is searched, with those filters. Zero results print what to try next.",
+        "global memory; --all-projects (or --scope-id) widens that. --scope and --type narrow both stores "
+        "alike (a curated memory's scope is project or global, its type its category). "
+        "Zero results print what to try next.",
     )
     p.add_argument("query", help="what to search for")
     p.add_argument("--project", metavar="DIR", help="a directory inside the project (default: .)")

@@ -7,13 +7,16 @@ import datetime as dt
 import json
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mimomem.cli import checks
 from mimomem.cli.exits import NO, OK
 from mimomem.errors import UsageError
-from mimomem.search.index import MAX_LIMIT, MemoryIndex, SearchResults
+from mimomem.search.index import MemoryIndex
 from mimomem.tree.store import MemoryTree
+
+if TYPE_CHECKING:
+    from mimomem.memory.search import Results
 
 
 def open_index(args: argparse.Namespace) -> MemoryIndex:
@@ -34,108 +37,59 @@ def open_index(args: argparse.Namespace) -> MemoryIndex:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    """This project's tree and curated hits in one list; with tree filters, the memory tree alone.
+    """This project's tree and curated hits in one list, narrowed by the filters given.
 
-    Zero hits print what to try next and exit 1 (as grep).
+    The library's one memory search (:func:`mimomem.memory.search.search`); zero hits print
+    what to try next and exit 1 (as grep).
     """
-    if not (args.scope or args.scope_id or args.type):
-        return _search_everything(args)
-    with open_index(args) as index:
-        result = index.search(
-            args.query, backend=args.backend, scope=args.scope, scope_id=args.scope_id, type=args.type, limit=args.limit
-        )
-        hints = list(result.hints)
-        emptied = None if result else emptied_by(index, args)
-    if emptied:
-        hints.insert(0, emptied)
-    if args.json:
-        print(json.dumps(_search_json(result, hints), ensure_ascii=False, indent=2))
-        return OK if result else NO
-    for warning in result.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    if not result:
-        print(f'No matches for "{args.query}".')
-        print("\n".join(hints))
-        return NO
-    print(f"Found {len(result)} match(es) (BM25-ranked, best first, backend {result.backend}):\n")
-    for hit in result:
-        where = hit.scope + (f"/{hit.scope_id}" if hit.scope_id else "")
-        print(f"### {hit.path}\nScope: {where}, Type: {hit.type}, Score: {hit.score:.4g}\n{hit.snippet}\n")
-    return OK
-
-
-def _search_everything(args: argparse.Namespace) -> int:
-    from mimomem.search.everything import search_everything
-    from mimomem.search.memory_index import ESCALATION_HINTS
+    from mimomem.memory.search import Filters, search
     from mimomem.tree.where import locate
 
     project = checks.existing_dir(args.project, "--project") or "."
+    filters = Filters(args.scope, args.scope_id, args.type, all_projects=args.all_projects)
     with open_index(args) as index:
-        if args.backend:
-            index.backend_name = args.backend
         where = locate(project, session_id=args.session, tree=index.tree)
-        hits = search_everything(where, args.query, limit=args.limit, all_projects=args.all_projects, index=index)
-    hints = [] if hits else [line.format(root=where.tree.root) for line in ESCALATION_HINTS]
-    if not hits and not args.all_projects:
-        hints.insert(0, "Only this project, its sessions and global memory were searched; add --all-projects.")
+        results = search(where, args.query, filters, limit=args.limit, backend=args.backend, index=index)
+    hints = explain(results)
     if args.json:
-        out = {
-            "query": args.query,
-            "project": where.project_name,
-            "count": len(hits),
-            "hits": [vars(h) for h in hits],
-            "hints": hints,
-        }
-        print(json.dumps(out, ensure_ascii=False, indent=2))
-        return OK if hits else NO
-    if not hits:
+        print(json.dumps(_search_json(results, where.project_name, hints), ensure_ascii=False, indent=2))
+        return OK if results else NO
+    for warning in results.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if not results:
         print(f'No matches for "{args.query}".')
         print("\n".join(hints))
         return NO
-    print(
-        f"Found {len(hits)} match(es) in {'all projects' if args.all_projects else where.project_name} "
-        "(tree and curated memory, best first):\n"
-    )
-    for hit in hits:
-        print(f"### {hit.path}\n{hit.label}, type {hit.type}\n{hit.snippet}\n")
+    place = "all projects" if args.all_projects else where.project_name
+    narrowed = "".join(", " + OPTIONS[k].format(v) for k, v in filters.named().items())
+    print(f"Found {len(results)} match(es) in {place}{narrowed} (best first, backend {results.backend}):\n")
+    for hit in results:
+        print(f"### {hit.path}\n{hit.label}, type {hit.type}, score {hit.source_score:.4g}\n{hit.snippet}\n")
+    for hint in hints:
+        print(hint)
     return OK
 
 
-FILTERS = (("scope", "--scope"), ("scope_id", "--scope-id"), ("type", "--type"))
-"""The search filters, as ``(argument, option)``, in the order they are tried when a search comes back empty."""
+OPTIONS = {"scope": "--scope {}", "scope_id": "--scope-id {}", "type": "--type {}", "all_projects": "--all-projects"}
+"""How this command spells each search filter (in the hints after an empty search)."""
 
 
-def emptied_by(index: MemoryIndex, args: argparse.Namespace) -> str | None:
-    """Which filter emptied an empty result, and how many matches there are without it (None: not a filter).
+def explain(results: Results) -> list[str]:
+    """What to try next (after an empty search), or the notes on a search that found something."""
+    from mimomem.memory.search import explain as words
 
-    Each given filter is dropped on its own first (the others kept), then all of them together.
-    """
-    given = [(dest, option, getattr(args, dest)) for dest, option in FILTERS if getattr(args, dest)]
-
-    def count(dropped: set[str]) -> int:
-        kept = {dest: value for dest, _option, value in given if dest not in dropped}
-        return len(index.search(args.query, backend=args.backend, limit=MAX_LIMIT, **kept))
-
-    tries = [{dest} for dest, _option, _value in given]
-    if len(given) > 1:
-        tries.append({dest for dest, _option, _value in given})
-    for dropped in tries:
-        found = count(dropped)
-        if found:
-            named = " ".join(f"{option} {value}" for dest, option, value in given if dest in dropped)
-            there = "is 1 match" if found == 1 else f"are {found}{'+' if found == MAX_LIMIT else ''} matches"
-            return f"no matches with {named} (there {there} without {'it' if len(dropped) == 1 else 'them'})"
-    return None
+    return words(results, OPTIONS)
 
 
-def _search_json(result: SearchResults, hints: list[str]) -> dict[str, Any]:
+def _search_json(results: Results, project: str, hints: list[str]) -> dict[str, Any]:
     return {
-        "query": result.query,
-        "backend": result.backend,
-        "count": len(result),
-        "hits": [h._asdict() for h in result],
+        "query": results.query,
+        "backend": results.backend,
+        "project": project,
+        "count": len(results),
+        "hits": [vars(h) for h in results],
         "hints": hints,
-        "warnings": list(result.warnings),
+        "warnings": list(results.warnings),
     }
 
 

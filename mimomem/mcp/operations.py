@@ -2,7 +2,7 @@
 
 Each function takes the connection's :class:`~mimomem.mcp.state.MemoryState`, the resolved
 :class:`~mimomem.tree.where.Where` and the tool's validated arguments, and calls the same
-library functions as the matching CLI command (``search``, ``recall``, ``remember``,
+library functions as the matching CLI command (``search`` is :mod:`mimomem.memory.search`, ``recall``, ``remember``,
 ``forget``, ``inspect``, ``note``, ``write``, ``context``); ``checkpoint`` is the checkpoint
 writer's write (``mimomem write checkpoint --agent checkpoint-writer``), checked like a model's
 answer.  Refusals are the library's
@@ -15,9 +15,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mimomem.search.everything import Found, search_everything
-from mimomem.search.hits import MemoryHit
-from mimomem.search.memory_index import ESCALATION_HINTS
+from mimomem.search.hits import Found
 from mimomem.tree.where import Where
 
 if TYPE_CHECKING:
@@ -26,13 +24,14 @@ if TYPE_CHECKING:
 SNIPPET_CHARS = 300
 """A hit's snippet is cut to this many characters (the path is given to read the rest)."""
 
-EVERYTHING_FETCH = 100
-"""Hits asked of ``search_everything`` before a ``type`` filter is applied (both sources' worth)."""
-
 CLAUDE_CODE_HINT = "Claude Code memory is indexed only when the server runs as `mimomem mcp --claude-code`."
 
 
 # -- search and recall -------------------------------------------------------------------------
+SPELLING = {"scope": "scope={}", "type": "type={}", "all_projects": "all_projects=true"}
+"""How this server's ``memory_search`` spells each filter, in the hints after an empty search."""
+
+
 def search(
     state: MemoryState,
     where: Where,
@@ -42,31 +41,22 @@ def search(
     limit: int,
     all_projects: bool,
 ) -> str:
-    """``scope`` given: the tree index filtered like ``mimomem search``; else ``search_everything``."""
-    lines: list[str] = []
-    warnings: Sequence[str] = ()
-    if scope:
-        own = {"project": where.project_id, "session": where.session_id}
-        scope_id = None if all_projects else own.get(scope)
-        result = state.index.search(query, scope=scope, scope_id=scope_id, type=type, limit=limit)
-        lines = [_tree_hit(rank, hit) for rank, hit in enumerate(result, 1)]
-        warnings = result.warnings
-    else:
-        fetch = EVERYTHING_FETCH if type else limit
-        found = search_everything(
-            where, query, limit=fetch, all_projects=all_projects, index=state.index, store=state.curated()
-        )
-        kept = [f for f in found if f.type == type][:limit] if type else found
-        lines = [_found_hit(rank, hit) for rank, hit in enumerate(kept, 1)]
-    notes = [f"warning: {w}" for w in warnings]
+    """The library's one memory search (:func:`mimomem.memory.search.search`), as ``mimomem search`` runs it."""
+    from mimomem.memory.search import Filters, explain
+    from mimomem.memory.search import search as search_memory
+
+    filters = Filters(scope, type=type, all_projects=all_projects)
+    results = search_memory(where, query, filters, limit=limit, index=state.index, store=state.curated())
+    lines = [_hit(rank, hit) for rank, hit in enumerate(results, 1)]
+    notes = [f"warning: {w}" for w in results.warnings]
+    hints = explain(results, SPELLING)
     if not lines:
-        hints = [line.format(root=where.tree.root) for line in ESCALATION_HINTS]
         if scope == "claude-code" and not state.options.claude_code:
             hints.insert(0, CLAUDE_CODE_HINT)
         return "\n".join([f"No matches for {query!r}.", *hints, *notes])
     where_text = "all projects" if all_projects else f"project {where.project_name}, its sessions and global"
     head = f"{len(lines)} match(es) for {query!r}, best first ({scope or 'memory files + curated'}; {where_text}):"
-    return "\n".join([head, "", *lines, *notes]).rstrip("\n")
+    return "\n".join([head, "", *lines, *hints, *notes]).rstrip("\n")
 
 
 def _snippet(text: str) -> str:
@@ -74,12 +64,7 @@ def _snippet(text: str) -> str:
     return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1] + "…"
 
 
-def _tree_hit(rank: int, hit: MemoryHit) -> str:
-    place = hit.scope + (f" {hit.scope_id}" if hit.scope_id else "")
-    return f"{rank}. {place} · {hit.type}\n   {hit.path}\n   {_snippet(hit.snippet)}\n"
-
-
-def _found_hit(rank: int, hit: Found) -> str:
+def _hit(rank: int, hit: Found) -> str:
     return f"{rank}. {hit.label} · {hit.type}\n   {hit.path}\n   {_snippet(hit.snippet)}\n"
 
 

@@ -41,7 +41,7 @@ QueryArg = Annotated[
     str,
     Field(min_length=1, max_length=MAX_QUERY, description="1-3 distinctive words (ids, names, flags); any language"),
 ]
-ScopeArg = Annotated[Scope | None, Field(description="only this layer (project/session: this one's)")]
+ScopeArg = Annotated[Scope | None, Field(description="only this layer (this project's, unless all_projects)")]
 TypeArg = Annotated[MemoryType | None, Field(description="only this memory type or curated category")]
 LimitArg = Annotated[int, Field(ge=1, le=MAX_SEARCH_LIMIT, description="most hits to return")]
 AllArg = Annotated[bool, Field(strict=True, description="include other projects' memory")]

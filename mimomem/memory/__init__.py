@@ -1,5 +1,6 @@
 """The memory floor: what the front ends (CLI, MCP server, hooks) call, and nothing more.
 
+- :mod:`~mimomem.memory.search`: the one memory search (tree and curated, one result type, one rule set);
 - :mod:`~mimomem.memory.targets`: where a write goes (the layer shortcuts every front end takes).
 
 The caller's identity (:class:`~mimomem.tree.where.Where`) is the tree's; it sits under context

@@ -6,43 +6,49 @@ lists are merged by reciprocal-rank fusion (each hit scores ``sum 1 / (K + rank)
 standard, parameter-light way to fuse rankings.  By default only this project, its
 sessions and global memory are searched; hits name the project's directory, not only its
 id.  Tree files whose match lies only in template boilerplate are dropped.
+
+The filters (:class:`~mimomem.search.params.Filters`) hold for both sources alike: ``scope`` (a curated memory is
+``project`` or ``global``), ``scope_id``, ``type`` (a curated memory's category).  An
+explicit ``scope_id`` or ``all_projects`` lifts the narrowing to this project, and so does
+asking for a scope that belongs to no project (``claude-code``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mimomem.errors import InvalidTypeError
+from mimomem.search.hits import Found
 from mimomem.search.memory_index import MemoryIndex
-from mimomem.search.params import MAX_LIMIT, check_limit
+from mimomem.search.params import MAX_LIMIT, TYPES, Filters, check_limit
 from mimomem.text.tokens import tokenize
 from mimomem.tree.boilerplate import content_only
 from mimomem.tree.where import Where, header_cache, project_names, session_projects
 
 if TYPE_CHECKING:
     from mimomem.curated.store import CuratedMemory
+    from mimomem.search.hits import SearchResults
 
 K = 60
 """Reciprocal-rank fusion constant (Cormack et al., SIGIR 2009 use 60)."""
 
 FETCH = 50
-"""Hits asked from each source before scoping and fusion."""
+"""Hits asked from each source before scoping and fusion (more when the caller asks for more)."""
+
+CURATED_SCOPES = ("project", "global")
+"""The scopes a curated memory can have; a ``scope`` filter outside them leaves the curated store out."""
 
 
 @dataclass(frozen=True)
-class Found:
-    """A hit of :func:`search_everything`: where the memory lives, why it ranks, a snippet."""
+class Fused:
+    """The fused hits, and what the tree's index said about the search (backend, hints, warnings)."""
 
-    source: str  # "tree" | "curated"
-    path: str
-    label: str  # e.g. "project shop-api (MEMORY.md)", "curated project: facts/db-port"
-    scope: str
-    scope_id: str
-    type: str
-    score: float  # fused score: comparable within one result list only
-    source_score: float  # BM25 (tree) or recall score (curated)
-    snippet: str
+    hits: list[Found]
+    backend: str
+    hints: tuple[str, ...]
+    warnings: tuple[str, ...]
 
 
 def search_everything(
@@ -60,57 +66,89 @@ def search_everything(
     ``limit`` must be 1..``MAX_LIMIT`` (``InvalidLimitError`` otherwise).  A long-lived caller
     (the MCP server) passes its open ``index`` and curated ``store`` to skip reopening them.
     """
+    filters = Filters(all_projects=all_projects, curated=curated)
+    return fuse(where, query, filters, limit=limit, index=index, store=store).hits
+
+
+def fuse(
+    where: Where,
+    query: str,
+    filters: Filters,
+    *,
+    limit: int = 10,
+    backend: str | None = None,
+    index: MemoryIndex | None = None,
+    store: CuratedMemory | None = None,
+) -> Fused:
+    """The search under :func:`search_everything` and :func:`mimomem.memory.search.search`, with ``filters``."""
     check_limit(limit, maximum=MAX_LIMIT)
-    tree_hits = _tree_hits(where, query, all_projects, index)
-    curated_hits = _curated_hits(where, query, store) if curated else []
+    fetch = max(FETCH, limit)
+    tree_hits: list[Found] = []
+    ranked: SearchResults | None = None
+    if _tree_type(filters.type):
+        tree_hits, ranked = _tree_hits(where, query, filters, fetch, backend, index)
+    curated_hits = _curated_hits(where, query, filters, fetch, store)
     fused: dict[str, tuple[float, Found]] = {}
-    for ranked in (tree_hits, curated_hits):
-        for rank, hit in enumerate(ranked, 1):
+    for hits in (tree_hits, curated_hits):
+        for rank, hit in enumerate(hits, 1):
             score = fused.get(hit.path, (0.0, hit))[0] + 1.0 / (K + rank)
             fused[hit.path] = (score, hit)
     ordered = sorted(fused.values(), key=lambda item: (-item[0], item[1].path))
-    return [_with_score(hit, score) for score, hit in ordered[:limit]]
+    hits = [replace(hit, score=score) for score, hit in ordered[:limit]]
+    if ranked is None:
+        return Fused(hits, backend or (index.backend_name if index is not None else ""), (), ())
+    return Fused(hits, ranked.backend, ranked.hints, ranked.warnings)
 
 
-def _with_score(hit: Found, score: float) -> Found:
-    return Found(
-        hit.source, hit.path, hit.label, hit.scope, hit.scope_id, hit.type, score, hit.source_score, hit.snippet
-    )
-
-
-def _tree_hits(where: Where, query: str, all_projects: bool, index: MemoryIndex | None) -> list[Found]:
+def _tree_hits(
+    where: Where, query: str, filters: Filters, fetch: int, backend: str | None, index: MemoryIndex | None
+) -> tuple[list[Found], SearchResults | None]:
     if not where.tree.root.is_dir():
-        return []
+        return [], None
     own = index is None
     index = index if index is not None else MemoryIndex(where.tree, progress=False)
     try:
-        hits = index.search(query, limit=FETCH)
+        ranked = index.search(
+            query, backend=backend, scope=filters.scope, scope_id=filters.scope_id, type=filters.type, limit=fetch
+        )
     finally:
         if own:
             index.close()
     names = project_names(where.tree)
     owners = session_projects(where.tree)
     terms = {t.text for t in tokenize(query)}
+    wide = filters.all_projects or bool(filters.scope_id)
     out = []
-    for h in hits:
+    for h in ranked:
         owner = owners.get(h.scope_id) if h.scope == "session" else h.scope_id
-        if not all_projects and not _in_scope(where, h.scope, h.scope_id, owner):
+        if not wide and not _in_scope(where, h.scope, h.scope_id, owner, filters.scope):
             continue
         if not _matches_content(h.path, terms):
             continue
         label = _label(h.scope, h.scope_id, names, owner) + f" ({Path(h.path).name})"
         out.append(Found("tree", h.path, label, h.scope, h.scope_id, h.type, h.score, h.score, h.snippet))
-    return out
+    return out, ranked
 
 
-def _in_scope(where: Where, scope: str, scope_id: str, owner: str | None) -> bool:
+def _tree_type(type: str | None) -> bool:
+    """True when ``type`` is no filter or a tree file's type; False for a curated category; else refused."""
+    from mimomem.curated.model import DEFAULT_CATEGORIES
+
+    if not type or type in TYPES:
+        return True
+    if type in DEFAULT_CATEGORIES:
+        return False
+    raise InvalidTypeError(f"unknown type {type!r}; valid types: {', '.join(TYPES + DEFAULT_CATEGORIES)}")
+
+
+def _in_scope(where: Where, scope: str, scope_id: str, owner: str | None, asked: str | None) -> bool:
     if scope == "global":
         return True
     if scope == "project":
         return scope_id == where.project_id
     if scope == "session":
         return scope_id == where.session_id or owner == where.project_id
-    return False
+    return scope == asked  # a scope of no project (claude-code): only when asked for by name
 
 
 def _matches_content(path: str, terms: set[str]) -> bool:
@@ -134,22 +172,28 @@ def _label(scope: str, scope_id: str, names: dict[str, str], owner: str | None) 
     return f"{scope} {scope_id}".strip()
 
 
-def _curated_hits(where: Where, query: str, store: CuratedMemory | None) -> list[Found]:
+def _curated_hits(where: Where, query: str, filters: Filters, fetch: int, store: CuratedMemory | None) -> list[Found]:
     from mimomem.curated.store import CuratedMemory
 
+    if not filters.curated or (filters.scope and filters.scope not in CURATED_SCOPES):
+        return []
     if store is not None:
-        recalled = store.recall(query, limit=FETCH, count_hits=False)
+        recalled = store.recall(query, limit=fetch, count_hits=False)
     elif where.worktree is None:
         return []
     else:
         with header_cache(where):
-            recalled = CuratedMemory(project_root=where.worktree).recall(query, limit=FETCH, count_hits=False)
+            recalled = CuratedMemory(project_root=where.worktree).recall(query, limit=fetch, count_hits=False)
     out = []
     for item in recalled:
         m = item.memory
+        scope_id = where.project_id if m.scope == "project" else ""
+        if (filters.scope and filters.scope != m.scope) or (filters.type and filters.type != m.category):
+            continue
+        if filters.scope_id and filters.scope_id != scope_id:
+            continue
         body = " ".join(m.body.split())
         snippet = m.summary + (f" — {body[:160]}" if body else "")
         label = f"curated {m.scope}: {m.id}"
-        scope_id = where.project_id if m.scope == "project" else ""
         out.append(Found("curated", str(m.path), label, m.scope, scope_id, m.category, item.score, item.score, snippet))
     return out

@@ -6,6 +6,9 @@
   asked): the raw engine over ``(doc_id, text)`` documents.
 * ``DocumentIndex.rank`` and a backend's ``rank`` -> :class:`RankedRow` (a cache row and
   its score, no floor and no snippet): the step both searches above are built on.
+* :func:`mimomem.memory.search.search` (the one search every front end calls) and
+  ``search_everything`` -> :class:`Found`: a memory file or curated memory, where it lives
+  (labelled for people), its fused score and the source's own, and a snippet.
 * ``BM25Index.search`` -> ``mimomem.text.bm25.Hit`` (document id and score): the
   in-memory index on its own, without the SQLite cache.
 
@@ -86,4 +89,19 @@ class SearchResults:
         return bool(self.hits)
 
 
-__all__ = ["DocumentHit", "MemoryHit", "RankedRow", "SearchResults"]
+@dataclass(frozen=True)
+class Found:
+    """A hit of the memory search (tree or curated): where the memory lives, why it ranks, a snippet."""
+
+    source: str  # "tree" | "curated"
+    path: str
+    label: str  # e.g. "project shop-api (MEMORY.md)", "curated project: facts/db-port"
+    scope: str
+    scope_id: str
+    type: str
+    score: float  # fused score: comparable within one result list only
+    source_score: float  # BM25 (tree) or recall score (curated)
+    snippet: str
+
+
+__all__ = ["DocumentHit", "Found", "MemoryHit", "RankedRow", "SearchResults"]

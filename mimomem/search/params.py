@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from mimomem.errors import (
@@ -162,6 +163,32 @@ def apply_floor(hits: Sequence[S], ratio: float, limit: int) -> list[S]:
     return [hits[0], *(h for h in hits[1:] if h.score >= cutoff)][:limit]
 
 
+@dataclass(frozen=True)
+class Filters:
+    """What a memory search is narrowed to; every front end passes the same fields."""
+
+    scope: str | None = None
+    scope_id: str | None = None
+    type: str | None = None
+    all_projects: bool = False
+    curated: bool = True
+
+    def named(self) -> dict[str, str]:
+        """The narrowing filters that are set (``scope``, ``scope_id``, ``type``), by name."""
+        return {k: v for k, v in (("scope", self.scope), ("scope_id", self.scope_id), ("type", self.type)) if v}
+
+    def without(self, names: Sequence[str]) -> Filters:
+        """These filters with the narrowing ones in ``names`` dropped."""
+        gone = set(names)
+        return Filters(
+            None if "scope" in gone else self.scope,
+            None if "scope_id" in gone else self.scope_id,
+            None if "type" in gone else self.type,
+            self.all_projects,
+            self.curated,
+        )
+
+
 __all__ = [
     "BACKENDS",
     "BACKEND_ENV",
@@ -174,6 +201,7 @@ __all__ = [
     "MAX_LIMIT",
     "SCOPES",
     "TYPES",
+    "Filters",
     "apply_floor",
     "check_backend",
     "check_floor",

@@ -212,11 +212,12 @@ def test_cli_search_json_and_text(tree, capsys):
     assert out["hits"][0]["source"] == "tree" and out["hits"][0]["label"].startswith("project p2")
     assert 1 == cli.main(["search", "postgres", "--root", str(tree), "--db", db])  # another project: not by default
     assert "--all-projects" in capsys.readouterr().out
-    assert 0 == cli.main(
-        ["search", "postgres", "--root", str(tree), "--db", db, "--backend", "native-index", "--scope", "project"]
-    )
+    assert 1 == cli.main(["search", "postgres", "--root", str(tree), "--db", db, "--scope", "project"])
+    assert "--all-projects" in capsys.readouterr().out  # a filter narrows within this project, as without one
+    wide = ["--backend", "native-index", "--scope", "project", "--all-projects"]
+    assert 0 == cli.main(["search", "postgres", "--root", str(tree), "--db", db, *wide])
     text = capsys.readouterr().out
-    assert "Found 1 match" in text and "Scope: project/p2, Type: memory" in text
+    assert "Found 1 match" in text and "--scope project" in text and "project p2 (memory-db.md), type memory" in text
     assert 1 == cli.main(["search", "nothing-here", "--root", str(tree), "--db", db])
     assert "0 results does not mean" in capsys.readouterr().out
     assert 2 == cli.main(["search", "x", "--root", str(tree), "--db", db, "--limit", "500"])

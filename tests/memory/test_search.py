@@ -1,0 +1,82 @@
+"""The one memory search: one rule set for both stores, one result type, and an empty result that says why."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+from mimomem.curated.store import CuratedMemory
+from mimomem.memory.search import Filters, Found, explain, search
+from mimomem.search.everything import search_everything
+from mimomem.tree.store import MemoryTree
+from mimomem.tree.where import Where, locate
+
+SPELL = {"scope": "--scope {}", "scope_id": "--scope-id {}", "type": "--type {}", "all_projects": "--all-projects"}
+
+
+def _seen(hits: Iterable[Found]) -> list[tuple[str, str, str, str]]:
+    """What a reader sees of each hit, in order (a curated score decays with time, so it is left out)."""
+    return [(h.source, h.path, h.label, h.snippet) for h in hits]
+
+
+@pytest.fixture
+def shop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Where, Where]:
+    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    for name in ("shop", "blog"):
+        (tmp_path / name / ".git").mkdir(parents=True)
+    tree = MemoryTree()
+    shop = locate(tmp_path / "shop", session_id="s1", tree=tree)
+    blog = locate(tmp_path / "blog", session_id="s2", tree=tree)
+    tree.write(tree.project_memory(shop.project_id), "# Project memory\n\n## Rules\n- 数据库端口 5433\n", **shop.who())
+    tree.write(tree.project_memory(blog.project_id), "# P\n\n## Rules\n- 数据库端口 3306\n", **blog.who())
+    tree.write(tree.notes("s1"), "# Session notes\n\n## [turn 1 · 2026-12-01T10:00Z]\n\n数据库端口迁移\n", **shop.who())
+    CuratedMemory(project_root=tmp_path / "shop").remember("facts", "staging 的数据库端口是 6543", author="user")
+    return shop, blog
+
+
+def test_without_filters_it_is_the_fused_search(shop: tuple[Where, Where]) -> None:
+    here, _ = shop
+    results = search(here, "数据库端口")
+    assert _seen(results) == _seen(search_everything(here, "数据库端口"))  # the hook's search is the same call
+    assert {h.source for h in results} == {"tree", "curated"} and results.backend
+
+
+def test_type_and_scope_narrow_both_stores(shop: tuple[Where, Where]) -> None:
+    here, _ = shop
+    assert {(h.source, h.type) for h in search(here, "数据库端口", Filters(type="facts"))} == {("curated", "facts")}
+    assert {h.type for h in search(here, "数据库端口", Filters(type="notes"))} == {"notes"}
+    project = search(here, "数据库端口", Filters(scope="project"))
+    assert {h.source for h in project} == {"tree", "curated"} and all(h.scope == "project" for h in project)
+    assert {h.source for h in search(here, "数据库端口", Filters(scope="session"))} == {"tree"}
+
+
+def test_a_filter_stays_within_this_project_unless_widened(shop: tuple[Where, Where]) -> None:
+    here, blog = shop
+    narrow = search(here, "3306", Filters(scope="project"))
+    assert not narrow and narrow.emptied_by is None
+    assert "add --all-projects" in explain(narrow, SPELL)[0]
+    wide = search(here, "3306", Filters(scope="project", all_projects=True))
+    assert [h.scope_id for h in wide] == [blog.project_id]
+    named = search(here, "3306", Filters(scope="project", scope_id=blog.project_id))
+    assert [h.path for h in named] == [h.path for h in wide]  # naming the project widens too
+
+
+def test_an_empty_result_names_the_filter_that_emptied_it(shop: tuple[Where, Where]) -> None:
+    here, _ = shop
+    results = search(here, "5433", Filters(type="checkpoint"))
+    assert not results and results.emptied_by is not None and results.emptied_by.dropped == ("type",)
+    lines = explain(results, SPELL)
+    assert lines[0] == "no matches with --type checkpoint (there is 1 match without it)"
+    assert any("0 results does not mean" in line for line in lines)
+    mcp = explain(results, {"type": "type={}", "all_projects": "all_projects=true"})
+    assert mcp[0].startswith("no matches with type=checkpoint") and "all_projects=true" in mcp[1]
+
+
+def test_leaving_curated_out_is_the_tree_alone(shop: tuple[Where, Where]) -> None:
+    here, _ = shop
+    tree_only = search(here, "数据库端口", Filters(curated=False))
+    assert tree_only and {h.source for h in tree_only} == {"tree"}
+    assert _seen(tree_only) == _seen(search_everything(here, "数据库端口", curated=False))
