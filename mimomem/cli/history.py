@@ -5,7 +5,7 @@
 never written).  Each pass runs deterministically (``--no-model``), shows its unified diff
 (``--dry-run``), or prints the instructions and evidence for the host agent's own model
 (``--emit-prompt``).  ``--model URL`` sends that prompt to an OpenAI-compatible endpoint and
-merges the answer through the same checks (see :mod:`mimomem.passes.model`).
+merges the answer through the same checks (see :mod:`mimomem.passes.llm`).
 """
 
 from __future__ import annotations
@@ -280,7 +280,7 @@ def cmd_pass(args: argparse.Namespace) -> int:
             return 0
         model_url = None if args.no_model else (args.model or os.environ.get("MIMOMEM_MODEL_URL") or None)
         if model_url:
-            from mimomem.passes.model import run_with_model
+            from mimomem.passes.llm import run_with_model
 
             report = run_with_model(name, ctx, model_url, dry_run=args.dry_run, write=getattr(args, "write", False))
         elif name == "dream":

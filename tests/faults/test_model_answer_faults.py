@@ -22,7 +22,7 @@ import pytest
 from mimomem.errors import ModelEndpointError, PassError
 from mimomem.history.store import HistoryStore
 from mimomem.passes.base import PassContext
-from mimomem.passes.model import OpenAICompatible, run_with_model
+from mimomem.passes.llm import OpenAICompatible, run_with_model
 from mimomem.tree.store import MemoryTree
 from mimomem.tree.templates import checkpoint_template
 from mimomem.tree.where import locate

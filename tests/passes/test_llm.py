@@ -14,7 +14,7 @@ from trajectory_fixtures import SID_B
 
 from mimomem.errors import ModelEndpointError, PassError, SecretRefusedError
 from mimomem.passes.checkpoint import validate_checkpoint
-from mimomem.passes.model import OpenAICompatible, fenced_blocks, run_with_model
+from mimomem.passes.llm import OpenAICompatible, fenced_blocks, run_with_model
 from mimomem.tree.templates import checkpoint_template
 
 
