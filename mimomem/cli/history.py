@@ -142,7 +142,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from mimomem.errors import HistorySourceError
     from mimomem.history.agent_db import import_agent_db, mimocode_db
     from mimomem.history.claude_code import import_claude_code
-    from mimomem.history.model import ImportReport
+    from mimomem.history.records import ImportReport
     from mimomem.history.opencode import import_opencode
 
     wanted = [
@@ -193,7 +193,7 @@ def _import_line(name: str, r: dict[str, Any]) -> str:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """Print history hits best first (exit 1 when nothing matched)."""
-    from mimomem.history.model import iso_time
+    from mimomem.history.records import iso_time
     from mimomem.history.search import search_history
     from mimomem.history.store import project_of
 
@@ -236,7 +236,7 @@ def _context(args: argparse.Namespace, days: int | None) -> Any:
 def cmd_evidence(args: argparse.Namespace) -> int:
     """Print the evidence blocks (and, with --session, that session's tool trace)."""
     from mimomem.history.evidence import Evidence, Window
-    from mimomem.history.model import iso_time
+    from mimomem.history.records import iso_time
     from mimomem.passes.prompts import render_evidence
 
     ctx = _context(args, args.days)

@@ -4,7 +4,7 @@
 - ``claude_code``, ``agent_db``, ``opencode``: importers for Claude Code transcripts,
   MiMo-Code's (and OpenCode's) SQLite database, and OpenCode's JSON file store;
 - ``jsonl``: defensive, incremental reading of append-only JSONL files;
-- ``model``: the records importers produce and the import report;
+- ``records``: the records importers produce and the import report;
 - ``search``: ranked search over the history;
 - ``signals``: what one tool call or message says (command, files, statements);
 - ``evidence``: the evidence queries the write-back passes are built on.

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.errors import HistoryLockedError, HistorySourceError
-from mimomem.history.model import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart, parse_time
+from mimomem.history.records import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart, parse_time
 from mimomem.history.store import HistoryStore, SourceState
 from mimomem.history.validate import FUTURE_SLACK, UNEXPECTED, too_deep
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.history.jsonl import read_jsonl
-from mimomem.history.model import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart
+from mimomem.history.records import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart
 from mimomem.history.store import HistoryStore, SourceState
 from mimomem.history.transcript import Block, clean, message_of
 from mimomem.history.validate import MAX_DEPTH, UNEXPECTED, too_deep

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mimomem.history.model import iso_day
+from mimomem.history.records import iso_day
 from mimomem.history.provenance import typed_text
 from mimomem.history.signals import (
     command_family,

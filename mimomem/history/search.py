@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mimomem.history.model import iso_time
+from mimomem.history.records import iso_time
 from mimomem.history.store import HistoryStore, searchable_text
 from mimomem.search.snippets import cut_snippet
 from mimomem.text.query import parse_query

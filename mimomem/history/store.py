@@ -6,7 +6,7 @@ file and ``mimomem history import`` rebuilds it.  Tables:
 - ``sources``: one row per imported file or database, with how far it was read (byte
   offset of a transcript, newest ``time_updated`` of a database) and a hash of its first
   bytes, so a replaced file is re-read from the start;
-- ``sessions``, ``messages``, ``parts``: the records of :mod:`mimomem.history.model`; a
+- ``sessions``, ``messages``, ``parts``: the records of :mod:`mimomem.history.records`; a
   tool call is one part, updated in place when its result arrives;
 - ``part_fts``: a contentless FTS5 index of each part's searchable text as bigram tokens
   (the same tokenizer as the memory search).  New parts are indexed in bulk when a write
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.errors import HistoryError, ProjectIdError, SchemaTooNewError
-from mimomem.history.model import OUTPUT_LIMIT, TEXT_LIMIT, MessageRecord, SessionRecord, TextPart, ToolPart, clip
+from mimomem.history.records import OUTPUT_LIMIT, TEXT_LIMIT, MessageRecord, SessionRecord, TextPart, ToolPart, clip
 from mimomem.history.validate import Checks, human_time
 from mimomem.search.db import BUSY_TIMEOUT_MS, bigram_tokenizer_id, shadow_tokens, shadow_tokens_many, transaction
 

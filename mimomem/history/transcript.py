@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from mimomem.history.model import parse_time
+from mimomem.history.records import parse_time
 from mimomem.history.provenance import (
     ASSISTANT,
     INJECTED,

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from mimomem.history.model import MessageRecord, SessionRecord, TextPart, ToolPart
+from mimomem.history.records import MessageRecord, SessionRecord, TextPart, ToolPart
 from mimomem.history.transcript import clean
 
 MIN_TIME = 946_684_800_000

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mimomem.history.model import MessageRecord, TextPart, ToolPart
+from mimomem.history.records import MessageRecord, TextPart, ToolPart
 from mimomem.history.store import (
     MESSAGE_UPSERT,
     TEXT_UPSERT,

@@ -26,7 +26,7 @@ from pathlib import Path
 from mimomem.context.estimate import estimate_tokens
 from mimomem.errors import PassError
 from mimomem.history.evidence import Evidence, Window
-from mimomem.history.model import iso_time
+from mimomem.history.records import iso_time
 from mimomem.passes.answer_check import checkpoint_answer_problems
 from mimomem.passes.base import Change, PassContext, PassReport, apply_changes, read_text, save_undo
 from mimomem.passes.memory_doc import MemoryDoc, Section

@@ -30,7 +30,7 @@ import yaml
 
 from mimomem.common.secrets import redact_secrets
 from mimomem.errors import ModelEndpointError, PassError
-from mimomem.history.model import iso_day
+from mimomem.history.records import iso_day
 from mimomem.passes import checkpoint as checkpoint_pass
 from mimomem.passes import distill as distill_pass
 from mimomem.passes import dream as dream_pass

@@ -34,7 +34,7 @@ from mimomem.common.secrets import scan_secrets
 from mimomem.history.episode import Episode, clip
 from mimomem.history.evidence import Provenance
 from mimomem.history.jsonl import read_jsonl
-from mimomem.history.model import iso_day
+from mimomem.history.records import iso_day
 from mimomem.history.transcript import message_of, parts
 from mimomem.passes.base import read_text, save_undo
 from mimomem.passes.dream import Candidate, plan_memory, spill_text, spill_topics

@@ -14,7 +14,7 @@ from trajectory_fixtures import Transcript, day, make_project, write_claude_code
 
 from mimomem.history import search, writes
 from mimomem.history.claude_code import import_claude_code
-from mimomem.history.model import TextPart, ToolPart
+from mimomem.history.records import TextPart, ToolPart
 from mimomem.history.search import search_history
 from mimomem.history.store import HistoryStore
 
