@@ -78,7 +78,7 @@ if TYPE_CHECKING:
     from mimomem.context.estimate import estimate_tokens, truncate_to_tokens
     from mimomem.context.instructions import memory_instructions, recall_reminder
     from mimomem.curated.injection import render_injection
-    from mimomem.curated.model import BulkResult, ForgetResult, InspectReport, Memory, MemoryStatus, Problem, Recalled
+    from mimomem.curated.memory import BulkResult, ForgetResult, InspectReport, Memory, MemoryStatus, Problem, Recalled
     from mimomem.curated.store import CuratedMemory
     from mimomem.search.backends import Backend
     from mimomem.search.document_index import DocumentIndex
@@ -126,13 +126,13 @@ _LAZY: dict[str, str] = {
     "ReconcileReport": "mimomem.search.reconcile",
     "Backend": "mimomem.search.backends",
     "CuratedMemory": "mimomem.curated.store",
-    "BulkResult": "mimomem.curated.model",
-    "ForgetResult": "mimomem.curated.model",
-    "InspectReport": "mimomem.curated.model",
-    "Memory": "mimomem.curated.model",
-    "MemoryStatus": "mimomem.curated.model",
-    "Problem": "mimomem.curated.model",
-    "Recalled": "mimomem.curated.model",
+    "BulkResult": "mimomem.curated.memory",
+    "ForgetResult": "mimomem.curated.memory",
+    "InspectReport": "mimomem.curated.memory",
+    "Memory": "mimomem.curated.memory",
+    "MemoryStatus": "mimomem.curated.memory",
+    "Problem": "mimomem.curated.memory",
+    "Recalled": "mimomem.curated.memory",
     "render_injection": "mimomem.curated.injection",
     "estimate_tokens": "mimomem.context.estimate",
     "truncate_to_tokens": "mimomem.context.estimate",

@@ -13,7 +13,7 @@ from mimomem.curated.store import CuratedMemory
 from mimomem.search.index import MAX_LIMIT
 
 if TYPE_CHECKING:
-    from mimomem.curated.model import Recalled
+    from mimomem.curated.memory import Recalled
 
 RECALL_MAX_LIMIT = MAX_LIMIT
 """``recall --limit`` accepts 1..this (the bound of ``mimomem search --limit``), ``inject --max-bodies`` 0..this."""

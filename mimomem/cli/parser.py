@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import mimomem
 from mimomem.cli import agent, bench, checks, curated, history, hooks, install, mcp, search, text, tree
-from mimomem.curated.model import AUTHORS, DEFAULT_CATEGORIES
+from mimomem.curated.memory import AUTHORS, DEFAULT_CATEGORIES
 from mimomem.search.backends import BACKENDS
 from mimomem.search.index import (
     BACKEND_ENV,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from mimomem.tree.where import Where, header_cache
 
 if TYPE_CHECKING:
-    from mimomem.curated.model import Memory
+    from mimomem.curated.memory import Memory
     from mimomem.curated.store import CuratedMemory
 
 MIN_SCENARIO_OVERLAP = 0.75

@@ -17,7 +17,7 @@ from fractions import Fraction
 from itertools import chain
 from typing import cast
 
-from mimomem.curated.model import Memory
+from mimomem.curated.memory import Memory
 from mimomem.text.tokens import tokenize_many
 
 DUPLICATE_JACCARD = 0.8

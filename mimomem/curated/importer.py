@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from mimomem.common import frontmatter
 from mimomem.common.secrets import redact_secrets
-from mimomem.curated.model import MAX_FILE_BYTES, str_list
+from mimomem.curated.memory import MAX_FILE_BYTES, str_list
 from mimomem.errors import InvalidMemoryError
 
 ITEM_FIELDS = frozenset({"category", "summary", "body", "highlight", "load_when", "pinned", "supersedes", "slug"})

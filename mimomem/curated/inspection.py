@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from mimomem.common.secrets import redact_secrets, scan_secrets
-from mimomem.curated.model import InspectReport, Memory, MemoryStatus, Problem
+from mimomem.curated.memory import InspectReport, Memory, MemoryStatus, Problem
 from mimomem.curated.render import compiled_files
 from mimomem.curated.roots import CuratedRoot
 

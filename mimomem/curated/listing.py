@@ -14,7 +14,7 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from mimomem.curated.model import Problem
+from mimomem.curated.memory import Problem
 
 StatKey = tuple[int, int, int, int]
 Files = list[tuple[str, "StatKey | None"]]

@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from mimomem.curated.model import Memory, Recalled
+from mimomem.curated.memory import Memory, Recalled
 from mimomem.text.bm25 import BM25Index
 from mimomem.text.query import Query
 from mimomem.text.tokens import tokenize

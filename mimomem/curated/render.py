@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from mimomem.common.files import atomic_write
-from mimomem.curated.model import Memory
+from mimomem.curated.memory import Memory
 from mimomem.curated.roots import CuratedRoot
 from mimomem.errors import OutsideRootError
 

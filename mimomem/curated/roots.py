@@ -27,7 +27,7 @@ from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write, file_lock
 from mimomem.common.secrets import redact_secrets
 from mimomem.curated.listing import Listing, StaleListingError, StatKey, listed_key, scan_root, stat_key
-from mimomem.curated.model import MAX_FILE_BYTES, RULES, Memory, Problem, memory_from_document
+from mimomem.curated.memory import MAX_FILE_BYTES, RULES, Memory, Problem, memory_from_document
 from mimomem.curated.snapshot import Payload, RootSnapshot, decode, encode
 from mimomem.curated.undo import hits_not_saved
 from mimomem.errors import InvalidCuratedIdError, OutsideRootError

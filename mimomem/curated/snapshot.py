@@ -26,7 +26,7 @@ from typing import Any
 
 from mimomem.common.files import open_regular
 from mimomem.curated.listing import StatKey, stat_key
-from mimomem.curated.model import Memory, Problem
+from mimomem.curated.memory import Memory, Problem
 
 VERSION = 1
 MIN_FILES = 200

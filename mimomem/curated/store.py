@@ -20,7 +20,7 @@ from mimomem.common.secrets import redact_secrets
 from mimomem.curated.importer import item_arguments, item_label, read_notes
 from mimomem.curated.inspection import inspect_roots
 from mimomem.curated.listing import StaleListingError
-from mimomem.curated.model import (
+from mimomem.curated.memory import (
     DEFAULT_CATEGORIES,
     SCOPES,
     BulkResult,

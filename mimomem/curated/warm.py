@@ -22,7 +22,7 @@ from pathlib import Path
 
 from mimomem.curated import snapshot as snapshots
 from mimomem.curated.listing import StatKey, stat_key
-from mimomem.curated.model import Memory
+from mimomem.curated.memory import Memory
 from mimomem.curated.ranking import RecallIndex
 from mimomem.curated.recall_cache import cache_base, save
 from mimomem.curated.roots import CuratedRoot

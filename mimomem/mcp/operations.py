@@ -87,7 +87,7 @@ def recall(state: MemoryState, where: Where, query: str, limit: int) -> str:
 
 # -- curated writes ----------------------------------------------------------------------------
 MODEL_AUTHOR = "model"
-"""Who writes through this server: a model (``mimomem.curated.model.AUTHORS``); its rules become proposals."""
+"""Who writes through this server: a model (``mimomem.curated.memory.AUTHORS``); its rules become proposals."""
 
 
 def remember(

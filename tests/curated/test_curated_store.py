@@ -184,7 +184,7 @@ def test_bulk_write_does_not_follow_a_planted_temp_file_link(store: CuratedMemor
 
 def test_store_module_exports_the_store_and_its_result_types() -> None:
     import mimomem.curated.store as store_module
-    from mimomem.curated import model
+    from mimomem.curated import memory as model
 
     assert store_module.CuratedMemory is CuratedMemory is mimomem.CuratedMemory
     for name in ("Memory", "Recalled", "BulkResult", "ForgetResult", "InspectReport", "DEFAULT_CATEGORIES"):
