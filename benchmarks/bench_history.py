@@ -200,7 +200,7 @@ def measure_queries(store: Any, project: Path, runs: int) -> dict[str, Any]:
     from mimomem.passes.base import PassContext
     from mimomem.passes.distill import run_distill
     from mimomem.passes.dream import run_dream
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
     from mimomem.tree.where import locate
 
     out: dict[str, Any] = {}

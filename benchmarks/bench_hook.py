@@ -54,7 +54,7 @@ def build(home: Path, files: int, memories: int, *, matching: bool = False) -> t
     os.environ["MIMOMEM_HOME"] = str(home)
     os.environ["MIMOMEM_CACHE_DIR"] = str(home / "cache")  # curated snapshots: never the user's ~/.cache
     from mimomem.curated.store import CuratedMemory
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
 
     rng = random.Random(7)
     repo = home / "shop-api"

@@ -43,7 +43,7 @@ def build(home: Path, files: int, memories: int) -> tuple[Path, int]:
     os.environ["MIMOMEM_CACHE_DIR"] = str(home / "cache")  # curated snapshots: never the user's ~/.cache
     os.environ["XDG_CONFIG_HOME"] = str(home / ".config")
     from mimomem.curated.store import CuratedMemory
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
 
     rng = random.Random(7)
     repo = home / "shop-api"

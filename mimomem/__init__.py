@@ -91,7 +91,7 @@ if TYPE_CHECKING:
     from mimomem.text.tokens import Token, tokenize, tokenize_many
     from mimomem.tree.layout import PathClass, classify_path
     from mimomem.tree.project import ProjectIdentity, project_id
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
     from mimomem.tree.templates import NoteEntry
     from mimomem.tree.where import Where, locate
 
@@ -106,7 +106,7 @@ _LAZY: dict[str, str] = {
     "parse_query": "mimomem.text.query",
     "BM25Index": "mimomem.text.bm25",
     "Hit": "mimomem.text.bm25",
-    "MemoryTree": "mimomem.tree.store",
+    "MemoryTree": "mimomem.tree.memory_tree",
     "PathClass": "mimomem.tree.layout",
     "classify_path": "mimomem.tree.layout",
     "ProjectIdentity": "mimomem.tree.project",

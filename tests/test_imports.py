@@ -152,7 +152,7 @@ def results() -> dict[str, tuple[int, str]]:
 
 def test_the_walk_finds_the_subpackages() -> None:
     names = modules()
-    for expected in ("mimomem", "mimomem.errors", "mimomem.text._accel", "mimomem.search", "mimomem.tree.store"):
+    for expected in ("mimomem", "mimomem.errors", "mimomem.text._accel", "mimomem.search", "mimomem.tree.memory_tree"):
         assert expected in names
     assert not [name for name in names if _is_main(name)]
 

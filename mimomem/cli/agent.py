@@ -21,7 +21,7 @@ from mimomem.tree.agents import claim, delegated
 
 
 def _where(args: argparse.Namespace, *, need_session: bool = False) -> Any:
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
     from mimomem.tree.where import locate
 
     project = checks.existing_dir(args.project, "--project") or "."

@@ -220,7 +220,7 @@ MAX_DAYS = 36_500
 
 def _context(args: argparse.Namespace, days: int | None) -> Any:
     from mimomem.passes.base import PassContext
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
     from mimomem.tree.where import locate
 
     project = checks.existing_dir(args.project, "--project") or "."

@@ -13,7 +13,7 @@ from mimomem.cli import checks
 from mimomem.cli.exits import NO, OK
 from mimomem.errors import UsageError
 from mimomem.search.index import MemoryIndex
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 if TYPE_CHECKING:
     from mimomem.memory.search import Results

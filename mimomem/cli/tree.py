@@ -7,7 +7,7 @@ import json
 
 from mimomem.cli import checks
 from mimomem.errors import UsageError
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 
 def cmd_paths(args: argparse.Namespace) -> int:

@@ -111,7 +111,7 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
 
 
 def _where(payload: Mapping[str, Any], env: Mapping[str, str]) -> Any:
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
     from mimomem.tree.where import locate
 
     sid = payload.get("session_id")

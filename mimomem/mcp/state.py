@@ -29,7 +29,7 @@ from mimomem.errors import MimomemError
 from mimomem.search.memory_index import MemoryIndex
 from mimomem.tree.agents import claim
 from mimomem.tree.layout import check_id
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import SESSION_VARIABLE, Where, locate
 
 log = logging.getLogger("mimomem.mcp")

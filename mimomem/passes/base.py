@@ -3,7 +3,7 @@
 A pass first *plans*: it reads the memory files and the history and produces
 :class:`Change` objects (old text, new text) and a :class:`PassReport`.  ``--dry-run``
 shows the changes as unified diffs; otherwise each change is applied with
-:meth:`MemoryTree.update <mimomem.tree.store.MemoryTree.update>`, which re-reads the live
+:meth:`MemoryTree.update <mimomem.tree.memory_tree.MemoryTree.update>`, which re-reads the live
 file under the tree's lock, so the pass merges into what is there *now*, and passes the
 write gate as the pass's own agent (``dream``, ``distill``, ``checkpoint-writer``).
 """

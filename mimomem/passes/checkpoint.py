@@ -32,7 +32,7 @@ from mimomem.passes.base import Change, PassContext, PassReport, apply_changes, 
 from mimomem.passes.memory_doc import MemoryDoc, Section
 from mimomem.passes.wording import quote, without_secrets
 from mimomem.tree.layout import TASK_ID_RE
-from mimomem.tree.store import CHECKPOINT_WRITER
+from mimomem.tree.memory_tree import CHECKPOINT_WRITER
 from mimomem.tree.templates import CHECKPOINT_BUDGET, CHECKPOINT_SECTIONS, checkpoint_template, parse_notes
 from mimomem.tree.where import Where
 

@@ -38,7 +38,7 @@ from mimomem.passes import prompts
 from mimomem.passes.answer_check import checkpoint_answer_problems, memory_answer_problems, refusal
 from mimomem.passes.base import Change, PassContext, PassReport, apply_changes, read_text
 from mimomem.passes.memory_doc import health
-from mimomem.tree.store import CHECKPOINT_WRITER
+from mimomem.tree.memory_tree import CHECKPOINT_WRITER
 
 MODEL_ENV, KEY_ENV = "MIMOMEM_MODEL", "MIMOMEM_MODEL_KEY"
 TIMEOUT = 300.0

@@ -254,7 +254,7 @@ def detach(where: Where) -> None:
 
 def run_background(project: str, session_id: str) -> int:
     """What the detached process does: promote everything pending of ``project``."""
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
     from mimomem.tree.where import locate
 
     where = locate(project, session_id=session_id or None, tree=MemoryTree())

@@ -39,7 +39,7 @@ from mimomem.text.query import TRUNCATED_HINT, Query
 from mimomem.text.synonyms import USER_FILE, Glossary
 from mimomem.tree import generation
 from mimomem.tree.locations import existing_memory_root
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 SEARCH_WAIT_MS = 500
 """How long a search waits for another process's reconcile before searching the index as it is."""

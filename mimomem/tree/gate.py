@@ -1,6 +1,6 @@
 """The write gate: may ``agent`` write ``target``, and if not, what may it write instead.
 
-Every change :class:`~mimomem.tree.store.MemoryTree` makes passes :func:`check_write`
+Every change :class:`~mimomem.tree.memory_tree.MemoryTree` makes passes :func:`check_write`
 first; this module holds the whole decision and nothing else (no file is opened here).
 The verdict is taken on the fully resolved real path (symlinks followed, ``..`` folded),
 so no spelling of a path can change it.  The rules, in order:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mimomem.tree.layout import check_id
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 SESSION_VARIABLE = "MIMOMEM_SESSION"
 """Environment variable naming the current session when no ``--session`` is given."""

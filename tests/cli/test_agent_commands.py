@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.cli import main
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 
 @pytest.fixture

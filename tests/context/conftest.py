@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 
 @pytest.fixture

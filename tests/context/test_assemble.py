@@ -13,7 +13,7 @@ from mimomem.context.budgeted import read_budgeted, read_section_aware
 from mimomem.context.estimate import estimate_tokens
 from mimomem.context.instructions import memory_instructions, recall_reminder
 from mimomem.context.rebuild import allocate
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import notes_entry, notes_template
 from mimomem.tree.where import Where, locate
 

@@ -9,7 +9,7 @@ import pytest
 
 from mimomem.context import rebuild
 from mimomem.context.rebuild import CAPS, allocate, nest_headings, read_memory_file, rebuild_blocks, tasks_ledger
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
 
 

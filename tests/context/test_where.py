@@ -8,7 +8,7 @@ import pytest
 
 from mimomem.errors import InvalidMemoryIdError
 from mimomem.tree.layout import GLOBAL_ID
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate, project_names, session_projects
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.hooks import claude_code
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 SID = "5e55f00d-0000-4000-8000-000000000005"
 SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"

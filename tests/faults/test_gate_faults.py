@@ -112,7 +112,7 @@ def _cli(repo: Path, *args: str, stdin: str = "", **extra: str) -> subprocess.Co
 
 
 def test_cli_write_of_global_memory_needs_the_user(repo: Path) -> None:
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
 
     refused = _cli(repo, "write", "global", stdin="- planted\n")
     assert refused.returncode == 2 and "global memory is the user's" in refused.stderr
@@ -163,7 +163,7 @@ def test_an_unaccepted_proposal_is_not_injected_by_load_when(repo: Path) -> None
 
 
 def test_a_pass_identity_claimed_in_an_agents_shell_never_opens_global_memory(repo: Path) -> None:
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
 
     for agent in ("dream", "distill", "user"):
         refused = _cli(repo, "write", "global", "--agent", agent, stdin="- planted\n", CLAUDECODE="1")
@@ -175,7 +175,7 @@ def test_a_pass_identity_claimed_in_an_agents_shell_never_opens_global_memory(re
 
 
 def test_cli_checkpoint_writes_are_the_writers_and_checked(repo: Path) -> None:
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
     from mimomem.tree.templates import checkpoint_template
 
     main = _cli(repo, "write", "checkpoint", stdin="# wiped\n")

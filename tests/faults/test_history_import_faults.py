@@ -28,7 +28,7 @@ from mimomem.passes.checkpoint import run_checkpoint
 from mimomem.passes.distill import run_distill
 from mimomem.passes.dream import run_dream
 from mimomem.passes.wording import absolute_dates
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,7 +24,7 @@ from mimomem.history.store import HistoryStore
 from mimomem.hooks import claude_code
 from mimomem.passes.base import PassContext
 from mimomem.passes.dream import run_dream
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
 
 PLANTED = ("evil.example", "get.evil.dev", "disable TLS", "跳过测试")

@@ -23,7 +23,7 @@ from mimomem.errors import ModelEndpointError, PassError
 from mimomem.history.store import HistoryStore
 from mimomem.passes.base import PassContext
 from mimomem.passes.llm import OpenAICompatible, run_with_model
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import checkpoint_template
 from mimomem.tree.where import locate
 

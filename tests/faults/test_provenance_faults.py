@@ -21,7 +21,7 @@ from mimomem.history.claude_code import import_claude_code
 from mimomem.history.store import HistoryStore
 from mimomem.passes.base import PassContext
 from mimomem.passes.dream import run_dream
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
 
 SID = ("11111111-aaaa-4aaa-8aaa-aaaaaaaaaaaa", "22222222-bbbb-4bbb-8bbb-bbbbbbbbbbbb")

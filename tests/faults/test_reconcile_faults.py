@@ -21,7 +21,7 @@ from mimomem.errors import LocationError, MimomemError
 from mimomem.search import reconcile as reconcile_mod
 from mimomem.search.document_index import DocumentIndex
 from mimomem.search.index import MemoryIndex
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 
 def write(root: Path, rel: str, text: str) -> Path:

@@ -11,7 +11,7 @@ from mimomem.cli import main
 from mimomem.common.secrets import scan_secrets
 from mimomem.curated.store import CuratedMemory
 from mimomem.errors import SecretRefusedError
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
 AWS_KEY_ID = "AKIA" + "Q7X2M9K4P1Z8R5T3"

@@ -15,7 +15,7 @@ from mimomem import errors
 from mimomem.errors import BadMemoryPathError, MimomemError, ProjectIdError, WriteDeniedError
 from mimomem.tree import gate as gate_mod
 from mimomem.tree.project import ID_FILE, project_id
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 
 class Env:

@@ -14,7 +14,7 @@ import anyio
 import pytest
 
 from mimomem.cli import main
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import parse_notes
 
 

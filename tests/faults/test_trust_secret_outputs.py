@@ -27,7 +27,7 @@ from mimomem.context.assemble import session_context
 from mimomem.mcp.resources import read_resource
 from mimomem.mcp.state import MemoryState, Options
 from mimomem.passes import schedule
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
 
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"  # FAKE

@@ -9,7 +9,7 @@ import pytest
 
 from mimomem.cli import main
 from mimomem.common.secrets import redact_secrets, scan_secrets
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 TOKEN = "Qx7pL2vN9kR4tB8mZ3wY6cF1hJ5dG0sA"  # FAKE
 PASSWORD = "F5K!leMdfsDN"  # FAKE

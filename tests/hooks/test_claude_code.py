@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.hooks import claude_code
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 DATA = Path(__file__).parent / "data"
 SID = "4b1f7c2e-9a0d-4c3e-8f51-2d6a1b9e0c77"

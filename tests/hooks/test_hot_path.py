@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 SID = "hot-path-session"
 PROMPT = "部署前数据库端口要改成多少？"

@@ -12,7 +12,7 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'mi
 
 from inprocess_client import in_process, text
 
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import checkpoint_template, progress_template
 from mimomem.tree.where import locate
 

@@ -19,7 +19,7 @@ from inprocess_client import in_process, text
 from mimomem.errors import InvalidAgentNameError
 from mimomem.mcp.server import build_server
 from mimomem.mcp.state import Options
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import checkpoint_template
 
 T = TypeVar("T")

@@ -10,7 +10,7 @@ import pytest
 from mimomem.curated.store import CuratedMemory
 from mimomem.memory.search import Filters, Found, explain, search
 from mimomem.search.everything import search_everything
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
 
 SPELL = {"scope": "--scope {}", "scope_id": "--scope-id {}", "type": "--type {}", "all_projects": "--all-projects"}

@@ -8,7 +8,7 @@ import pytest
 
 from mimomem.errors import UsageError
 from mimomem.memory.targets import resolve_target
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
 
 

@@ -17,7 +17,7 @@ from mimomem.history.agent_db import import_agent_db
 from mimomem.history.claude_code import import_claude_code
 from mimomem.history.store import HistoryStore
 from mimomem.passes.base import PassContext
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
 
 NOW = ms(day(30, 18))

@@ -15,7 +15,7 @@ from mimomem.passes.base import PassContext
 from mimomem.passes.dream import Candidate, plan_memory, run_dream
 from mimomem.passes.memory_doc import MAX_BYTES, MAX_LINES, MemoryDoc, health
 from mimomem.passes.wording import absolute_dates
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 EXPECTED_RULES = [
     "- 以后都用 pnpm (user, 2026-11-28, s:aaaaaaaa)",

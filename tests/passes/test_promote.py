@@ -16,7 +16,7 @@ from mimomem.passes import promote_state
 from mimomem.passes.memory_doc import MemoryDoc
 from mimomem.passes.promote import promote_pending, register
 from mimomem.passes.promote_items import clean_text
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
 
 SID_A = "aaaaaaaa-0000-4000-8000-00000000000a"

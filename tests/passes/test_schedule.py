@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.passes import schedule
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
 
 DAY = schedule.DAY

@@ -8,7 +8,7 @@ import pytest
 
 from mimomem.curated.store import CuratedMemory
 from mimomem.search.everything import search_everything
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from mimomem.search.memory_index import MemoryIndex
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 
 def test_search_right_after_a_write_finds_it(tmp_path: Path) -> None:

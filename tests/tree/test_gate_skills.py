@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.errors import OutsideAllowedAreaError, WriteDeniedError, WritingDisabledError
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 
 from mimomem.errors import LocationError, MimomemError
 from mimomem.tree.locations import data_dir, memory_root, mimocode_data_dir, mimocode_memory_root
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 
 def test_home_env_wins_and_adds_data(tmp_path):

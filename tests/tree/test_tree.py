@@ -23,7 +23,7 @@ from mimomem.errors import (
     WriteDeniedError,
     WritingDisabledError,
 )
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import parse_notes
 
 
@@ -583,7 +583,7 @@ def test_tree_project_id_uses_mimocode_file_in_mimocode_mode(tmp_path):
 _APPENDER = """
 import os, sys, time
 sys.path.insert(0, {src!r})
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import notes_entry
 tree = MemoryTree({root!r})
 while not os.path.exists({start!r}):
@@ -710,7 +710,7 @@ def test_append_to_a_fifo_fails_instead_of_hanging(env):
 
 @pytest.mark.parametrize("op", ["write", "append", "create", "delete"])
 def test_parent_swapped_for_a_symlink_after_the_verdict_changes_nothing_outside(env, monkeypatch, op):
-    import mimomem.tree.store as tree_mod
+    import mimomem.tree.memory_tree as tree_mod
 
     s1 = env.root / "sessions" / "S1"
     s1.mkdir(parents=True)

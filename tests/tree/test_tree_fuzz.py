@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from mimomem.errors import InvalidMemoryIdError, WriteDeniedError
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 ROOT = "l1/l2/l3/home/data/memory"
 WT = "l1/l2/l3/wt"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.errors import NotOwnerError, SecretRefusedError
-from mimomem.tree.store import MemoryTree
+from mimomem.tree.memory_tree import MemoryTree
 
 
 def test_update_gets_the_live_text_and_writes_the_result(tmp_path: Path) -> None:

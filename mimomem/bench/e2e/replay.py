@@ -306,7 +306,7 @@ def silenced_fds() -> Iterator[None]:
 
 def backdate_project(sandbox: Sandbox, project: str, when: float) -> None:
     """Make the project's "first seen" record date from ``when`` (the schedule measures from it)."""
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
 
     with isolated(sandbox.env()):
         tree = MemoryTree()

@@ -51,7 +51,7 @@ def no_memory(q: Question) -> Outcome:
 
 def _tree_paths(sandbox: Sandbox, devset: DevSet, project: str) -> tuple[Path, list[Path]]:
     """The project's MEMORY.md and its sessions' directories, oldest session first."""
-    from mimomem.tree.store import MemoryTree
+    from mimomem.tree.memory_tree import MemoryTree
 
     with isolated(sandbox.env()):
         tree = MemoryTree()
