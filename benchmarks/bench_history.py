@@ -166,7 +166,7 @@ def percentile(values: list[float], q: float) -> float:
 def measure(n: int, per_session: int, runs: int) -> dict[str, Any]:
     """Every figure for one size (seconds unless the key says otherwise)."""
     from mimomem.history.claude_code import import_claude_code
-    from mimomem.history.store import HistoryStore
+    from mimomem.history.history_store import HistoryStore
 
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="bench-history-") as tmp:

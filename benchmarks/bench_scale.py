@@ -161,7 +161,7 @@ def work_open_recall(n: int, workdir: Path) -> dict[str, Any]:
 def work_history_import(n: int, workdir: Path) -> dict[str, Any]:
     from mimomem.bench.paths import _write_transcripts, history_lines
     from mimomem.history.claude_code import import_claude_code
-    from mimomem.history.store import HistoryStore
+    from mimomem.history.history_store import HistoryStore
 
     projects = workdir / "projects"
     if not projects.exists():  # generated outside the timing, once per size
@@ -179,7 +179,7 @@ def work_history_search(n: int, workdir: Path) -> dict[str, Any]:
     query = corpus.queries()[0]
     start, wall = time.process_time(), time.perf_counter()
     from mimomem.history.search import search_history
-    from mimomem.history.store import HistoryStore
+    from mimomem.history.history_store import HistoryStore
 
     imported = time.process_time()
     with HistoryStore(workdir / "history.db") as store:

@@ -129,7 +129,7 @@ def history_lines(docs: Sequence[tuple[str, str]], count: int) -> list[list[dict
 
 def _child_history_import(workdir: Path, query: str) -> float:
     from mimomem.history.claude_code import import_claude_code
-    from mimomem.history.store import HistoryStore
+    from mimomem.history.history_store import HistoryStore
 
     start = time.process_time()
     with HistoryStore(workdir / "history.db") as store:
@@ -139,7 +139,7 @@ def _child_history_import(workdir: Path, query: str) -> float:
 
 def _child_history_search(workdir: Path, query: str) -> float:
     from mimomem.history.search import search_history
-    from mimomem.history.store import HistoryStore
+    from mimomem.history.history_store import HistoryStore
 
     start = time.process_time()
     with HistoryStore(workdir / "history.db") as store:

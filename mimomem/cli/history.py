@@ -128,7 +128,7 @@ def _pass_options(p: argparse.ArgumentParser, days: int | None) -> None:
 
 
 def _open_store(args: argparse.Namespace, data_dir: Any = None) -> Any:
-    from mimomem.history.store import HistoryStore, default_path
+    from mimomem.history.history_store import HistoryStore, default_path
 
     if args.db is not None:
         checks.file_path(args.db, "--db", "history.db")
@@ -195,7 +195,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     """Print history hits best first (exit 1 when nothing matched)."""
     from mimomem.history.records import iso_time
     from mimomem.history.search import search_history
-    from mimomem.history.store import project_of
+    from mimomem.history.history_store import project_of
 
     checks.in_range(args.limit, "--limit", 1, 100)
     project = project_of(checks.existing_dir(args.project, "--project")) if args.project else None

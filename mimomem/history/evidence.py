@@ -40,7 +40,7 @@ from mimomem.history.signals import (
     normalize_command,
     statements_in,
 )
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 
 _UUID_LIKE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-", re.I)
 

@@ -25,7 +25,7 @@ from typing import Any
 from mimomem.errors import HistorySourceError
 from mimomem.history.agent_db import IGNORED_PARTS, import_agent_db, tool_part
 from mimomem.history.records import ImportReport, MessageRecord, SessionRecord, TextPart, parse_time
-from mimomem.history.store import HistoryStore, SourceState
+from mimomem.history.history_store import HistoryStore, SourceState
 from mimomem.history.validate import MAX_DEPTH, UNEXPECTED, too_deep
 
 ORIGIN = "opencode"

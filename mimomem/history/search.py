@@ -1,7 +1,7 @@
 """Search the imported history with the same bigram engine as the memory search.
 
 Parts are indexed as bigram tokens in a contentless FTS5 table (see
-:mod:`mimomem.history.store`); a query goes through :func:`mimomem.text.query.parse_query`,
+:mod:`mimomem.history.history_store`); a query goes through :func:`mimomem.text.query.parse_query`,
 so Chinese is matched by bigrams, identifiers as a unit, and user text never reaches FTS5
 syntax.  Ranked by FTS5's bm25 (higher is better; ties by part id), FTS5 ranking its
 matches alone before any part is read (see ``_ranked``); snippets are cut from the
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mimomem.history.records import iso_time
-from mimomem.history.store import HistoryStore, searchable_text
+from mimomem.history.history_store import HistoryStore, searchable_text
 from mimomem.search.snippets import cut_snippet
 from mimomem.text.query import parse_query
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from mimomem.history.records import MessageRecord, TextPart, ToolPart
-from mimomem.history.store import (
+from mimomem.history.history_store import (
     MESSAGE_UPSERT,
     TEXT_UPSERT,
     TOOL_END,

@@ -20,7 +20,7 @@ from typing import Any
 
 from mimomem.common.secrets import redact_secrets
 from mimomem.history.evidence import Evidence, Window
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 from mimomem.tree.where import Where
 
 DAY_MS = 86_400_000

@@ -107,7 +107,7 @@ def test_paths_in_one_result_only_are_not_compared() -> None:
 
 def test_history_lines_import_as_messages_with_paired_results(tmp_path: Path) -> None:
     from mimomem.history.claude_code import import_claude_code
-    from mimomem.history.store import HistoryStore
+    from mimomem.history.history_store import HistoryStore
 
     sessions = paths.history_lines(generate_corpus(20), 250)
     assert [len(s) for s in sessions] == [99, 99, 52]

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 
 from mimomem.history.agent_db import import_agent_db
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 
 T0 = 1_764_320_000_000
 SCHEMA = (

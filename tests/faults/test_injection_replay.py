@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "history"))
 from trajectory_fixtures import Transcript, day
 
 from mimomem.history.claude_code import import_claude_code
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 from mimomem.hooks import claude_code
 from mimomem.passes.base import PassContext
 from mimomem.passes.dream import run_dream

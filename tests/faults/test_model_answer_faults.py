@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.errors import ModelEndpointError, PassError
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 from mimomem.passes.base import PassContext
 from mimomem.passes.llm import OpenAICompatible, run_with_model
 from mimomem.tree.memory_tree import MemoryTree

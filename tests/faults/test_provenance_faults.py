@@ -18,7 +18,7 @@ from trajectory_fixtures import Transcript, day, make_project
 
 from mimomem.context.assemble import session_context
 from mimomem.history.claude_code import import_claude_code
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 from mimomem.passes.base import PassContext
 from mimomem.passes.dream import run_dream
 from mimomem.tree.memory_tree import MemoryTree

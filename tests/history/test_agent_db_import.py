@@ -15,7 +15,7 @@ from mimomem.errors import HistoryLockedError, HistorySourceError
 from mimomem.history import agent_db
 from mimomem.history.agent_db import import_agent_db, mimocode_db
 from mimomem.history.opencode import import_opencode
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from trajectory_fixtures import (
 
 from mimomem.history import jsonl
 from mimomem.history.claude_code import import_claude_code, import_transcript, projects_dir
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 
 
 @pytest.fixture

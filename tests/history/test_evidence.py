@@ -36,7 +36,7 @@ from mimomem.history.evidence import (
     user_statements,
 )
 from mimomem.history.signals import command_family, files_of, is_trivial, normalize_command, statements_in
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 
 
 @pytest.fixture

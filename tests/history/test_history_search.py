@@ -12,7 +12,7 @@ from mimomem.errors import HistoryError, SchemaTooNewError
 from mimomem.history.agent_db import import_agent_db
 from mimomem.history.claude_code import import_claude_code
 from mimomem.history.search import search_history
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 
 
 def _filled(tmp_path: Path) -> tuple[Path, Path]:

@@ -14,7 +14,7 @@ from trajectory_fixtures import day, make_project, ms
 from mimomem.history import opencode
 from mimomem.history.model import parse_time
 from mimomem.history.opencode import import_opencode, opencode_dir
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 
 T0 = ms(day(30, 16))
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from mimomem.history.model import MessageRecord, SessionRecord, TextPart, ToolPart
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 from mimomem.history.validate import MIN_TIME, Checks, human_time, too_deep, utf8_text
 
 NOW = 1_796_000_000_000  # 2026-12-01, in ms

@@ -15,7 +15,7 @@ from trajectory_fixtures import day, make_project, ms, write_claude_code, write_
 
 from mimomem.history.agent_db import import_agent_db
 from mimomem.history.claude_code import import_claude_code
-from mimomem.history.store import HistoryStore
+from mimomem.history.history_store import HistoryStore
 from mimomem.passes.base import PassContext
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
