@@ -178,8 +178,8 @@ def work_history_import(n: int, workdir: Path) -> dict[str, Any]:
 def work_history_search(n: int, workdir: Path) -> dict[str, Any]:
     query = corpus.queries()[0]
     start, wall = time.process_time(), time.perf_counter()
-    from mimomem.history.search import search_history
     from mimomem.history.history_store import HistoryStore
+    from mimomem.history.search import search_history
 
     imported = time.process_time()
     with HistoryStore(workdir / "history.db") as store:

@@ -90,8 +90,8 @@ if TYPE_CHECKING:
     from mimomem.text.query import Query, Term, parse_query
     from mimomem.text.tokens import Token, tokenize, tokenize_many
     from mimomem.tree.layout import PathClass, classify_path
-    from mimomem.tree.project import ProjectIdentity, project_id
     from mimomem.tree.memory_tree import MemoryTree
+    from mimomem.tree.project import ProjectIdentity, project_id
     from mimomem.tree.templates import NoteEntry
     from mimomem.tree.where import Where, locate
 

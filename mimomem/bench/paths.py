@@ -138,8 +138,8 @@ def _child_history_import(workdir: Path, query: str) -> float:
 
 
 def _child_history_search(workdir: Path, query: str) -> float:
-    from mimomem.history.search import search_history
     from mimomem.history.history_store import HistoryStore
+    from mimomem.history.search import search_history
 
     start = time.process_time()
     with HistoryStore(workdir / "history.db") as store:

@@ -142,8 +142,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     from mimomem.errors import HistorySourceError
     from mimomem.history.agent_db import import_agent_db, mimocode_db
     from mimomem.history.claude_code import import_claude_code
-    from mimomem.history.records import ImportReport
     from mimomem.history.opencode import import_opencode
+    from mimomem.history.records import ImportReport
 
     wanted = [
         (n, v)
@@ -193,9 +193,9 @@ def _import_line(name: str, r: dict[str, Any]) -> str:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """Print history hits best first (exit 1 when nothing matched)."""
+    from mimomem.history.history_store import project_of
     from mimomem.history.records import iso_time
     from mimomem.history.search import search_history
-    from mimomem.history.history_store import project_of
 
     checks.in_range(args.limit, "--limit", 1, 100)
     project = project_of(checks.existing_dir(args.project, "--project")) if args.project else None

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.errors import HistoryLockedError, HistorySourceError
-from mimomem.history.records import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart, parse_time
 from mimomem.history.history_store import HistoryStore, SourceState
+from mimomem.history.records import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart, parse_time
 from mimomem.history.validate import FUTURE_SLACK, UNEXPECTED, too_deep
 
 OVERLAP_MS = 10 * 60 * 1000

@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from mimomem.history.history_store import HistoryStore, SourceState
 from mimomem.history.jsonl import read_jsonl
 from mimomem.history.records import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart
-from mimomem.history.history_store import HistoryStore, SourceState
 from mimomem.history.transcript import Block, clean, message_of
 from mimomem.history.validate import MAX_DEPTH, UNEXPECTED, too_deep
 from mimomem.history.writes import Writes

@@ -28,8 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mimomem.history.records import iso_day
+from mimomem.history.history_store import HistoryStore
 from mimomem.history.provenance import typed_text
+from mimomem.history.records import iso_day
 from mimomem.history.signals import (
     command_family,
     command_of,
@@ -40,7 +41,6 @@ from mimomem.history.signals import (
     normalize_command,
     statements_in,
 )
-from mimomem.history.history_store import HistoryStore
 
 _UUID_LIKE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-", re.I)
 

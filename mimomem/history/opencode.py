@@ -24,8 +24,8 @@ from typing import Any
 
 from mimomem.errors import HistorySourceError
 from mimomem.history.agent_db import IGNORED_PARTS, import_agent_db, tool_part
-from mimomem.history.records import ImportReport, MessageRecord, SessionRecord, TextPart, parse_time
 from mimomem.history.history_store import HistoryStore, SourceState
+from mimomem.history.records import ImportReport, MessageRecord, SessionRecord, TextPart, parse_time
 from mimomem.history.validate import MAX_DEPTH, UNEXPECTED, too_deep
 
 ORIGIN = "opencode"

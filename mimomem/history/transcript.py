@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from mimomem.history.records import parse_time
 from mimomem.history.provenance import (
     ASSISTANT,
     INJECTED,
@@ -28,6 +27,7 @@ from mimomem.history.provenance import (
     injected_text,
     split_user_text,
 )
+from mimomem.history.records import parse_time
 
 SKIPPED_BLOCKS = frozenset({"thinking", "redacted_thinking", "image", "document", "server_tool_use"})
 """Content blocks that carry nothing to remember; not counted as unknown."""

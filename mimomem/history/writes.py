@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from mimomem.history.records import MessageRecord, TextPart, ToolPart
 from mimomem.history.history_store import (
     MESSAGE_UPSERT,
     TEXT_UPSERT,
@@ -44,6 +43,7 @@ from mimomem.history.history_store import (
     tool_result,
     tool_row,
 )
+from mimomem.history.records import MessageRecord, TextPart, ToolPart
 from mimomem.history.validate import human_time
 
 LIMIT = 4096

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 from mimomem.common.secrets import scan_secrets
 from mimomem.history.evidence import Evidence
-from mimomem.history.records import iso_day
 from mimomem.history.provenance import reads_as_instruction
+from mimomem.history.records import iso_day
 from mimomem.history.signals import is_trivial, is_unsafe_command
 from mimomem.passes.base import Change, PassContext, PassReport, apply_changes, read_text
 from mimomem.passes.memory_doc import (

@@ -21,8 +21,8 @@ import pytest
 
 from mimomem.history.agent_db import import_agent_db
 from mimomem.history.claude_code import import_claude_code
-from mimomem.history.records import iso_day, iso_time
 from mimomem.history.history_store import HistoryStore
+from mimomem.history.records import iso_day, iso_time
 from mimomem.passes.base import PassContext
 from mimomem.passes.checkpoint import run_checkpoint
 from mimomem.passes.distill import run_distill

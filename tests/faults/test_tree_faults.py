@@ -14,8 +14,8 @@ import pytest
 from mimomem import errors
 from mimomem.errors import BadMemoryPathError, MimomemError, ProjectIdError, WriteDeniedError
 from mimomem.tree import gate as gate_mod
-from mimomem.tree.project import ID_FILE, project_id
 from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.project import ID_FILE, project_id
 
 
 class Env:

@@ -14,8 +14,8 @@ from trajectory_fixtures import SID_D, day, make_project, ms, write_mimocode
 from mimomem.errors import HistoryLockedError, HistorySourceError
 from mimomem.history import agent_db
 from mimomem.history.agent_db import import_agent_db, mimocode_db
-from mimomem.history.opencode import import_opencode
 from mimomem.history.history_store import HistoryStore
+from mimomem.history.opencode import import_opencode
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ from trajectory_fixtures import Transcript, day, make_project, write_claude_code
 
 from mimomem.history import search, writes
 from mimomem.history.claude_code import import_claude_code
+from mimomem.history.history_store import HistoryStore
 from mimomem.history.records import TextPart, ToolPart
 from mimomem.history.search import search_history
-from mimomem.history.history_store import HistoryStore
 
 WORDS = ["pnpm test", "ruff check .", "数据库端口", "缓存 失败", "deploy staging", "vite 配置"]
 

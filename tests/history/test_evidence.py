@@ -35,8 +35,8 @@ from mimomem.history.evidence import (
     tool_trace,
     user_statements,
 )
-from mimomem.history.signals import command_family, files_of, is_trivial, normalize_command, statements_in
 from mimomem.history.history_store import HistoryStore
+from mimomem.history.signals import command_family, files_of, is_trivial, normalize_command, statements_in
 
 
 @pytest.fixture

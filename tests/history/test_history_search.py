@@ -11,8 +11,8 @@ from trajectory_fixtures import SID_A, SID_B, SID_C, SID_D, make_project, write_
 from mimomem.errors import HistoryError, SchemaTooNewError
 from mimomem.history.agent_db import import_agent_db
 from mimomem.history.claude_code import import_claude_code
-from mimomem.history.search import search_history
 from mimomem.history.history_store import HistoryStore
+from mimomem.history.search import search_history
 
 
 def _filled(tmp_path: Path) -> tuple[Path, Path]:
