@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from mimomem.history.model import MessageRecord, SessionRecord, TextPart, ToolPart
+from mimomem.history.records import MessageRecord, SessionRecord, TextPart, ToolPart
 from mimomem.history.history_store import HistoryStore
 from mimomem.history.validate import MIN_TIME, Checks, human_time, too_deep, utf8_text
 
