@@ -132,7 +132,7 @@ def _tree_hits(
 
 def _tree_type(type: str | None) -> bool:
     """True when ``type`` is no filter or a tree file's type; False for a curated category; else refused."""
-    from mimomem.curated.model import DEFAULT_CATEGORIES
+    from mimomem.curated.memory import DEFAULT_CATEGORIES
 
     if not type or type in TYPES:
         return True

@@ -12,9 +12,9 @@ import pytest
 from trajectory_fixtures import day, make_project, ms
 
 from mimomem.history import opencode
-from mimomem.history.model import parse_time
-from mimomem.history.opencode import import_opencode, opencode_dir
 from mimomem.history.history_store import HistoryStore
+from mimomem.history.opencode import import_opencode, opencode_dir
+from mimomem.history.records import parse_time
 
 T0 = ms(day(30, 16))
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from mimomem.history.records import MessageRecord, SessionRecord, TextPart, ToolPart
 from mimomem.history.history_store import HistoryStore
+from mimomem.history.records import MessageRecord, SessionRecord, TextPart, ToolPart
 from mimomem.history.validate import MIN_TIME, Checks, human_time, too_deep, utf8_text
 
 NOW = 1_796_000_000_000  # 2026-12-01, in ms
