@@ -121,8 +121,8 @@ def _expansions(prompt: str, kept: list[str], have: set[tuple[str, ...]]) -> lis
     """Cross-language alternatives of the kept (non-stop) words, at most :data:`PER_SOURCE` each."""
     import unicodedata
 
-    from mimomem.text.expansion import translations_in
     from mimomem.text.tokens import tokenize_many
+    from mimomem.text.xlang import translations_in
 
     folded = unicodedata.normalize("NFKC", prompt).casefold()
     latin = [w for w in kept if w.isascii()]

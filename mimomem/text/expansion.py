@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from importlib import resources
 
 from mimomem.text.query import Query, Term
 from mimomem.text.tokens import tokenize
+from mimomem.text.xlang import XLANG_FILE, data_text, translations_in
 
-XLANG_FILE = "xlang_zh_en.tsv"
 NEAR_SYNONYMS_FILE = "near_synonyms_zh.tsv"
 MAX_EXPANSIONS = 24
 """Extra terms one query can get from one vocabulary (the first ones, in query order)."""
@@ -105,51 +104,16 @@ class Vocabulary:
         return Query(query.text, tuple(extra), query.truncated)
 
 
-def _data_text(name: str) -> str:
-    return (resources.files("mimomem") / "data" / name).read_text(encoding="utf-8")
-
-
 @functools.lru_cache(maxsize=1)
 def cross_language() -> Vocabulary:
     """The shipped Chinese <-> English developer vocabulary (CC-CEDICT, CC BY-SA 4.0)."""
-    return Vocabulary.translations(_data_text(XLANG_FILE))
+    return Vocabulary.translations(data_text(XLANG_FILE))
 
 
 @functools.lru_cache(maxsize=1)
 def near_synonyms() -> Vocabulary:
     """The shipped groups of Chinese near-synonyms."""
-    return Vocabulary.groups(_data_text(NEAR_SYNONYMS_FILE))
-
-
-@functools.lru_cache(maxsize=1)
-def _xlang_maps() -> tuple[dict[str, tuple[str, ...]], tuple[tuple[str, tuple[str, ...]], ...]]:
-    """English word -> Chinese words, and (Chinese word, English words) rows, from the shipped file."""
-    english: dict[str, list[str]] = {}
-    chinese = []
-    for line in _data_text(XLANG_FILE).split("\n"):
-        if not line or line[0] == "#":
-            continue
-        row = line.rstrip().split("\t")
-        head, others = row[0], tuple(o.lower() for o in row[1:] if o)
-        chinese.append((head, others))
-        for word in others:
-            english.setdefault(word, []).append(head)
-    return {k: tuple(v) for k, v in english.items()}, tuple(chinese)
-
-
-def translations_in(text: str, words: Iterable[str], *, per_word: int = 3) -> list[str]:
-    """Cross-language terms for ``text``: Chinese for each of ``words`` (folded English), English for
-    each Chinese vocabulary word that occurs in ``text``; at most ``per_word`` each, in order.
-
-    A light lookup for the per-prompt path: no :class:`Vocabulary` is built (building one
-    tokenizes the whole file, about 0.2 s), and the caller tokenizes only what it gets.
-    """
-    english, chinese = _xlang_maps()
-    out: list[str] = []
-    for word in words:
-        out += english.get(word, ())[:per_word]
-    out += [w for head, others in chinese if head in text for w in others[:per_word]]
-    return list(dict.fromkeys(out))
+    return Vocabulary.groups(data_text(NEAR_SYNONYMS_FILE))
 
 
 __all__ = [

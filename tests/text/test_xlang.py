@@ -1,0 +1,59 @@
+"""The per-prompt cross-language lookup finds exactly what a dictionary of the whole file would."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from mimomem.text.xlang import XLANG_FILE, data_text, translations_in
+
+
+@functools.cache
+def maps() -> tuple[dict[str, list[str]], list[tuple[str, tuple[str, ...]]]]:
+    """English word -> Chinese heads and (head, translations) rows, as the lookup was first written."""
+    english: dict[str, list[str]] = {}
+    chinese = []
+    for line in data_text(XLANG_FILE).split("\n"):
+        if not line or line[0] == "#":
+            continue
+        row = line.rstrip().split("\t")
+        head, others = row[0], tuple(o.lower() for o in row[1:] if o)
+        chinese.append((head, others))
+        for word in others:
+            english.setdefault(word, []).append(head)
+    return english, chinese
+
+
+def reference(text: str, words: list[str], per_word: int) -> list[str]:
+    """The lookup as it was written before (a dictionary of every word): the behaviour to keep."""
+    english, chinese = maps()
+    out: list[str] = []
+    for word in words:
+        out += english.get(word, [])[:per_word]
+    out += [w for head, others in chinese if head in text for w in others[:per_word]]
+    return list(dict.fromkeys(out))
+
+
+def vocabulary() -> tuple[list[str], list[str]]:
+    rows = [ln.rstrip().split("\t") for ln in data_text(XLANG_FILE).split("\n") if ln and ln[0] != "#"]
+    heads = [r[0] for r in rows]
+    english = sorted({c.lower() for r in rows for c in r[1:] if c})
+    return heads, english
+
+
+def test_every_english_word_gets_the_same_chinese_words() -> None:
+    _, english = vocabulary()
+    for per_word, step in ((3, 2), (1, 11), (50, 11)):
+        for word in english[::step]:
+            assert translations_in("", [word], per_word=per_word) == reference("", [word], per_word), word
+
+
+def test_prompts_made_of_vocabulary_words_get_the_same_terms() -> None:
+    heads, english = vocabulary()
+    rng = random.Random(5)
+    near = [w[:-1] for w in english[:200]] + [w + "s" for w in english[:200]] + ["", "port", "zzzz"]
+    for _ in range(300):
+        text = "，".join(rng.sample(heads, 3)) + "的" + " ".join(rng.sample(english, 2))
+        words = rng.sample(english, 2) + rng.sample(near, 2)
+        for per_word in (1, 3):
+            assert translations_in(text, words, per_word=per_word) == reference(text, words, per_word), (text, words)
