@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import marshal
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,11 @@ from mimomem.context.entries import Entry, split_entries
 from mimomem.context.rebuild import read_memory_file
 
 CACHE_FILE = "entries.cache"
-VERSION = 1
+VERSION = 2
 
 Cached = tuple[Entry, frozenset[str]]
+Stamp = tuple[int, int]
+"""A file's size and mtime (ns): equal stamps mean the file is taken as unchanged."""
 
 
 def _identity() -> tuple[int, int]:
@@ -47,34 +49,97 @@ def load(path: Path) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict) or data.get("identity") != _identity() or not isinstance(data.get("files"), dict):
         return {}
-    files: dict[str, Any] = data["files"]
-    return files
+    if not isinstance(data.get("order"), tuple) or not isinstance(data.get("index"), dict):
+        return {}
+    return data
 
 
-def entries_of(files: Sequence[Path], root: Path, data_dir: Path) -> list[Cached]:
-    """Every entry of ``files`` (paths shown relative to ``root``) with its words; cache used and kept."""
+class EntryIndex:
+    """The entries of a list of files, numbered in file order, with each word's entries (its postings).
+
+    The postings of every word are saved packed (``array('I')`` bytes) and each file's entries
+    as one marshal blob, so a prompt decodes only its own words' postings and the files of the
+    entries it shows; the per-entry word sets of everything else are never built.
+    """
+
+    def __init__(self, files: dict[str, tuple[Stamp, bytes]], order: tuple[tuple[str, Stamp], ...], index: Any):
+        self._files = files
+        self._keys = [key for key, _ in order]
+        self._index: dict[str, bytes] = index["postings"]
+        self._starts: list[int] = list(index["starts"])
+        self._rows: dict[int, list[tuple[Any, ...]]] = {}
+
+    def __len__(self) -> int:
+        return self._starts[-1] if self._starts else 0
+
+    def postings(self, word: str) -> set[int]:
+        """The entries holding ``word``, ascending (the order a scan of the entries would add them in)."""
+        packed = self._index.get(word)
+        return set(memoryview(packed).cast("I")) if packed else set()
+
+    def __getitem__(self, i: int) -> Cached:
+        from bisect import bisect_right
+
+        n = bisect_right(self._starts, i) - 1
+        rows = self._rows.get(n)
+        if rows is None:
+            rows = self._rows[n] = marshal.loads(self._files[self._keys[n]][1])
+        row = rows[i - self._starts[n]]
+        return Entry(*row[:6]), row[6]
+
+    def __iter__(self) -> Iterator[Cached]:
+        return (self[i] for i in range(len(self)))
+
+
+def load_index(files: Sequence[Path], root: Path, data_dir: Path) -> EntryIndex:
+    """The entries of ``files`` (paths shown relative to ``root``), through the cache, kept current."""
     path = cache_path(data_dir)
     saved = load(path)
-    fresh: dict[str, Any] = {}
-    out: list[Cached] = []
-    changed = False
+    old: dict[str, Any] = saved.get("files", {})
+    listed: list[tuple[Path, str, Stamp]] = []
     for file in files:
-        key = str(file)
         try:
             st = os.stat(file)
         except OSError:
             continue
-        stamp = (st.st_size, st.st_mtime_ns)
-        hit = saved.get(key)
-        rows = hit[1] if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == stamp else None
-        if rows is None:
-            rows = _rows(file, os.path.relpath(file, root))
-            changed = True
-        fresh[key] = (stamp, rows)
-        out += [(Entry(*row[:6]), row[6]) for row in rows]
-    if changed or set(saved) != set(fresh):
-        _save(path, fresh)
-    return out
+        listed.append((file, str(file), (st.st_size, st.st_mtime_ns)))
+    order = [(key, stamp) for _, key, stamp in listed]
+    if saved and saved["order"] == tuple(order):  # nothing changed: nothing read, nothing written
+        return EntryIndex(old, saved["order"], saved["index"])
+    fresh: dict[str, tuple[Stamp, bytes]] = {}
+    for file, key, stamp in listed:
+        hit = old.get(key)
+        if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == stamp and isinstance(hit[1], bytes):
+            fresh[key] = hit
+        else:
+            fresh[key] = (stamp, marshal.dumps(_rows(file, os.path.relpath(file, root))))
+    index = _postings([fresh[key][1] for key, _ in order])
+    _save(path, {"identity": _identity(), "files": fresh, "order": tuple(order), "index": index})
+    return EntryIndex(fresh, tuple(order), index)
+
+
+def _postings(blobs: list[bytes]) -> dict[str, Any]:
+    """Every word's entries (packed, ascending) and where each file's entries start."""
+    from array import array
+
+    words: dict[str, array[int]] = {}
+    starts = [0]
+    n = 0
+    for blob in blobs:
+        for row in marshal.loads(blob):
+            for word in row[6]:
+                found = words.get(word)
+                if found is None:
+                    found = words[word] = array("I")
+                found.append(n)
+            n += 1
+        starts.append(n)
+    return {"postings": {w: a.tobytes() for w, a in words.items()}, "starts": tuple(starts)}
+
+
+def entries_of(files: Sequence[Path], root: Path, data_dir: Path) -> list[Cached]:
+    """Every entry of ``files`` (paths shown relative to ``root``) with its words; cache used and kept."""
+    return list(load_index(files, root, data_dir))
 
 
 def _rows(file: Path, shown: str) -> list[tuple[Any, ...]]:
@@ -89,11 +154,11 @@ def _rows(file: Path, shown: str) -> list[tuple[Any, ...]]:
     ]
 
 
-def _save(path: Path, files: dict[str, Any]) -> None:
+def _save(path: Path, data: dict[str, Any]) -> None:
     from mimomem.common.files import atomic_write
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, marshal.dumps({"identity": _identity(), "files": files}), durable=False)
+        atomic_write(path, marshal.dumps(data), durable=False)
     except (OSError, ValueError):
         pass  # a cache that cannot be written costs time, never an answer

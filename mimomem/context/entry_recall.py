@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mimomem.context.entries import Entry, template_terms
-from mimomem.context.entry_cache import Cached
+from mimomem.context.entry_cache import Cached, EntryIndex
 from mimomem.text.stopwords import is_stop, stem
 from mimomem.tree.where import Where, session_projects
 
@@ -157,22 +157,25 @@ def recall_files(where: Where) -> list[Path]:
     return out
 
 
-def load_entries(where: Where) -> list[Cached]:
+def load_entries(where: Where) -> EntryIndex:
     """Every entry in scope with its words (paths relative to the memory root), through the cache."""
-    from mimomem.context.entry_cache import entries_of
+    from mimomem.context.entry_cache import load_index
 
-    return entries_of(recall_files(where), where.tree.root, where.tree.data_dir)
+    return load_index(recall_files(where), where.tree.root, where.tree.data_dir)
 
 
-def rank(entries: Sequence[Cached], terms: Sequence[Term]) -> list[Recalled]:
+def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[Term]) -> list[Recalled]:
     """Entries (with their words) that pass the gate for ``terms``, best first (ties: the newer first)."""
-    if not entries or not any(t.distinctive for t in terms):
+    if not len(entries) or not any(t.distinctive for t in terms):
         return []
     wanted = {tok for term in terms for tok in term.tokens}
-    postings: dict[str, set[int]] = {tok: set() for tok in wanted}
-    for i, (_, words) in enumerate(entries):
-        for tok in wanted & words:
-            postings[tok].add(i)
+    if isinstance(entries, EntryIndex):  # the cache's postings: no entry's words are looked at
+        postings = {tok: entries.postings(tok) for tok in wanted}
+    else:
+        postings = {tok: set() for tok in wanted}
+        for i, (_, words) in enumerate(entries):
+            for tok in wanted & words:
+                postings[tok].add(i)
     matching = [_matching(term, postings) for term in terms]  # once per term: no Term is hashed per entry
     idf = [_idf(len(entries), len(m)) for m in matching]
     best = sum(
@@ -194,11 +197,11 @@ def rank(entries: Sequence[Cached], terms: Sequence[Term]) -> list[Recalled]:
     if not scored:
         return []
     top = max(score for score, _ in scored)
-    chosen = [
-        (Recalled(entries[i][0], score, min(1.0, score / best)), entries[i][1])
-        for score, i in scored
-        if score >= RELATIVE * top
-    ]
+    chosen = []
+    for score, i in scored:
+        if score >= RELATIVE * top:
+            entry, words = entries[i]
+            chosen.append((Recalled(entry, score, min(1.0, score / best)), words))
     chosen.sort(key=lambda r: (-round(r[0].score, 6), _source_rank(r[0].entry.path), _newest_first(r[0].entry)))
     return _distinct(chosen)
 

@@ -59,3 +59,16 @@ def test_a_damaged_cache_is_rebuilt(files: list[Path], tmp_path: Path) -> None:
     cache_path(data).unlink()
     os.mkfifo(cache_path(data))  # not a regular file: never blocks, treated as damaged
     assert {} == entry_cache.load(cache_path(data))
+
+
+def test_the_saved_postings_rank_as_a_scan_of_every_entry(files: list[Path], tmp_path: Path) -> None:
+    from mimomem.context.entry_recall import query_terms, rank
+
+    root, data = tmp_path / "memory", tmp_path / "data"
+    files[0].write_text("## Rules\n- 以后都用 uv run 跑命令\n- 数据库迁移先备份\n", encoding="utf-8")
+    entry_cache.load_index(files, root, data)  # builds and saves the cache
+    index = entry_cache.load_index(files, root, data)  # served from it
+    assert len(index) == 3 and index.postings("6543") == {2}
+    for prompt in ("staging 数据库端口是多少", "uv run 命令", "数据库迁移"):
+        terms = query_terms(prompt)
+        assert rank(index, terms) == rank(list(index), terms)
