@@ -9,9 +9,11 @@ read again; any change to a file - an edit in place, a rename over it, a ``touch
 
 The snapshot lives in the user's cache directory (``$MIMOMEM_CACHE_DIR`` or
 ``$XDG_CACHE_HOME/mimomem``), ``curated/<digest of the root's real path>.snapshot``, one
-``marshal`` file written atomically.  It is only a cache: unreadable, foreign or corrupt
-snapshots are ignored and replaced, and it is written only for roots of at least
-``MIN_FILES`` memory files (smaller ones parse in milliseconds).
+file written atomically: a ``marshal`` table of names, stat keys and offsets, then each
+file's payload marshalled on its own, so a reader decodes only the payloads it uses.  It is
+only a cache: unreadable, foreign or corrupt snapshots are ignored and replaced.  Every root
+with a memory file gets one (``MIN_FILES``): even one file to parse costs a new process the
+YAML library's import, ~15 ms, and a hook runs in a new process on every prompt.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ from mimomem.common.files import open_regular
 from mimomem.curated.listing import StatKey, stat_key
 from mimomem.curated.memory import Memory, Problem
 
-VERSION = 1
-MIN_FILES = 200
-"""Roots with fewer memory files are not worth a snapshot."""
+VERSION = 2
+MIN_FILES = 1
+"""Roots with fewer memory files get no snapshot (and stores with fewer no saved recall index)."""
 
 MAX_SNAPSHOTS = 64
 """Snapshots kept in the cache directory; the least recently written go first (roots come and go)."""
@@ -93,14 +95,23 @@ def decode(payload: Payload, *, memory_id: str, scope: str, path: Path) -> tuple
 
 
 class RootSnapshot:
-    """The cached parse results of one root (``entries``: ``<category>/<file name>`` -> (stat key, payload))."""
+    """The cached parse results of one root, by ``<category>/<file name>``.
+
+    On disk: ``marshal`` of ``(identity, {name: (stat key, start, end)})``, its length in front
+    (8 bytes), then each file's payload marshalled on its own at ``start:end``.  A recall that
+    needs four memories of 10,000 decodes the small table and those four payloads, not all.
+    """
 
     def __init__(self, root: Path, scope: str) -> None:
         self.root = root
         self.scope = scope
         self.identity = (VERSION, os.path.realpath(root), scope)
-        self.entries: dict[str, tuple[StatKey, Payload]] = {}
-        self.seen: dict[str, tuple[StatKey, Payload]] = {}
+        self.entries: dict[str, tuple[StatKey, int, int]] = {}
+        """What the saved file holds: the stat key and the payload's span in ``blob``."""
+        self.blob = memoryview(b"")
+        self.primed: dict[str, tuple[StatKey, bytes]] = {}
+        self.seen: dict[str, tuple[StatKey, bytes]] = {}
+        """What this load used, marshalled: what ``save`` writes."""
         self.changed = False
 
     @classmethod
@@ -109,36 +120,51 @@ class RootSnapshot:
         snapshot = cls(root, scope)
         try:
             with open_regular(snapshot_file(root)) as handle:
-                data = marshal.loads(handle.read())
-            if isinstance(data, tuple) and len(data) == 2 and data[0] == snapshot.identity:
-                entries = data[1]
-                if isinstance(entries, dict):
-                    snapshot.entries = entries
+                data = memoryview(handle.read())
+            size = int.from_bytes(data[:8], "little")
+            table = marshal.loads(data[8 : 8 + size])
+            if (
+                isinstance(table, tuple)
+                and len(table) == 2
+                and table[0] == snapshot.identity
+                and isinstance(table[1], dict)
+            ):
+                snapshot.entries, snapshot.blob = table[1], data[8 + size :]
         except (OSError, ValueError, EOFError, TypeError):
             pass
         return snapshot
 
-    def lookup(self, name: str, key: StatKey) -> Payload | None:
-        """The payload stored for ``name`` when its stat key is still ``key`` (recorded as seen)."""
-        entry = self.entries.get(name)
-        if entry is None or entry[0] != key:
+    def _raw(self, name: str, key: StatKey) -> bytes | None:
+        """The marshalled payload of ``name`` if stored for stat key ``key``."""
+        primed = self.primed.get(name)
+        if primed is not None:
+            return primed[1] if primed[0] == key else None
+        try:
+            stored, start, end = self.entries[name]
+            return bytes(self.blob[start:end]) if stored == key else None
+        except (KeyError, TypeError, ValueError):  # not there, or a damaged table
             return None
-        self.seen[name] = entry
-        return entry[1]
 
     def get(self, name: str, key: StatKey) -> Payload | None:
         """The payload stored for ``name`` when its stat key is still ``key`` (not recorded as seen)."""
-        entry = self.entries.get(name)
-        return entry[1] if entry is not None and entry[0] == key else None
+        return _loads(self._raw(name, key))
+
+    def lookup(self, name: str, key: StatKey) -> Payload | None:
+        """The payload stored for ``name`` when its stat key is still ``key`` (recorded as seen)."""
+        raw = self._raw(name, key)
+        payload = _loads(raw)
+        if payload is not None and raw is not None:
+            self.seen[name] = (key, raw)
+        return payload
 
     def prime(self, name: str, key: StatKey, payload: Payload) -> None:
         """What a file holds, known without reading it (a bulk write just wrote and checked it)."""
-        self.entries[name] = (key, payload)
+        self.primed[name] = (key, marshal.dumps(payload))
         self.changed = True
 
     def record(self, name: str, key: StatKey, payload: Payload) -> None:
         """A file parsed now: keep its result for the next process."""
-        self.seen[name] = (key, payload)
+        self.seen[name] = (key, marshal.dumps(payload))
         self.changed = True
 
     def save(self) -> None:
@@ -149,13 +175,31 @@ class RootSnapshot:
             return
         from mimomem.common.files import atomic_write
 
+        table: dict[str, tuple[StatKey, int, int]] = {}
+        parts, at = [], 0
+        for name, (key, raw) in self.seen.items():
+            table[name] = (key, at, at + len(raw))
+            parts.append(raw)
+            at += len(raw)
+        head = marshal.dumps((self.identity, table))
         target = snapshot_file(self.root)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(target, marshal.dumps((self.identity, self.seen)), durable=False)
+            atomic_write(target, b"".join([len(head).to_bytes(8, "little"), head, *parts]), durable=False)
             _prune(target.parent)
         except (OSError, ValueError):
             pass
+
+
+def _loads(raw: bytes | None) -> Payload | None:
+    """A payload back from its bytes (``None`` for none, or damaged ones: the file is read instead)."""
+    if raw is None:
+        return None
+    try:
+        payload = marshal.loads(raw)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return payload if isinstance(payload, tuple) and len(payload) == 2 else None
 
 
 def _prune(directory: Path) -> None:

@@ -96,7 +96,7 @@ def test_any_change_to_a_file_is_read_again(tmp_path, monkeypatch):
     assert "facts/added" in again.memories and not any("broken.md" in str(p) for p in again.problems)
 
 
-@pytest.mark.parametrize("damage", ["garbage", "empty", "other-root"])
+@pytest.mark.parametrize("damage", ["garbage", "empty", "other-root", "payloads", "table"])
 def test_an_unusable_snapshot_is_ignored_and_replaced(tmp_path, monkeypatch, cache, damage):
     _fill(_store(tmp_path))
     path = tmp_path / "proj" / ".memory"
@@ -106,6 +106,15 @@ def test_an_unusable_snapshot_is_ignored_and_replaced(tmp_path, monkeypatch, cac
         saved.write_bytes(b"\x00not marshal" * 50)
     elif damage == "empty":
         saved.write_bytes(b"")
+    elif damage == "payloads":  # the table intact, every payload after it garbled
+        data = saved.read_bytes()
+        head = 8 + int.from_bytes(data[:8], "little")
+        saved.write_bytes(data[:head] + bytes(b ^ 0x5A for b in data[head:]))
+    elif damage == "table":  # a table of the right identity whose entries are not (key, start, end)
+        import marshal
+
+        table = marshal.dumps((snapshot.RootSnapshot(path, "project").identity, {"facts/x.md": 5}))
+        saved.write_bytes(len(table).to_bytes(8, "little") + table)
     else:  # the snapshot of another root copied over this one's
         other = tmp_path / "other"
         _fill(CuratedMemory(other, tmp_path / "global2", now=NOW))
@@ -129,6 +138,28 @@ def test_small_roots_are_not_snapshotted(tmp_path, monkeypatch, cache):
     _fill(_store(tmp_path))
     _parsed(tmp_path / "proj" / ".memory", use_snapshot=True, monkeypatch=monkeypatch)
     assert not (cache / "curated").exists()
+
+
+def test_a_new_process_decodes_only_the_payloads_it_uses_and_parses_no_small_root(tmp_path, monkeypatch):
+    """The default threshold snapshots even a root of three files (a new process would import YAML for
+    them), and serving one hit decodes that file's payload only."""
+    import marshal
+
+    monkeypatch.undo()  # the default MIN_FILES, the test's own cache directory
+    monkeypatch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path / "cache"))
+    store = _store(tmp_path)
+    for i in range(3):
+        store.remember("facts", f"redis port {i} note", author="user")
+    _store(tmp_path).recall("redis")  # a new process parses the three files and saves them
+    from mimomem.common import frontmatter
+
+    parsed, decoded = [], []
+    real_parse, real_loads = frontmatter.parse, snapshot._loads
+    monkeypatch.setattr(frontmatter, "parse", lambda text: parsed.append(text) or real_parse(text))
+    monkeypatch.setattr(snapshot, "_loads", lambda raw: decoded.append(raw) or real_loads(raw))
+    hits = _store(tmp_path).recall("redis port 1", limit=1, count_hits=False)
+    assert [r.id for r in hits] == ["facts/redis-port-1-note"] and parsed == []
+    assert len(decoded) == 1 and marshal.loads(decoded[0])[0][1] == "redis port 1 note"  # that payload only
 
 
 def test_old_snapshots_are_pruned(tmp_path, monkeypatch, cache):
