@@ -15,6 +15,12 @@ Two implementations of the same formula are timed on the same store:
 
 ``python benchmarks/bench_curated.py [--sizes 1k,10k,100k] [--queries 200]`` prints the table;
 ``pytest benchmarks/bench_curated.py`` runs 1k and 10k (100k with MIMOMEM_BENCH_100K=1).
+
+``--fresh [--sizes 500,2k,10k] [--runs 7]`` times what a hook pays instead: a new process that
+imports the store, opens it and recalls once (or reads the hard rules and the outline, what
+SessionStart shows), after ``remember_many`` left the caches warm.  Each figure is the CPU
+(user + sys, ``RUSAGE_CHILDREN``) of the whole child, the median of ``--runs`` with the cases
+taking turns, and its ratio to ``python -c pass`` measured the same way in the same run.
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ import itertools
 import math
 import os
 import random
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,7 +50,7 @@ from mimomem.text._bm25_py import fts5_idf, fts5_term_score
 SEED = 20261130
 QUERY_SEED = 7
 NOW = dt.datetime(2026, 11, 30, tzinfo=dt.timezone.utc)
-SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000}
+SIZES = {"500": 500, "1k": 1_000, "2k": 2_000, "10k": 10_000, "100k": 100_000}
 
 EN_WORDS = [
     "api",
@@ -381,16 +389,72 @@ def measure(n: int, n_queries: int, full_scan_queries: int, runs: int, reuse: Pa
             shutil.rmtree(directory, ignore_errors=True)
 
 
+FRESH_CASES = {
+    "python -c pass": "pass",
+    "import the store": "import mimomem.curated.store",
+    "open + recall": "from mimomem import CuratedMemory as C; C({p!r}, {g!r}).recall({q!r}, limit=4, count_hits=False)",
+    "open + hard rules + outline": "from mimomem import CuratedMemory as C; c = C({p!r}, {g!r}); c.hard_rules(); c.outline()",
+}
+
+
+def child_cpu(code: str, env: dict[str, str]) -> float:
+    """CPU milliseconds (user + sys) of one whole ``python -c code`` process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000
+
+
+def fresh(n: int, runs: int, reuse: Path | None) -> dict[str, list[float]]:
+    """CPU ms of ``runs`` new processes per case of ``FRESH_CASES`` on a store of ``n`` memories."""
+    directory = reuse / f"fresh-{n}" if reuse else Path(tempfile.mkdtemp(prefix="bench-curated-fresh-"))
+    if not (directory / "project").is_dir():
+        build_store(n, directory)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode cached, as installed
+    query = generate_queries(1)[0]
+    codes = {
+        name: code.format(p=str(directory / "project"), g=str(directory / "global"), q=query)
+        for name, code in FRESH_CASES.items()
+    }
+    for code in codes.values():
+        child_cpu(code, env)  # warm-up: bytecode written, caches current
+    samples: dict[str, list[float]] = {name: [] for name in codes}
+    for _ in range(runs):
+        for name, code in codes.items():
+            samples[name].append(child_cpu(code, env))
+    if reuse is None:
+        shutil.rmtree(directory, ignore_errors=True)
+    return samples
+
+
+def main_fresh(sizes: list[str], runs: int, reuse: Path | None) -> int:
+    print(f"native: {mimomem.native_available()}  python {sys.version.split()[0]}  load {os.getloadavg()[0]:.1f}")
+    print("| memories | case | CPU p50 | min - max | x python -c pass |")
+    print("| ---: | --- | ---: | ---: | ---: |")
+    for label in sizes:
+        samples = fresh(SIZES[label], runs, reuse)
+        base = statistics.median(samples["python -c pass"])
+        for name, values in samples.items():
+            p50 = statistics.median(values)
+            print(f"| {label} | {name} | {p50:.1f} ms | {min(values):.0f} - {max(values):.0f} | {p50 / base:.2f} |")
+    print(f"(load {os.getloadavg()[0]:.1f} at the end)", flush=True)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1k,10k,100k")
+    parser.add_argument("--sizes", default=None, help="1k,10k,100k (--fresh: 500,2k,10k)")
+    parser.add_argument("--fresh", action="store_true", help="time new processes: import, open, one recall")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--full-scan-queries", type=int, default=20)
-    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=None, help="default 2 (--fresh: 7)")
     parser.add_argument("--reuse", type=Path, metavar="DIR", help="keep built stores in DIR/<n> and reuse them")
     args = parser.parse_args(argv)
     caches = args.reuse or Path(tempfile.mkdtemp(prefix="bench-curated-cache-"))
     os.environ["MIMOMEM_CACHE_DIR"] = str(caches / "cache")  # snapshots: never the user's ~/.cache
+    if args.fresh:
+        return main_fresh((args.sizes or "500,2k,10k").split(","), args.runs or 7, args.reuse)
+    args.sizes, args.runs = args.sizes or "1k,10k,100k", args.runs or 2
     print(f"native: {mimomem.native_available()}  python {sys.version.split()[0]}  cpus {os.cpu_count()}")
     print(
         "| memories | remember_many | open (parse all) | recall p50 | recall p95 | recall+hits p50 | full scan p50 | full scan p95 | speed-up (p50) |"
