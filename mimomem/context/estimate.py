@@ -165,10 +165,13 @@ def _class_table() -> str:
     _fill_blocks(table, 0x4E00, 0xA000, _HAN_BLOCK_COST, "H", "T")
     _fill(table, range(0x3400, 0x4DC0), "T")  # CJK extension A: 3 tokens nearly always
     _fill(table, range(0xF900, 0xFB00), "H")
-    _fill(table, [*range(0x3040, 0x3100), *range(0x31F0, 0x3200), *range(0xFF66, 0xFFA0)], "K")
+    for kana in (range(0x3040, 0x3100), range(0x31F0, 0x3200), range(0xFF66, 0xFFA0)):
+        _fill(table, kana, "K")
     _fill_blocks(table, 0xAC00, 0xD7A4, _HANGUL_BLOCK_COST, "G", "J")
-    _fill(table, [*range(0x1100, 0x1200), *range(0x3130, 0x3190)], "G")  # jamo
-    _fill(table, [*range(0x3000, 0x3040), *range(0xFF00, 0xFF66), *range(0xFFA0, 0xFFF0)], "Q")
+    for jamo in (range(0x1100, 0x1200), range(0x3130, 0x3190)):
+        _fill(table, jamo, "G")
+    for punct in (range(0x3000, 0x3040), range(0xFF00, 0xFF66), range(0xFFA0, 0xFFF0)):
+        _fill(table, punct, "Q")
     for chars, letter in (
         (_HAN_ONE_TOKEN, "h"),
         (_KANA_ONE_TOKEN, "k"),
@@ -181,13 +184,18 @@ def _class_table() -> str:
 
 
 def _fill(table: list[str], codepoints: range | list[int], letter: str) -> None:
+    if isinstance(codepoints, range) and codepoints.step == 1:  # a slice: the table is built in every process
+        table[codepoints.start : codepoints.stop] = [letter] * len(codepoints)
+        return
     for cp in codepoints:
         table[cp] = letter
 
 
 def _fill_blocks(table: list[str], start: int, stop: int, costs: str, two: str, three: str) -> None:
-    for cp in range(start, stop):
-        table[cp] = three if costs[(cp - start) >> 6] == "3" else two
+    """Code points ``start``..``stop`` cost ``costs[i]`` tokens in their ``i``-th block of 64 (a slice each)."""
+    for block in range(start, stop, 64):
+        end = min(block + 64, stop)
+        table[block:end] = [three if costs[(block - start) >> 6] == "3" else two] * (end - block)
 
 
 def features(text: str) -> tuple[int, ...]:
