@@ -14,7 +14,8 @@ them (most files are hits, the case that costs the most).
 
 Every figure is the CPU of a whole process (interpreter start and imports included: what a
 user pays per prompt), the median of ``--runs`` processes with the lowest and highest, the
-cases taking turns; the in-process split (``time.process_time`` inside a fresh interpreter)
+cases taking turns; the in-process split of each context hook, stage by stage in the order the
+hook runs them (``time.process_time`` inside a fresh interpreter),
 is printed beside it, labelled. The bound is a ratio against ``python -c pass`` in the same
 run (``--max-ratio``, generous: exit 1 above it), never a timing assertion in a unit test.
 ``--record`` writes ``benchmarks/results/hook.json`` for ``benchmarks/figures.py``.
@@ -106,27 +107,40 @@ def child_cpu(cmd: list[str], stdin: str, env: dict[str, str]) -> float:
 
 
 BREAKDOWN = """
-import time, json
+import json, os, sys, time
 t = time.process_time
 start = t()
-s = t(); import mimomem.hooks.claude_code, mimomem.context.assemble, mimomem.context.relevant; imp = t() - s
-from mimomem.tree.where import locate
-from mimomem.context import relevant, instructions
-s = t(); w = locate({repo!r}, session_id={sid!r}); loc = t() - s
-s = t(); relevant.curated_prompt_text(w, {prompt!r}); cur = t() - s
-s = t(); relevant.search_text(w, {prompt!r}, 3); sea = t() - s
-from mimomem.context import entry_recall
-s = t(); entry_recall.recall_text(w, {prompt!r}); ent = t() - s
-s = t(); instructions.recall_reminder(w); rem = t() - s
-print(json.dumps({{"interpreter start": start, "imports": imp, "locate": loc, "curated recall": cur,
-                  "search (file hits, before issue 25)": sea, "entry recall (what the hook runs)": ent,
-                  "reminder": rem}}))
+s = t(); import mimomem.hooks.claude_code as hook; imp = t() - s
+payload = json.loads({payload!r})
+s = t(); w = hook._where(payload, os.environ); loc = t() - s
+s = t(); hook.promote(w, payload, deadline=None if {prompt!r} else time.monotonic() + 1); reg = t() - s
+s = t(); from mimomem.context import assemble, relevant; ctx_imp = t() - s
+s = t(); import mimomem.curated.store; cur_imp = t() - s
+stages = {{"interpreter start": start, "import hook": imp, "locate": loc, "register / promote check": reg,
+          "import context": ctx_imp, "import curated store": cur_imp}}
+if {prompt!r}:
+    from mimomem.context import entry_recall, instructions
+    s = t(); cur = assemble._curated_prompt_blocks(w, {prompt!r}); stages["curated recall"] = t() - s
+    s = t(); ent = assemble._search_blocks(w, {prompt!r}, 3); stages["entry recall"] = t() - s
+    s = t(); rem = instructions.recall_reminder(w); stages["reminder"] = t() - s
+    ctx = assemble.Context(assemble.PROMPT_BUDGET, cur + ent + [assemble._block("reminder", rem, "")], char_cap=9000)
+else:
+    s = t(); first = assemble._block("instructions", assemble.memory_instructions(w), ""); stages["instructions"] = t() - s
+    s = t(); extra = assemble._curated_session_blocks(w); stages["curated rules + outline"] = t() - s
+    room = 4000 - first.tokens - sum(b.tokens for b in extra) - assemble._LEFT_OUT_RESERVE
+    s = t(); rebuilt = assemble.rebuild_blocks(w, max(0, room)); stages["rebuild blocks"] = t() - s
+    ctx = assemble.Context(4000, [first, *extra, *rebuilt], char_cap=9000)
+s = t(); text = assemble._enforce(ctx).text; stages["redact + fit the cap"] = t() - s
+print(json.dumps(stages))
 """
+"""One hook's stages in the order the hook runs them (``hook.handle``), timed in a fresh interpreter."""
 
 
-def breakdown(repo: Path, sid: str, prompt: str, env: dict[str, str]) -> dict[str, float]:
-    """CPU milliseconds of each stage of one prompt hook, measured inside a fresh interpreter."""
-    code = BREAKDOWN.format(repo=str(repo), sid=sid, prompt=prompt)
+def breakdown(repo: Path, sid: str, payload: dict[str, object], env: dict[str, str]) -> dict[str, float]:
+    """CPU milliseconds of each stage of one context hook, measured inside a fresh interpreter."""
+    prompt = str(payload.get("prompt", ""))
+    full = {"session_id": sid, "cwd": str(repo), "transcript_path": str(repo.parent / "none.jsonl"), **payload}
+    code = BREAKDOWN.format(payload=json.dumps(full), prompt=prompt)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     return {k: v * 1000 for k, v in json.loads(out).items()}
 
@@ -153,8 +167,11 @@ def measure(repo: Path, sid: str, tmp: Path, runs: int) -> dict[str, list[float]
                 samples[name].append(child_cpu([sys.executable, "-c", "pass"], "", env) * 1000)
             else:
                 samples[name].append(child_cpu(hook, json.dumps({**base, **payload}), env) * 1000)
-    parts = [breakdown(repo, sid, PROMPT, env) for _ in range(runs)]
-    samples.update({f"in-process: {k}": [p[k] for p in parts] for k in parts[0]})
+    for event in ("UserPromptSubmit", "SessionStart"):
+        payload = CASES[event]
+        assert payload is not None
+        parts = [breakdown(repo, sid, payload, env) for _ in range(runs)]
+        samples.update({f"in-process {event}: {k}": [p[k] for p in parts] for k in parts[0]})
     return samples
 
 
