@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from mimomem.cli import checks
+from mimomem.common.secrets import redact_secrets
 from mimomem.errors import UsageError
 
 DREAM_DAYS = 7
@@ -204,11 +205,11 @@ def cmd_search(args: argparse.Namespace) -> int:
             store, checks.utf8(args.query, "QUERY"), limit=args.limit, project=project, session_id=args.session
         )
     if args.json:
-        print(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2))
+        print(_json_shown([h.as_dict() for h in hits]))
     for h in [] if args.json else hits:
         what = h.tool if h.kind == "tool" else h.role
         snippet = " ".join(h.snippet.split())
-        print(f"{iso_time(h.time)} [session {h.session_id}] {what}: {snippet}")
+        print(redact_secrets(f"{iso_time(h.time)} [session {h.session_id}] {what}: {snippet}"))
     if not hits and not args.json:
         print("no match; try fewer or other words, or run `mimomem history import` first", file=sys.stderr)
     return 0 if hits else 1
@@ -250,18 +251,35 @@ def cmd_evidence(args: argparse.Namespace) -> int:
                 "repeated_commands": [_plain(r) for r in ev.repeated_commands()],
                 "files": [_plain(f) for f in ev.files_touched()],
             }
-            print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+            print(_json_shown(json.loads(json.dumps(data, default=str))))
             return 0
         out = render_evidence(ev)
         if args.session:
             out += ["## Tool trace", ""]
             out += [f"- {iso_time(s.provenance.time)} {s.status:<9} {s.summary} -> {s.result}" for s in ev.trace()]
-        print("\n".join(out).rstrip("\n"))
+        print(redact_secrets("\n".join(out).rstrip("\n")))
     return 0
 
 
 def _plain(item: Any) -> dict[str, Any]:
     return {k: (v.render() if hasattr(v, "render") else v) for k, v in item.__dict__.items()}
+
+
+def _shown(value: Any) -> Any:
+    """``value`` (JSON data) with every likely secret redacted in its strings.
+
+    The history holds what was typed and run, secrets too; what these commands print never shows one."""
+    if isinstance(value, str):
+        return redact_secrets(value)
+    if isinstance(value, list):
+        return [_shown(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _shown(item) for key, item in value.items()}
+    return value
+
+
+def _json_shown(data: Any) -> str:
+    return json.dumps(_shown(data), ensure_ascii=False, indent=2)
 
 
 def cmd_pass(args: argparse.Namespace) -> int:
