@@ -107,3 +107,71 @@ def test_strip_only_takes_mimomem_entries() -> None:
             "Stop": [{"hooks": [{"command": "say mimomem hook claude-code done"}]}],
         }
     }
+
+
+def test_the_settings_hold_one_command_hook_per_event_beside_the_users_own(settings: Path) -> None:
+    own = {"matcher": "", "hooks": [{"type": "command", "command": "echo started"}]}
+    settings.write_text(json.dumps({"hooks": {"SessionStart": [own]}, "model": "opus"}), encoding="utf-8")
+    change = install(settings, COMMAND)
+    assert sorted(change.events) == sorted(EVENTS) and change.backup is not None
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    assert data["model"] == "opus" and set(data["hooks"]) == set(EVENTS)
+    assert data["hooks"]["SessionStart"][0] == own  # the user's hook first, untouched
+    for event in EVENTS:
+        ours = [h for g in data["hooks"][event] for h in g["hooks"] if h["command"] == COMMAND]
+        assert ours == [{"type": "command", "command": COMMAND, "timeout": 10}], event
+    assert install(settings, COMMAND).events == []  # a second install changes nothing
+
+
+def test_a_symlinked_settings_file_is_updated_at_its_target(settings: Path, tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "claude-settings.json"
+    real.parent.mkdir()
+    real.write_text('{"model": "opus"}', encoding="utf-8")
+    settings.symlink_to(real)
+    change = install(settings, COMMAND)
+    assert change.path == real and settings.is_symlink()
+    assert commands(real) == [COMMAND] * len(EVENTS)
+    uninstall(settings)
+    assert settings.is_symlink() and json.loads(real.read_text(encoding="utf-8")) == {"model": "opus"}
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"hooks": ["SessionStart"]}', "'hooks' is not an object"),
+        ('{"hooks": {"SessionStart": {"matcher": ""}}}', "hooks.SessionStart is not a list"),
+        ("[1, 2]", "does not hold a JSON object"),
+        ("\xff", "is not valid JSON"),
+    ],
+)
+def test_settings_of_the_wrong_shape_are_refused_and_left_alone(settings: Path, text: str, said: str) -> None:
+    settings.write_bytes(text.encode("latin-1") if text == "\xff" else text.encode())
+    before = settings.read_bytes()
+    with pytest.raises(SettingsFileError, match=said):
+        install(settings, COMMAND)
+    assert settings.read_bytes() == before
+    assert list(settings.parent.iterdir()) == [settings]  # no backup either
+
+
+def test_backups_take_the_next_free_number_and_never_replace_one(settings: Path) -> None:
+    settings.write_text('{"model": "a"}', encoding="utf-8")
+    for number, text in ((1, "old one"), (3, "old three")):
+        settings.with_name(f"settings.json.bak.{number}").write_text(text, encoding="utf-8")
+    change = install(settings, COMMAND)
+    assert change.backup == settings.with_name("settings.json.bak.4")
+    assert change.backup.read_text(encoding="utf-8") == '{"model": "a"}'
+    assert settings.with_name("settings.json.bak.1").read_text(encoding="utf-8") == "old one"
+    assert oct(change.backup.stat().st_mode & 0o777) == "0o600"
+
+
+def test_a_mistyped_project_or_a_directory_in_the_way_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(SettingsFileError, match="does not exist"):
+        install(tmp_path / "no-such-repo" / ".claude" / "settings.json", COMMAND)
+    assert not (tmp_path / "no-such-repo").exists()
+    folder = tmp_path / "repo" / ".claude" / "settings.json"
+    folder.mkdir(parents=True)
+    with pytest.raises(SettingsFileError, match="is not a regular file"):
+        install(folder, COMMAND)
+    (tmp_path / "repo2").mkdir()  # an existing project without .claude/: the folder is made
+    created = install(tmp_path / "repo2" / ".claude" / "settings.json", COMMAND)
+    assert created.backup is None and commands(created.path) == [COMMAND] * len(EVENTS)
