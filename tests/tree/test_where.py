@@ -12,6 +12,18 @@ from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate, project_names, session_projects
 
 
+@pytest.fixture
+def tree(tmp_path: Path) -> MemoryTree:
+    return MemoryTree(tmp_path / "data" / "memory")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = tmp_path / "app"
+    (path / ".git").mkdir(parents=True)
+    return path
+
+
 def test_the_project_comes_from_the_git_repository_around_the_directory(tree: MemoryTree, repo: Path) -> None:
     sub = repo / "src" / "deep"
     sub.mkdir(parents=True)
