@@ -35,8 +35,10 @@ HOSTS = {CLAUDE_CODE.name: CLAUDE_CODE}
 
 
 def utf16_len(text: str) -> int:
-    """Length of ``text`` as JavaScript counts it (UTF-16 code units)."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    """Length of ``text`` as JavaScript counts it (UTF-16 code units; a lone surrogate is one)."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2  # one C pass, not a generator per character
 
 
 def cut_utf16(text: str, limit: int) -> str:

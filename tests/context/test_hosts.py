@@ -35,3 +35,7 @@ def test_session_start_stays_under_the_host_cap(char: str, tmp_path: Path, monke
     assert str(where.tree.project_memory(where.project_id)) in ctx.text  # the cut says where to read the rest
     prompt = prompt_context(where, "fact 3", budget=50_000, char_cap=3_000)
     assert utf16_len(prompt.text) <= 3_000
+
+
+def test_utf16_len_counts_a_lone_surrogate_as_one_unit() -> None:
+    assert utf16_len("a\ud800b") == 3 and utf16_len("\udfff😀") == 3 and utf16_len("") == 0
