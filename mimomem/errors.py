@@ -288,6 +288,10 @@ class HistoryLockedError(HistorySourceError):
     """An agent database is locked by a running agent; retry once it is idle."""
 
 
+class TranscriptReadError(HistoryError, OSError):
+    """A session transcript cannot be read (missing, unreadable); the message names it and why."""
+
+
 class PassError(MimomemError, ValueError):
     """A dream, distill or checkpoint pass cannot run as asked; the message says what to change."""
 

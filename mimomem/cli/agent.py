@@ -61,37 +61,31 @@ def _text_arg(value: str | None, what: str) -> str:
 
 def cmd_note(args: argparse.Namespace) -> int:
     """Append one entry to the session's notes inbox (``## [turn N · UTC time]`` heading)."""
+    from mimomem.memory.writes import Writer, note
+
     where = _where(args, need_session=True)
     text = _text_arg(args.text, "note text")
-    written, turn = where.tree.append_note(text, turn=args.turn, **where.who(_agent(args)))
-    _report(args, {"path": str(written), "turn": turn, "session_id": where.session_id})
+    noted = note(Writer(where, _agent(args)), text, turn=args.turn)
+    _report(args, {"path": str(noted.path), "turn": noted.turn, "session_id": where.session_id})
     return 0
 
 
 def cmd_write(args: argparse.Namespace) -> int:
-    """Replace (or ``--append`` to) TARGET with stdin, if the gate allows this agent to."""
+    """Replace (or ``--append`` to) TARGET with stdin, if the gate allows this agent to.
+
+    A whole checkpoint is the checkpoint writer's checked write, as the MCP tool checks it."""
+    from mimomem.memory.writes import Writer, write
+
     where = _where(args)
-    tree = where.tree
-    who = where.who(_agent(args), task_id=args.task) | {"delegated": delegated(args.agent, "cli", os.environ)}
-    target = resolve_target(where, args.target)
-    text = _text_arg(None, "stdin")
-    if where.session_id is not None and target == str(tree.checkpoint(where.session_id)) and not args.append:
-        return _write_checkpoint(args, where, who, text)
-    written = tree.append(target, text, **who) if args.append else tree.write(target, text, **who)
-    _report(args, {"path": str(written), "appended": bool(args.append)})
-    return 0
-
-
-def _write_checkpoint(args: argparse.Namespace, where: Any, who: dict[str, Any], text: str) -> int:
-    """The whole checkpoint, checked as the MCP tool checks it (the gate first: its writer only)."""
-    from mimomem.passes.checkpoint import write_checkpoint
-
-    where.tree.check_write(where.tree.checkpoint(where.session_id), **who)
-    written, undo = write_checkpoint(where, where.session_id, text, delegated=bool(who.get("delegated")))
-    path = written or where.tree.checkpoint(where.session_id)
-    if undo is not None and not args.json:
-        print(f"the previous checkpoint is kept as {undo}", file=sys.stderr)
-    _report(args, {"path": str(path), "appended": False, "undo": None if undo is None else str(undo)})
+    by = Writer(where, _agent(args), task_id=args.task, delegated=delegated(args.agent, "cli", os.environ))
+    target = resolve_target(where, args.target)  # a bad target is refused before stdin is read
+    written = write(by, target, _text_arg(None, "stdin"), append=args.append)
+    if written.undo is not None and not args.json:
+        print(f"the previous checkpoint is kept as {written.undo}", file=sys.stderr)
+    info: dict[str, Any] = {"path": str(written.path), "appended": written.appended}
+    if written.checkpoint:
+        info["undo"] = None if written.undo is None else str(written.undo)
+    _report(args, info)
     return 0
 
 

@@ -39,7 +39,7 @@ DIGEST_WORDING = (
     "tool output not quoted: it reads as an instruction",
     "Files touched",
 )
-"""The hook digest's fixed wording (``mimomem.hooks.digest``): structure, never content."""
+"""The hook digest's fixed wording (``mimomem.history.digest``): structure, never content."""
 
 
 class Entry(NamedTuple):

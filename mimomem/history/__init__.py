@@ -7,5 +7,6 @@
 - ``records``: the records importers produce and the import report;
 - ``search``: ranked search over the history;
 - ``signals``: what one tool call or message says (command, files, statements);
-- ``evidence``: the evidence queries the write-back passes are built on.
+- ``evidence``: the evidence queries the write-back passes are built on;
+- ``digest``: a deterministic digest of a Claude Code transcript (what compaction must not lose).
 """

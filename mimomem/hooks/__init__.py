@@ -1,4 +1,4 @@
-"""Agent-harness adapters: Claude Code hooks (in, out and install) and transcript digests.
+"""Agent-harness adapters: Claude Code hooks (in, out and install).
 
-Each adapter is a thin layer over ``mimomem.context`` and the tree's write gate.
+Each adapter is a thin layer over ``mimomem.context`` and the memory floor (``mimomem.memory``).
 """

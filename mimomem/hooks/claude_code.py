@@ -124,26 +124,17 @@ def _where(payload: Mapping[str, Any], env: Mapping[str, str]) -> Any:
 
 
 def promote(where: Any, payload: Mapping[str, Any], *, deadline: float | None, only_this: bool = False) -> None:
-    """Register this session's transcript for promotion; with a ``deadline``, promote what is
-    pending (this session only with ``only_this``) and detach the rest to a background process.
+    """This session's promotion (:func:`mimomem.memory.carry.promote`) for the payload's transcript.
 
     Never raises: promotion failing must not cost the session its context (one stderr line).
     """
+    from mimomem.memory import carry
+
     path = payload.get("transcript_path")
     if not isinstance(path, str) or not os.path.isabs(path) or where.session_id is None:
         return
     try:
-        from mimomem.passes.promote_state import markers, register  # light: no history, no passes
-
-        register(where, where.session_id, path)
-        only = where.session_id if only_this else None
-        if deadline is None or not any(m.pending() and only in (None, m.session_id) for m in markers(where)):
-            return  # nothing to promote (checked without the lock: a session growing now is seen next time)
-        from mimomem.passes import promote as promotion
-
-        done = promotion.promote_pending(where, deadline=deadline, only=only, lock_wait=0.2)
-        if done.pending:
-            promotion.detach(where)
+        carry.promote(where, path, deadline=deadline, only_this=only_this)
     except Exception as exc:  # fail open, but say why
         print(f"mimomem hook: promotion skipped: {_reason(exc)}", file=sys.stderr)
 
@@ -173,7 +164,7 @@ def _budget_from(payload: Mapping[str, Any], variable: str, default: int) -> int
 
 def _recent_prompts(payload: Mapping[str, Any], keep: int = 5) -> list[str]:
     """The last user prompts of the transcript (for resume / compact), or [] if unreadable."""
-    from mimomem.hooks.digest import digest_transcript
+    from mimomem.history.digest import digest_transcript
 
     path = payload.get("transcript_path")
     if not isinstance(path, str):
@@ -185,70 +176,18 @@ def _recent_prompts(payload: Mapping[str, Any], keep: int = 5) -> list[str]:
 
 
 def append_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> Path | None:
-    """Digest the transcript since the last digest and append it to the session notes.
-
-    Likely secrets are redacted; a digest the notes still refuse is dropped (counted, a line
-    on stderr).  Either way the read offset moves past what was read, so one bad line can
-    never stop every later digest of the session.  Only a refusal of the write itself
-    (writing switched off) leaves the offset where it was, to be digested later.
-    """
-    from mimomem.hooks.digest import digest_transcript
+    """The transcript's digest since the last one, into the notes (:func:`mimomem.memory.carry.append_digest`)."""
+    from mimomem.memory import carry
 
     path = payload.get("transcript_path")
     if not isinstance(path, str) or not path:
         raise HookInputError("payload has no 'transcript_path'; no digest written")
-    state_file = _state_file(where)
-    state = _read_state(state_file)
+    from mimomem.errors import TranscriptReadError
+
     try:
-        digest = digest_transcript(path, _int(state.get("offset")))
-    except OSError as exc:
-        raise HookInputError(f"cannot read the transcript {path}: {exc.strerror or exc}") from None
-    turns = _int(state.get("turns")) + len(digest.requests)
-    written = None if digest.empty() else _write_digest(where, turns, digest.render(trigger=trigger))
-    skipped = _int(state.get("skipped")) + digest.skipped + (written is None and not digest.empty())
-    _write_state(state_file, {"offset": digest.end_offset, "turns": turns, "skipped": skipped})
-    return written
-
-
-def _write_digest(where: Any, turns: int, body: str) -> Path | None:
-    from mimomem.common.secrets import redact_secrets
-    from mimomem.errors import SecretRefusedError
-    from mimomem.tree.templates import notes_entry, notes_template
-
-    tree = where.tree
-    notes = tree.notes(where.session_id)
-    who = where.who("main")
-    tree.create(notes, notes_template(), **who)
-    try:
-        tree.append(notes, "\n" + notes_entry(turns, redact_secrets(body)), **who)
-    except SecretRefusedError:
-        print("mimomem hook: the digest still held a likely secret after redaction; not written", file=sys.stderr)
-        return None
-    return Path(notes)
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
-
-
-def _state_file(where: Any) -> Path:
-    """Per-session digest state, kept beside (not inside) the memory tree."""
-    return Path(where.tree.data_dir) / "state" / "claude-code" / f"{where.session_id}.json"
-
-
-def _read_state(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _write_state(path: Path, state: dict[str, Any]) -> None:
-    from mimomem.common.files import atomic_write
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, json.dumps(state))
+        return carry.append_digest(where, path, trigger=trigger)
+    except TranscriptReadError as exc:
+        raise HookInputError(str(exc)) from None
 
 
 def main() -> int:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mimomem.search.hits import Found
 from mimomem.tree.where import Where
 
 if TYPE_CHECKING:
     from mimomem.mcp.state import MemoryState
+    from mimomem.memory.writes import Writer
 
 SNIPPET_CHARS = 300
 """A hit's snippet is cut to this many characters (the path is given to read the rest)."""
@@ -100,16 +101,18 @@ def remember(
     pinned: bool,
     supersedes: str | None,
 ) -> str:
-    """``CuratedMemory.remember`` in the project root, as a model (secrets and near-duplicates refused)."""
-    memory = state.curated().remember(
+    """One curated memory in the project root, written as a model (secrets and near-duplicates refused)."""
+    from mimomem.memory import writes
+
+    memory = writes.remember(
+        _writer(state, where),
         category,
         summary,
         body,
-        author=MODEL_AUTHOR,
-        load_when=tuple(load_when),
+        load_when=load_when,
         pinned=pinned,
         supersedes=supersedes,
-        scope="project",
+        store=state.curated(),
     )
     text = f"remembered {memory.id} in {memory.path}"
     if memory.kind == "rule-proposal":
@@ -118,8 +121,10 @@ def remember(
 
 
 def forget(state: MemoryState, where: Where, memory_id: str) -> str:
-    """``CuratedMemory.forget``; memories still linking to the removed one are named."""
-    result = state.curated().forget(memory_id)
+    """One curated memory removed; memories still linking to the removed one are named."""
+    from mimomem.memory import writes
+
+    result = writes.forget(_writer(state, where), memory_id, store=state.curated())
     lines = [f"forgot {result.id} ({result.scope})"]
     lines += [f"note: {other} still links to {result.id} (supersedes chain)" for other in result.dangling]
     return "\n".join(lines)
@@ -138,27 +143,28 @@ def inspect(state: MemoryState, where: Where) -> str:
 # -- tree writes -------------------------------------------------------------------------------
 def note(state: MemoryState, where: Where, text: str) -> str:
     """One entry appended to the session's ``notes.md``, exactly as ``mimomem note`` does."""
-    if not text.strip():
-        raise _usage("the note is empty; pass the text to keep")
+    from mimomem.memory import writes
+
     sid = _session(where)
-    who: dict[str, Any] = where.who(state.options.agent)
-    written, turn = where.tree.append_note(text, **who)
-    return f"noted as turn {turn} in {written} (session {sid})"
+    noted = writes.note(_writer(state, where), text)
+    return f"noted as turn {noted.turn} in {noted.path} (session {sid})"
 
 
 def write(state: MemoryState, where: Where, target: str, text: str, append: bool) -> str:
-    """``MemoryTree.write`` / ``append`` of TARGET (``mimomem write``'s shortcuts), through the gate."""
-    from mimomem.memory.targets import resolve_target
+    """TARGET (``mimomem write``'s shortcuts) replaced or appended to, through the gate, as ``mimomem write`` does."""
+    from mimomem.memory import writes
 
-    if not text.strip():
-        raise _usage("text is empty; to clear a file write its template headings instead")
+    written = writes.write(_writer(state, where), target, text, append=append)
+    return f"{'appended to' if append else 'wrote'} {written.path} ({len(text)} characters)"
+
+
+def _writer(state: MemoryState, where: Where) -> Writer:
+    """This server's writer: its agent role, worded by the host's model (``delegated``), a model as author."""
+    from mimomem.memory.writes import Writer
     from mimomem.tree.agents import delegated
 
-    tree = where.tree
-    who = where.who(state.options.agent) | {"delegated": delegated(state.options.agent, "mcp", {})}
-    path = resolve_target(where, target)
-    written = tree.append(path, text, **who) if append else tree.write(path, text, **who)
-    return f"{'appended to' if append else 'wrote'} {written} ({len(text)} characters)"
+    agent = state.options.agent
+    return Writer(where, agent, delegated=delegated(agent, "mcp", {}), author=MODEL_AUTHOR)
 
 
 def checkpoint(state: MemoryState, where: Where, text: str) -> str:

@@ -62,7 +62,7 @@ def test_template_terms_cover_the_templates_and_the_digest_wording() -> None:
 def test_digest_wording_is_what_the_digest_writes() -> None:
     from collections import Counter
 
-    from mimomem.hooks.digest import Digest
+    from mimomem.history.digest import Digest
 
     digest = Digest(requests=["r"], decisions=["d"], errors=[("cmd", "boom", "other")], files=Counter({"f": 1}))
     digest.commands["ls"] += 1

@@ -1,0 +1,109 @@
+"""The CLI, the MCP server and the Claude Code hook over the memory floor: the same call gives the same result.
+
+Search: ``mimomem search`` and the MCP ``memory_search`` tool return the floor's hits, in its order
+(:func:`mimomem.memory.search.search`).  Note: ``mimomem note``, the MCP ``memory_note`` tool and
+the hook's digest (PreCompact) each append one entry to the same inbox through
+:func:`mimomem.memory.writes.note`, so the entries have one shape whoever wrote them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import anyio
+import pytest
+
+from mimomem.cli import main
+from mimomem.curated.store import CuratedMemory
+from mimomem.hooks import claude_code
+from mimomem.mcp import operations as ops
+from mimomem.mcp.state import MemoryState, Options
+from mimomem.memory.search import Filters, search
+from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.templates import parse_notes
+from mimomem.tree.where import Where, locate
+
+SID = "sess-front-1"
+QUERY = "数据库端口"
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "shop"
+    (path / ".git").mkdir(parents=True)
+    for name, value in (("MIMOMEM_HOME", "home"), ("HOME", "user"), ("XDG_CONFIG_HOME", "config")):
+        monkeypatch.setenv(name, str(tmp_path / value))
+    monkeypatch.setenv("MIMOMEM_SESSION", SID)
+    monkeypatch.chdir(path)
+    where = _where(path)
+    tree = where.tree
+    tree.write(
+        tree.project_memory(where.project_id), "# Project memory\n\n## Rules\n- 数据库端口 5433\n", **where.who()
+    )
+    tree.append_note("数据库端口迁移到 5433 了", **where.who())
+    CuratedMemory(project_root=path).remember("facts", "staging 的数据库端口是 6543", author="user")
+    return path
+
+
+def _where(repo: Path) -> Where:
+    return locate(repo, session_id=SID, tree=MemoryTree())
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> str:
+    capsys.readouterr()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stdin", io.StringIO(stdin))
+        assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def _mcp(repo: Path, fn: object, *args: object) -> str:
+    state = MemoryState(Options(project=str(repo), session=SID))
+    try:
+        return str(anyio.run(state.run, fn, *args))
+    finally:
+        state.close()
+
+
+def test_search_gives_the_floors_hits_from_the_cli_and_from_mcp(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    floor = [h.path for h in search(_where(repo), QUERY, limit=5)]
+    assert len(floor) == 3 and len({p.rsplit("/", 1)[-1] for p in floor}) == 3  # tree file, notes, curated
+    cli = [h["path"] for h in json.loads(_cli(capsys, "search", QUERY, "--limit", "5", "--json"))["hits"]]
+    mcp = _mcp(repo, ops.search, QUERY, None, None, 5, False)
+    shown = [line.strip() for line in mcp.splitlines() if line.startswith("   ") and line.strip() in floor]
+    assert cli == floor and shown == floor
+
+
+def test_a_filtered_search_is_the_same_everywhere(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    floor = [h.path for h in search(_where(repo), QUERY, Filters(type="notes"))]
+    assert len(floor) == 1 and floor[0].endswith("notes.md")
+    cli = [h["path"] for h in json.loads(_cli(capsys, "search", QUERY, "--type", "notes", "--json"))["hits"]]
+    mcp = _mcp(repo, ops.search, QUERY, None, "notes", 10, False)
+    assert cli == floor and floor[0] in mcp and mcp.startswith("1 match(es)")
+
+
+def test_a_note_is_one_entry_of_one_shape_from_every_front_end(
+    repo: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    notes = _where(repo).tree.notes(SID)
+    _cli(capsys, "note", "从命令行记下：端口 5433")
+    _mcp(repo, ops.note, "从 MCP 记下：端口 5433")
+    transcript = tmp_path / "t.jsonl"
+    line = {
+        "type": "user",
+        "cwd": str(repo),
+        "sessionId": SID,
+        "message": {"role": "user", "content": "记下：端口改成 5433"},
+        "uuid": "u1",
+        "timestamp": "2026-11-30T09:00:00.000Z",
+    }
+    transcript.write_text(json.dumps(line, ensure_ascii=False) + "\n", encoding="utf-8")
+    payload = {"hook_event_name": "PreCompact", "session_id": SID, "cwd": str(repo), "transcript_path": str(transcript)}
+    assert claude_code.handle({**payload, "trigger": "manual"}, env=os.environ) == ""
+    entries = parse_notes(notes.read_text(encoding="utf-8"))
+    assert [e.turn for e in entries] == [1, 2, 3, 1]  # the hook numbers by the transcript's turns
+    texts = [e.body for e in entries]
+    assert "从命令行记下" in texts[1] and "从 MCP 记下" in texts[2] and "记下：端口改成 5433" in texts[3]

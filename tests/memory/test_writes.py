@@ -1,0 +1,57 @@
+"""The one writer API: one writer identity for the gate and the curated store; the checkpoint is always checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mimomem.errors import UsageError, WriteDeniedError
+from mimomem.memory.writes import Writer, forget, note, remember, write
+from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.templates import checkpoint_template, parse_notes
+from mimomem.tree.where import Where, locate
+
+
+@pytest.fixture
+def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Where:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    repo = tmp_path / "shop"
+    (repo / ".git").mkdir(parents=True)
+    return locate(repo, session_id="s-1", tree=MemoryTree(tmp_path / "memory"), env={})
+
+
+def test_the_writer_is_what_the_gate_takes(where: Where) -> None:
+    by = Writer(where, "worker", task_id="T1", delegated=True)
+    assert by.keywords() == where.who("worker", task_id="T1") | {"delegated": True}
+
+
+def test_notes_are_numbered_entries_and_need_text_and_a_session(where: Where, tmp_path: Path) -> None:
+    by = Writer(where)
+    assert note(by, "端口 5433").turn == 1 and note(by, "第二条", turn=7).turn == 7
+    entries = parse_notes(where.tree.notes("s-1").read_text(encoding="utf-8"))
+    assert [(e.turn, e.body.strip()) for e in entries] == [(1, "端口 5433"), (7, "第二条")]
+    with pytest.raises(UsageError, match="empty"):
+        note(by, "  \n")
+    with pytest.raises(UsageError, match="no session"):
+        note(Writer(locate(where.worktree or ".", tree=where.tree, env={})), "x")
+
+
+def test_write_goes_through_the_gate_and_a_checkpoint_is_checked(where: Where) -> None:
+    written = write(Writer(where), "project", "# Project memory\n\n## Rules\n- 用 pnpm\n")
+    assert written.path == where.tree.project_memory(where.project_id) and not written.checkpoint
+    with pytest.raises(WriteDeniedError):
+        write(Writer(where), "checkpoint", checkpoint_template())  # the main agent: not its file
+    writer = Writer(where, "checkpoint-writer")
+    filled = checkpoint_template().replace("## §2 Next concrete action\n", "## §2 Next concrete action\n- 跑迁移\n")
+    first = write(writer, "checkpoint", filled)
+    assert first.checkpoint and first.path == where.tree.checkpoint("s-1")
+    with pytest.raises(Exception, match="§2"):
+        write(writer, "checkpoint", checkpoint_template())  # drops a filled section: refused, file kept
+    assert "跑迁移" in where.tree.checkpoint("s-1").read_text(encoding="utf-8")
+
+
+def test_curated_writes_carry_the_author(where: Where) -> None:
+    memory = remember(Writer(where, author="model"), "rules", "总是先跑测试再部署")
+    assert memory.kind == "rule-proposal"  # a model's rule waits for a person
+    assert forget(Writer(where), memory.id).id == memory.id
