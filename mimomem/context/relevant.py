@@ -1,10 +1,9 @@
-"""What is relevant right now: curated rules and memories, ``load_when`` routing, search hits.
+"""What is relevant right now: curated rules and memories, and ``load_when`` routing.
 
 The curated store is opened on the project's ``.memory/`` (and the global curated root);
 its scenarios (``load_when``) are matched against the prompt with the same bigram
 tokenizer as search, so "部署到生产环境" routes to a memory whose scenario is "部署 生产".
-Search hits come from the memory tree, limited to this project, its sessions and global
-memory.  Nothing here loads jieba: the per-prompt path must stay fast.
+Nothing here loads jieba: the per-prompt path must stay fast.
 """
 
 from __future__ import annotations
@@ -102,19 +101,6 @@ def routed(store: CuratedMemory, prompt: str) -> list[Memory]:
                 out.append(memory)
                 break
     return out
-
-
-def search_text(where: Where, prompt: str, limit: int) -> str:
-    """The best memory-tree hits for ``prompt`` in this project (``search_everything``); ``""`` if none."""
-    from mimomem.search.everything import search_everything
-
-    hits = search_everything(where, prompt[:2000], limit=limit, curated=False)
-    if not hits:
-        return ""
-    out = ["## Memory search hits for this prompt"]
-    for h in hits:
-        out.append(f"- {h.path} ({h.type}): {_one_line(h.snippet)}")
-    return "\n".join(out) + "\n"
 
 
 def _one_line(text: str, limit: int = 200) -> str:
