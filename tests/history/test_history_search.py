@@ -101,3 +101,37 @@ def test_an_agent_database_passed_as_the_store_is_refused_untouched(tmp_path: Pa
     with pytest.raises(HistoryError, match="not a mimomem history database"):
         HistoryStore(agent)
     assert before == agent.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"unterminated',
+        "a AND b OR NOT c",
+        "NEAR(pnpm test, 3)",
+        "pnpm*",
+        "^pnpm",
+        "col:pnpm",
+        "'; DROP TABLE parts; --",
+        "\x00pnpm",
+    ],
+)
+def test_query_syntax_is_text_to_search_for(tmp_path: Path, query: str) -> None:
+    """FTS5 operators in a query are words, never syntax: no error, and the plain words still match."""
+    db, _ = _filled(tmp_path)
+    with HistoryStore(db) as store:
+        hits = search_history(store, query, limit=5)
+        assert all(h.session_id for h in hits)
+        if "pnpm" in query:
+            assert hits, query
+        assert store.conn.execute("SELECT count(*) FROM parts").fetchone()[0] > 0  # nothing was dropped
+
+
+def test_the_limit_and_the_session_filter_hold(tmp_path: Path) -> None:
+    db, _ = _filled(tmp_path)
+    with HistoryStore(db) as store:
+        assert len(search_history(store, "pnpm", limit=2)) == 2
+        only_b = search_history(store, "pnpm", limit=50, session_id=SID_B)
+        assert only_b and {h.session_id for h in only_b} == {SID_B}
+        assert search_history(store, "pnpm", session_id="no-such-session") == []
+        assert search_history(store, "pnpm", project=str(tmp_path / "elsewhere")) == []

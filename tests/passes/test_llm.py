@@ -194,3 +194,76 @@ def test_the_command_line_model_option(
     monkeypatch.setenv("MIMOMEM_MODEL_URL", server.url)
     assert 0 == main([*args, "--no-model", "--dry-run"])  # --no-model wins over the variable
     assert 1 == len(server.requests)
+
+
+class Scripted:
+    """A model in this process (``run_with_model(model=...)``): the scripted answer, the prompts it got."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+        self.prompts: list[str] = []
+
+    def complete(self, system: str, prompt: str) -> str:
+        self.prompts.append(prompt)
+        return self.answer
+
+
+USER_MEMORY = "# Project memory\n\n## Rules\n\n- 部署前先跑 `pnpm test`。\n- Never push to main.\n"
+
+
+@pytest.mark.parametrize(
+    ("answer", "refused"),
+    [
+        ("OK.", "holds no fenced MEMORY.md"),
+        ("```markdown\n```\n", "the answer is empty"),
+        ("```markdown\n# Project memory\n\n## Rules\n\n- Never push to main.\n```\n", "gone without being reported"),
+        (
+            "```markdown\n# Project memory\n\n- 部署前先跑 `pnpm test`。\n- Never push to main.\n```\n",
+            "'## Rules' is gone",
+        ),
+    ],
+)
+def test_a_model_answer_that_would_lose_what_the_user_wrote_is_refused(world: World, answer: str, refused: str) -> None:
+    ctx = world.context()
+    world.tree.write(world.memory(), USER_MEMORY, **ctx.where.who("main"))
+    with pytest.raises((PassError, ModelEndpointError), match=refused):
+        run_with_model("dream", ctx, "http://unused", model=Scripted(answer))
+    assert world.memory().read_text(encoding="utf-8") == USER_MEMORY
+    assert not (world.tree.data_dir / "undo").exists()
+
+
+def test_a_deletion_the_model_reports_is_accepted_and_the_old_file_kept(world: World) -> None:
+    ctx = world.context()
+    world.tree.write(world.memory(), USER_MEMORY, **ctx.where.who("main"))
+    answer = (
+        "```markdown\n# Project memory\n\n## Rules\n\n- Never push to main.\n```\n\nDeleted:\n- 部署前先跑 pnpm test\n"
+    )
+    report = run_with_model("dream", ctx, "http://unused", model=Scripted(answer))
+    assert "部署前先跑" not in world.memory().read_text(encoding="utf-8")
+    assert report.sections["Model report"] == ["Deleted:", "部署前先跑 pnpm test"]
+    assert len(report.undo) == 1 and "restore: cp " in report.undo[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "skill", "why"),
+    [
+        ("deploy", "---\nname: deploy\n---\nsteps\n", "needs `name` (the same name) and a `description`"),
+        ("deploy", "---\nname: other\ndescription: d\n---\n", "needs `name` (the same name)"),
+        ("deploy", "---\nname: [unclosed\n---\n", "not valid YAML"),
+        ("deploy", "---\nname: deploy\ndescription: d\n", "no YAML frontmatter"),
+    ],
+)
+def test_a_proposed_skill_with_bad_frontmatter_is_skipped_with_the_reason(
+    world: World, name: str, skill: str, why: str
+) -> None:
+    answer = f"### {name}\n\n```markdown\n{skill}```\n"
+    report = run_with_model("distill", world.context(), "http://unused", write=True, model=Scripted(answer))
+    assert len(report.sections["Skipped"]) == 1 and why in report.sections["Skipped"][0]
+    assert not (world.project / ".claude" / "skills").exists()
+
+
+def test_no_workflow_is_a_valid_distill_answer_and_a_checkpoint_needs_a_session(world: World) -> None:
+    report = run_with_model("distill", world.context(), "http://unused", model=Scripted("Nothing repeats."))
+    assert report.sections["Created"] == ["nothing - the model found no workflow worth packaging"]
+    with pytest.raises(PassError, match="needs a session"):
+        run_with_model("checkpoint", world.context(), "http://unused", model=Scripted("```markdown\nx\n```\n"))
