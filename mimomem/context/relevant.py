@@ -17,9 +17,6 @@ if TYPE_CHECKING:
     from mimomem.curated.memory import Memory
     from mimomem.curated.store import CuratedMemory
 
-MIN_SCENARIO_OVERLAP = 0.75
-"""A ``load_when`` scenario applies when at least this share of its terms is in the prompt."""
-
 MAX_BODY_CHARS = 600
 """Longer curated bodies are cut (with a pointer to the file) in per-prompt context."""
 
@@ -84,23 +81,11 @@ def curated_prompt_text(where: Where, prompt: str, *, limit: int = 4) -> str:
 
 
 def routed(store: CuratedMemory, prompt: str) -> list[Memory]:
-    """Live memories whose ``load_when`` scenario matches ``prompt`` (bigram term overlap).
+    """Live memories whose ``load_when`` scenario matches ``prompt`` (``curated.routing``: bigram term
+    overlap, no superseded memory, never a ``rule-proposal``)."""
+    from mimomem.curated.routing import routed as scenario_routed
 
-    A ``rule-proposal`` is never routed: nobody accepted it, so it must not reach the
-    model beside the rules (recall leaves it out for the same reason)."""
-    from mimomem.text.tokens import tokenize
-
-    have = {t.text for t in tokenize(prompt)}
-    out = []
-    for memory in store.memories():
-        if getattr(memory, "superseded_by", None) or memory.kind == "rule-proposal":
-            continue
-        for scenario in memory.load_when:
-            terms = {t.text for t in tokenize(scenario)}
-            if terms and len(terms & have) / len(terms) >= MIN_SCENARIO_OVERLAP:
-                out.append(memory)
-                break
-    return out
+    return scenario_routed(store, prompt)
 
 
 def _one_line(text: str, limit: int = 200) -> str:

@@ -349,9 +349,7 @@ class CuratedRoot:
         if key is None:
             raise StaleListingError(memory_id)
         path = self.path / f"{memory_id}.md"
-        if self._saved is None:
-            self._saved = RootSnapshot.read(self.path, self.scope)
-        cached = self._saved.get(f"{memory_id}.md", key)
+        cached = self.saved_snapshot().get(f"{memory_id}.md", key)
         kept, self._problems = self._problems, []
         try:
             memory = self.load_file(path, memory_id) if cached is None else self._decoded(cached, path, memory_id)
@@ -362,6 +360,12 @@ class CuratedRoot:
         finally:
             self._problems = kept
         return memory
+
+    def saved_snapshot(self) -> RootSnapshot:
+        """The root's saved snapshot as read once after the last ``scan`` (what it parsed before)."""
+        if self._saved is None:
+            self._saved = RootSnapshot.read(self.path, self.scope)
+        return self._saved
 
     def _decoded(self, payload: Payload, path: Path, memory_id: str) -> Memory | None:
         return decode(payload, memory_id=memory_id, scope=self.scope, path=path)[0]

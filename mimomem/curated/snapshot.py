@@ -68,6 +68,12 @@ def encode(memory: Memory | None, problems: list[Problem]) -> Payload:
     return fields, tuple((p.kind, p.message) for p in problems)
 
 
+def routing(payload: Payload) -> tuple[str, tuple[str, ...], str | None] | None:
+    """``(kind, load_when, superseded_by)`` of a stored parse result (``None``: the file gave no memory)."""
+    fields = payload[0]
+    return None if fields is None else (fields[0], tuple(fields[6]), fields[9])
+
+
 def decode(payload: Payload, *, memory_id: str, scope: str, path: Path) -> tuple[Memory | None, list[Problem]]:
     """The memory and problems ``encode`` stored (the path is the file's current one)."""
     fields, problems = payload
@@ -218,4 +224,4 @@ def beyond_newest(directory: Path, suffix: str, keep: int) -> list[str]:
     return [path for _, path in sorted(found, reverse=True)[keep:]]
 
 
-__all__ = ["MIN_FILES", "VERSION", "RootSnapshot", "decode", "encode", "snapshot_file", "stat_key"]
+__all__ = ["MIN_FILES", "VERSION", "RootSnapshot", "decode", "encode", "routing", "snapshot_file", "stat_key"]
