@@ -5,7 +5,9 @@ CJK as character bigrams and Latin as words, and ranks with SQLite FTS5's exact 
 
 The public names below are imported on first use (PEP 562), so ``import mimomem`` is
 cheap: a Claude Code hook runs on every prompt and must not pay for the whole library.
-Every exception class is imported eagerly from ``mimomem.errors``.
+The names come in four tiers: ``ENGINE`` (the text engine), ``STORES`` (tree, search cache,
+curated store, history), ``MEMORY_FLOOR`` (who asks, the fused search, context for a model)
+and ``ERRORS`` (imported eagerly from ``mimomem.errors``).
 """
 
 from __future__ import annotations
@@ -14,13 +16,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from mimomem.errors import (
-    BackendUnavailableError,
     BadMemoryPathError,
-    BenchDependencyError,
-    CorporaNotFoundError,
     CorruptDatabaseError,
     CuratedError,
-    DatasetError,
     DiskFullError,
     DuplicateMemoryError,
     ExtensionNotBuiltError,
@@ -29,8 +27,8 @@ from mimomem.errors import (
     HistoryError,
     HistoryLockedError,
     HistorySourceError,
-    HookCommandError,
     IndexFileError,
+    InputError,
     InvalidAgentNameError,
     InvalidCuratedIdError,
     InvalidFileNameError,
@@ -54,18 +52,17 @@ from mimomem.errors import (
     OutsideRootError,
     PassError,
     ProjectIdError,
+    RefusedError,
     ReservedForRoleError,
     ReservedTaskPathError,
-    ResultFileError,
-    ScaleError,
     SchemaTooNewError,
     SecretRefusedError,
-    SettingsFileError,
     SqliteExtensionError,
     StaleTokenizerIndexError,
-    TokenizerSpecError,
+    StoreError,
     TokenizerUnavailableError,
     TranscriptReadError,
+    UnavailableError,
     UnknownBackendError,
     UnknownModeError,
     UsageError,
@@ -78,13 +75,15 @@ if TYPE_CHECKING:
     from mimomem.context.assemble import Context, prompt_context, session_context
     from mimomem.context.estimate import estimate_tokens, truncate_to_tokens
     from mimomem.context.instructions import memory_instructions, recall_reminder
+    from mimomem.context.where import Where, locate
     from mimomem.curated.injection import render_injection
     from mimomem.curated.memory import BulkResult, ForgetResult, InspectReport, Memory, MemoryStatus, Problem, Recalled
     from mimomem.curated.store import CuratedMemory
+    from mimomem.history.history_store import HistoryStore
     from mimomem.search.backends import Backend
     from mimomem.search.document_index import DocumentIndex
-    from mimomem.search.everything import search_everything
-    from mimomem.search.hits import DocumentHit, Found, MemoryHit, SearchResults
+    from mimomem.search.everything import Found, search_everything
+    from mimomem.search.hits import DocumentHit, MemoryHit, SearchResults
     from mimomem.search.memory_index import IndexStats, MemoryIndex
     from mimomem.search.reconcile import ReconcileReport
     from mimomem.text.bm25 import BM25Index, Hit
@@ -94,11 +93,10 @@ if TYPE_CHECKING:
     from mimomem.tree.memory_tree import MemoryTree
     from mimomem.tree.project import ProjectIdentity, project_id
     from mimomem.tree.templates import NoteEntry
-    from mimomem.tree.where import Where, locate
 
 __version__ = "0.1.0"
 
-_LAZY: dict[str, str] = {
+ENGINE: dict[str, str] = {
     "Token": "mimomem.text.tokens",
     "tokenize": "mimomem.text.tokens",
     "tokenize_many": "mimomem.text.tokens",
@@ -107,57 +105,69 @@ _LAZY: dict[str, str] = {
     "parse_query": "mimomem.text.query",
     "BM25Index": "mimomem.text.bm25",
     "Hit": "mimomem.text.bm25",
+}
+"""Tier 1, the text engine: tokens, queries and BM25, pure computation over strings."""
+
+STORES: dict[str, str] = {
     "MemoryTree": "mimomem.tree.memory_tree",
     "PathClass": "mimomem.tree.layout",
     "classify_path": "mimomem.tree.layout",
     "ProjectIdentity": "mimomem.tree.project",
     "project_id": "mimomem.tree.project",
     "NoteEntry": "mimomem.tree.templates",
-    "SecretFinding": "mimomem.common.secrets",
-    "ensure_no_secrets": "mimomem.common.secrets",
-    "scan_secrets": "mimomem.common.secrets",
-    "DocumentHit": "mimomem.search.hits",
-    "MemoryHit": "mimomem.search.hits",
-    "SearchResults": "mimomem.search.hits",
+    "MemoryIndex": "mimomem.search.memory_index",
     "DocumentIndex": "mimomem.search.document_index",
     "IndexStats": "mimomem.search.memory_index",
-    "MemoryIndex": "mimomem.search.memory_index",
-    "Found": "mimomem.search.hits",
-    "search_everything": "mimomem.search.everything",
     "ReconcileReport": "mimomem.search.reconcile",
     "Backend": "mimomem.search.backends",
+    "MemoryHit": "mimomem.search.hits",
+    "DocumentHit": "mimomem.search.hits",
+    "SearchResults": "mimomem.search.hits",
     "CuratedMemory": "mimomem.curated.store",
+    "Memory": "mimomem.curated.memory",
+    "Recalled": "mimomem.curated.memory",
+    "MemoryStatus": "mimomem.curated.memory",
+    "InspectReport": "mimomem.curated.memory",
+    "Problem": "mimomem.curated.memory",
     "BulkResult": "mimomem.curated.memory",
     "ForgetResult": "mimomem.curated.memory",
-    "InspectReport": "mimomem.curated.memory",
-    "Memory": "mimomem.curated.memory",
-    "MemoryStatus": "mimomem.curated.memory",
-    "Problem": "mimomem.curated.memory",
-    "Recalled": "mimomem.curated.memory",
+    "HistoryStore": "mimomem.history.history_store",
+    "SecretFinding": "mimomem.common.secrets",
+    "scan_secrets": "mimomem.common.secrets",
+    "ensure_no_secrets": "mimomem.common.secrets",
+}
+"""Tier 2, the stores: the memory tree (the truth), its search cache, the curated store, the
+trajectory history, and the secret scanner every write passes."""
+
+MEMORY_FLOOR: dict[str, str] = {
+    "Where": "mimomem.context.where",
+    "locate": "mimomem.context.where",
+    "Found": "mimomem.search.everything",
+    "search_everything": "mimomem.search.everything",
+    "Context": "mimomem.context.assemble",
+    "session_context": "mimomem.context.assemble",
+    "prompt_context": "mimomem.context.assemble",
+    "memory_instructions": "mimomem.context.instructions",
+    "recall_reminder": "mimomem.context.instructions",
     "render_injection": "mimomem.curated.injection",
     "estimate_tokens": "mimomem.context.estimate",
     "truncate_to_tokens": "mimomem.context.estimate",
-    "Where": "mimomem.tree.where",
-    "locate": "mimomem.tree.where",
-    "Context": "mimomem.context.assemble",
-    "prompt_context": "mimomem.context.assemble",
-    "session_context": "mimomem.context.assemble",
-    "memory_instructions": "mimomem.context.instructions",
-    "recall_reminder": "mimomem.context.instructions",
 }
-"""Public name -> the module that defines it."""
+"""Tier 3, the memory floor: who is asking (``Where``), one search over the tree and the curated
+store, and the context handed to a model within a token budget."""
+
+_LAZY: dict[str, str] = {**ENGINE, **STORES, **MEMORY_FLOOR}
+"""Public name -> the module that defines it (imported on first use)."""
 
 
 def __getattr__(name: str) -> Any:
-    """Import a public name on first use; old exception names resolve with a DeprecationWarning."""
+    """Import a public name on first use."""
     module = _LAZY.get(name)
-    if module is not None:
-        value = getattr(importlib.import_module(module), name)
-        globals()[name] = value
-        return value
-    from mimomem.errors import deprecated_alias
-
-    return deprecated_alias(name)
+    if module is None:
+        raise AttributeError(f"module 'mimomem' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
@@ -171,19 +181,74 @@ def native_available() -> bool:
     return NATIVE
 
 
+ERRORS: tuple[str, ...] = (
+    "BadMemoryPathError",
+    "CorruptDatabaseError",
+    "CuratedError",
+    "DiskFullError",
+    "DuplicateMemoryError",
+    "ExtensionNotBuiltError",
+    "ForeignDatabaseError",
+    "GlossaryError",
+    "HistoryError",
+    "HistoryLockedError",
+    "HistorySourceError",
+    "IndexFileError",
+    "InputError",
+    "InvalidAgentNameError",
+    "InvalidCuratedIdError",
+    "InvalidFileNameError",
+    "InvalidFloorError",
+    "InvalidLimitError",
+    "InvalidMemoryError",
+    "InvalidMemoryIdError",
+    "InvalidRetrievalError",
+    "InvalidScopeError",
+    "InvalidTypeError",
+    "LoadExtensionUnsupportedError",
+    "LocationError",
+    "MemoryNotFoundError",
+    "MemoryRootNotFoundError",
+    "MimomemError",
+    "ModelEndpointError",
+    "NoProjectRootError",
+    "NotInWriterAllowlistError",
+    "NotOwnerError",
+    "OutsideAllowedAreaError",
+    "OutsideRootError",
+    "PassError",
+    "ProjectIdError",
+    "RefusedError",
+    "ReservedForRoleError",
+    "ReservedTaskPathError",
+    "SchemaTooNewError",
+    "SecretRefusedError",
+    "SqliteExtensionError",
+    "StaleTokenizerIndexError",
+    "StoreError",
+    "TokenizerUnavailableError",
+    "TranscriptReadError",
+    "UnavailableError",
+    "UnknownBackendError",
+    "UnknownModeError",
+    "UsageError",
+    "WriteDeniedError",
+    "WritingDisabledError",
+)
+"""Tier 4, the errors a library call can raise: ``MimomemError``, its four kinds (``InputError``,
+``RefusedError``, ``StoreError``, ``UnavailableError``) and the specific classes under them.
+The errors of the command-line tools (``mimomem bench``, ``mimomem install``) stay in
+``mimomem.errors`` (and ``mimomem.bench``)."""
+
 __all__ = [
     "BM25Index",
     "Backend",
-    "BackendUnavailableError",
     "BadMemoryPathError",
-    "BenchDependencyError",
     "BulkResult",
     "Context",
-    "CorporaNotFoundError",
     "CorruptDatabaseError",
     "CuratedError",
     "CuratedMemory",
-    "DatasetError",
     "DiskFullError",
     "DocumentHit",
     "DocumentIndex",
@@ -196,10 +261,11 @@ __all__ = [
     "HistoryError",
     "HistoryLockedError",
     "HistorySourceError",
+    "HistoryStore",
     "Hit",
-    "HookCommandError",
     "IndexFileError",
     "IndexStats",
+    "InputError",
     "InspectReport",
     "InvalidAgentNameError",
     "InvalidCuratedIdError",
@@ -236,22 +302,21 @@ __all__ = [
     "Query",
     "Recalled",
     "ReconcileReport",
+    "RefusedError",
     "ReservedForRoleError",
     "ReservedTaskPathError",
-    "ResultFileError",
-    "ScaleError",
     "SchemaTooNewError",
     "SearchResults",
     "SecretFinding",
     "SecretRefusedError",
-    "SettingsFileError",
     "SqliteExtensionError",
     "StaleTokenizerIndexError",
+    "StoreError",
     "Term",
     "Token",
-    "TokenizerSpecError",
     "TokenizerUnavailableError",
     "TranscriptReadError",
+    "UnavailableError",
     "UnknownBackendError",
     "UnknownModeError",
     "UsageError",
@@ -277,3 +342,4 @@ __all__ = [
     "tokenize_many",
     "truncate_to_tokens",
 ]
+"""Every public name, sorted: the union of the four tiers above (``tests/test_public_api.py`` checks it)."""

@@ -1,4 +1,11 @@
-"""Exception classes shared by every part of mimomem (and by both implementations)."""
+"""Exception classes shared by every part of mimomem (and by both implementations).
+
+Every class derives from ``MimomemError`` and from one (or two) of four kinds, so a caller can
+catch a whole family: ``InputError`` (fix the argument), ``RefusedError`` (nothing was written,
+the message says why), ``StoreError`` (a file or database is unusable) and ``UnavailableError``
+(this install lacks something).  ``CuratedError`` and ``HistoryError`` group the errors of those
+two stores; each class also derives from the matching builtin (``ValueError``, ``PermissionError``...).
+"""
 
 from __future__ import annotations
 
@@ -19,22 +26,41 @@ class MimomemError(Exception):
     """Base class of every error mimomem raises on purpose."""
 
 
+# --- the four kinds of error: catch one of these to handle a whole family ---
+
+
+class InputError(MimomemError):
+    """An argument, name or setting the caller gave is invalid; the message says what to pass instead."""
+
+
+class RefusedError(MimomemError):
+    """mimomem refused to write or store something (a gate rule, a secret, a duplicate); nothing was written."""
+
+
+class StoreError(MimomemError):
+    """A file, database or cache mimomem reads is unusable (damaged, foreign, too new, locked or full)."""
+
+
+class UnavailableError(MimomemError):
+    """Something this install or machine lacks (an extension, a package, a tokenizer, a model endpoint)."""
+
+
 # --- memory tree (locations, project identity, layout, write gate) ---
 
 
-class LocationError(MimomemError, ValueError):
+class LocationError(InputError, ValueError):
     """A data directory or memory root setting is unusable."""
 
 
-class InvalidMemoryIdError(MimomemError, ValueError):
+class InvalidMemoryIdError(InputError, ValueError):
     """A project, session or task id is not a safe single path component."""
 
 
-class ProjectIdError(MimomemError, RuntimeError):
+class ProjectIdError(StoreError, RuntimeError):
     """The project id file in the git directory is unreadable or holds an unsafe value."""
 
 
-class WriteDeniedError(MimomemError, PermissionError):
+class WriteDeniedError(RefusedError, PermissionError):
     """The write gate refused a write; the message says which paths are allowed."""
 
 
@@ -71,7 +97,7 @@ class InvalidFileNameError(BadMemoryPathError):
     """A name the disk cannot hold as given: not valid UTF-8, or too long for an atomic write."""
 
 
-class InvalidAgentNameError(MimomemError, ValueError):
+class InvalidAgentNameError(InputError, ValueError):
     """The agent name holds control characters or only looks like a restricted agent's name."""
 
 
@@ -79,7 +105,7 @@ class MemoryRootNotFoundError(LocationError):
     """An explicitly given memory root does not exist (a typo must not create a database elsewhere)."""
 
 
-class SecretRefusedError(MimomemError, ValueError):
+class SecretRefusedError(RefusedError, ValueError):
     """Text about to be written contains a likely secret (kind and line given, value never)."""
 
     def __init__(self, where: str, findings: Sequence[Finding]) -> None:
@@ -97,54 +123,54 @@ class SecretRefusedError(MimomemError, ValueError):
 # --- text engine ---
 
 
-class UnknownModeError(MimomemError, ValueError):
+class UnknownModeError(InputError, ValueError):
     """The tokenizer mode is not one of ``MODES``."""
 
 
-class GlossaryError(MimomemError, ValueError):
+class GlossaryError(StoreError, ValueError):
     """A glossary file could not be read."""
 
 
 # --- search cache ---
 
 
-class SchemaTooNewError(MimomemError, RuntimeError):
+class SchemaTooNewError(StoreError, RuntimeError):
     """The database was written by a newer mimomem; delete it (it is a cache) or upgrade."""
 
 
-class ForeignDatabaseError(MimomemError, ValueError):
+class ForeignDatabaseError(StoreError, ValueError):
     """The database file named is not mimomem's (another program's data): it is left as it was."""
 
 
-class CorruptDatabaseError(MimomemError, RuntimeError):
+class CorruptDatabaseError(StoreError, RuntimeError):
     """The index database is damaged or not a database; delete it (it is a cache of the files)."""
 
 
-class IndexFileError(MimomemError, ValueError):
+class IndexFileError(StoreError, ValueError):
     """A saved ``BM25Index`` file is damaged or from another engine or version; delete it (it is a cache)."""
 
 
-class UnknownBackendError(MimomemError, ValueError):
+class UnknownBackendError(InputError, ValueError):
     """The backend name is not one of ``BACKENDS``."""
 
 
-class InvalidLimitError(MimomemError, ValueError):
+class InvalidLimitError(InputError, ValueError):
     """``limit`` is not an integer in the allowed range."""
 
 
-class InvalidFloorError(MimomemError, ValueError):
+class InvalidFloorError(InputError, ValueError):
     """The relative score floor is not a number between 0 and 1."""
 
 
-class InvalidRetrievalError(MimomemError, ValueError):
+class InvalidRetrievalError(InputError, ValueError):
     """``retrieval`` is not ``RetrievalOptions``, ``"auto"`` or ``"off"``."""
 
 
-class InvalidScopeError(MimomemError, ValueError):
+class InvalidScopeError(InputError, ValueError):
     """The scope filter is not one of ``SCOPES``."""
 
 
-class InvalidTypeError(MimomemError, ValueError):
+class InvalidTypeError(InputError, ValueError):
     """The type filter is not one of ``TYPES``."""
 
 
@@ -155,22 +181,22 @@ class CuratedError(MimomemError):
     """Base class of curated-memory errors."""
 
 
-class InvalidCuratedIdError(CuratedError, ValueError):
+class InvalidCuratedIdError(CuratedError, InputError, ValueError):
     """A memory id is not ``<category>/<slug>`` with a known category and a safe slug."""
 
 
-class OutsideRootError(CuratedError, PermissionError):
+class OutsideRootError(CuratedError, RefusedError, PermissionError):
     """The path would leave the memory root (``..``, an absolute path or a symlink out)."""
 
 
-class MemoryNotFoundError(CuratedError, KeyError):
+class MemoryNotFoundError(CuratedError, InputError, KeyError):
     """No memory has this id in the roots searched."""
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "memory not found"
 
 
-class DuplicateMemoryError(CuratedError, ValueError):
+class DuplicateMemoryError(CuratedError, RefusedError, ValueError):
     """The new memory nearly repeats a live one; supersede that one instead."""
 
     def __init__(self, message: str, existing_id: str) -> None:
@@ -178,15 +204,15 @@ class DuplicateMemoryError(CuratedError, ValueError):
         self.existing_id = existing_id
 
 
-class NoProjectRootError(CuratedError, ValueError):
+class NoProjectRootError(CuratedError, InputError, ValueError):
     """A project-scope operation was asked for, but no project root is known."""
 
 
-class InvalidMemoryError(CuratedError, ValueError):
+class InvalidMemoryError(CuratedError, InputError, ValueError):
     """A field of a memory to be written is invalid (empty summary, bad load_when...)."""
 
 
-class DiskFullError(CuratedError, OSError):
+class DiskFullError(CuratedError, StoreError, OSError):
     """The disk or the user's quota is full (ENOSPC/EDQUOT); the write was undone: free space and retry."""
 
     def __init__(self, message: str, code: int, filename: str | None = None) -> None:
@@ -201,7 +227,7 @@ class DiskFullError(CuratedError, OSError):
 # --- the SQLite extension (mimomem.sqlite) ---
 
 
-class SqliteExtensionError(MimomemError, RuntimeError):
+class SqliteExtensionError(UnavailableError, RuntimeError):
     """The FTS5 tokenizer extension cannot be loaded into this connection; the message says what instead."""
 
 
@@ -213,63 +239,63 @@ class LoadExtensionUnsupportedError(SqliteExtensionError):
     """This Python's ``sqlite3`` cannot load extensions; use apsw, another Python build, or the shadow column."""
 
 
-class StaleTokenizerIndexError(SqliteExtensionError):
+class StaleTokenizerIndexError(SqliteExtensionError, StoreError):
     """An FTS5 table was indexed by another version of the tokenizer; rebuild it (the message says how)."""
 
 
 # --- context assembly ---
 
 
-class TokenizerUnavailableError(MimomemError, RuntimeError):
+class TokenizerUnavailableError(UnavailableError, RuntimeError):
     """An exact token count was asked for, but no offline cl100k_base tokenizer is installed."""
 
 
 # --- benchmark ---
 
 
-class BackendUnavailableError(MimomemError, RuntimeError):
+class BackendUnavailableError(UnavailableError, RuntimeError):
     """The backend exists but cannot run here (a package is missing)."""
 
 
-class ResultFileError(MimomemError, ValueError):
+class ResultFileError(StoreError, ValueError):
     """A saved result file cannot be read or is not a benchmark result."""
 
 
-class DatasetError(MimomemError, ValueError):
+class DatasetError(StoreError, ValueError):
     """A dataset directory is missing a file or holds a malformed line."""
 
 
-class CorporaNotFoundError(MimomemError, FileNotFoundError):
+class CorporaNotFoundError(UnavailableError, FileNotFoundError):
     """No ``corpora/`` directory was found for the default benchmark run."""
 
 
-class BenchDependencyError(MimomemError, ImportError):
+class BenchDependencyError(UnavailableError, ImportError):
     """An optional package the requested output needs is not installed."""
 
 
-class ScaleError(MimomemError, ValueError):
+class ScaleError(InputError, ValueError):
     """A requested corpus size is out of range."""
 
 
-class TokenizerSpecError(MimomemError, ValueError):
+class TokenizerSpecError(InputError, ValueError):
     """A candidate tokenizer (``MODULE:FUNCTION``) cannot be imported, called or used."""
 
 
 # --- command line ---
 
 
-class UsageError(MimomemError, ValueError):
+class UsageError(InputError, ValueError):
     """A command-line argument is invalid; the message says which and what to pass."""
 
 
 # --- agent harness setup ---
 
 
-class SettingsFileError(MimomemError, ValueError):
+class SettingsFileError(StoreError, ValueError):
     """An agent harness's settings file (or where it would go) cannot be updated safely; nothing was written."""
 
 
-class HookCommandError(MimomemError, RuntimeError):
+class HookCommandError(UnavailableError, RuntimeError):
     """The hook command install would write does not run here; nothing was written."""
 
 
@@ -280,7 +306,7 @@ class HistoryError(MimomemError):
     """Base class of trajectory-history errors."""
 
 
-class HistorySourceError(HistoryError, ValueError):
+class HistorySourceError(HistoryError, StoreError, ValueError):
     """A history source (transcript folder, agent database) cannot be read as that kind of source."""
 
 
@@ -288,43 +314,13 @@ class HistoryLockedError(HistorySourceError):
     """An agent database is locked by a running agent; retry once it is idle."""
 
 
-class TranscriptReadError(HistoryError, OSError):
+class TranscriptReadError(HistoryError, StoreError, OSError):
     """A session transcript cannot be read (missing, unreadable); the message names it and why."""
 
 
-class PassError(MimomemError, ValueError):
+class PassError(InputError, ValueError):
     """A dream, distill or checkpoint pass cannot run as asked; the message says what to change."""
 
 
-class ModelEndpointError(PassError):
+class ModelEndpointError(PassError, UnavailableError):
     """The model endpoint failed or answered something unusable; rerun with --no-model or --emit-prompt."""
-
-
-# --- names before 0.2 (one release of grace, then removed) ---
-
-_OLD_NAMES = {
-    "WriteDenied": "WriteDeniedError",
-    "WritingDisabled": "WritingDisabledError",
-    "BadMemoryPath": "BadMemoryPathError",
-    "OutsideAllowedArea": "OutsideAllowedAreaError",
-    "NotInWriterAllowlist": "NotInWriterAllowlistError",
-    "ReservedTaskPath": "ReservedTaskPathError",
-    "NotOwner": "NotOwnerError",
-    "SecretRefused": "SecretRefusedError",
-}
-
-
-def deprecated_alias(name: str) -> type[MimomemError]:
-    """The class an exception name from mimomem 0.1 now has, with a DeprecationWarning."""
-    new = _OLD_NAMES.get(name)
-    if new is None:
-        raise AttributeError(f"module 'mimomem.errors' has no attribute {name!r}")
-    import warnings
-
-    warnings.warn(f"mimomem.{name} is renamed {new}; the old name goes in 0.3", DeprecationWarning, stacklevel=3)
-    cls: type[MimomemError] = globals()[new]
-    return cls
-
-
-def __getattr__(name: str) -> type[MimomemError]:
-    return deprecated_alias(name)

@@ -17,10 +17,53 @@ def test_every_public_name_resolves(name: str) -> None:
     assert getattr(mimomem, name) is not None
 
 
-def test_every_exception_class_is_public() -> None:
-    classes = {n for n, v in vars(errors).items() if inspect.isclass(v) and issubclass(v, Exception)}
-    assert classes <= set(mimomem.__all__)
-    assert all(issubclass(getattr(mimomem, n), mimomem.MimomemError) for n in classes)
+TOOL_ERRORS = {
+    # raised only by ``mimomem bench`` (exported by ``mimomem.bench``, which is not imported by ``mimomem``)
+    "BackendUnavailableError",
+    "BenchDependencyError",
+    "CorporaNotFoundError",
+    "DatasetError",
+    "ResultFileError",
+    "ScaleError",
+    "TokenizerSpecError",
+    # raised only by ``mimomem install`` (agent harness settings)
+    "HookCommandError",
+    "SettingsFileError",
+}
+KINDS = (errors.InputError, errors.RefusedError, errors.StoreError, errors.UnavailableError)
+
+
+def _error_classes() -> set[str]:
+    return {n for n, v in vars(errors).items() if inspect.isclass(v) and issubclass(v, Exception)}
+
+
+def test_every_library_exception_class_is_public() -> None:
+    assert _error_classes() - TOOL_ERRORS == set(mimomem.ERRORS)
+    assert all(issubclass(getattr(mimomem, n), mimomem.MimomemError) for n in mimomem.ERRORS)
+
+
+def test_bench_errors_are_exported_with_bench() -> None:
+    import mimomem.bench
+
+    bench_errors = {n for n in TOOL_ERRORS if n not in ("HookCommandError", "SettingsFileError")}
+    assert bench_errors <= set(mimomem.bench.__all__)
+    assert not TOOL_ERRORS & set(mimomem.__all__)
+
+
+def test_every_specific_error_is_of_one_of_four_kinds() -> None:
+    """Catching ``InputError``/``RefusedError``/``StoreError``/``UnavailableError`` covers every specific class."""
+    groups = {"MimomemError", "CuratedError", "HistoryError", *(k.__name__ for k in KINDS)}
+    for name in _error_classes() - groups:
+        assert issubclass(getattr(errors, name), KINDS), name
+    assert issubclass(errors.WriteDeniedError, errors.RefusedError)
+    assert issubclass(errors.WriteDeniedError, PermissionError)  # the builtin stays for old except clauses
+
+
+def test_public_names_come_in_tiers() -> None:
+    tiers = [set(mimomem.ENGINE), set(mimomem.STORES), set(mimomem.MEMORY_FLOOR), set(mimomem.ERRORS)]
+    assert sum(len(t) for t in tiers) == len(set().union(*tiers))  # no name in two tiers
+    assert set(mimomem.__all__) == set().union(*tiers) | {"__version__", "native_available"}
+    assert list(mimomem.__all__) == sorted(mimomem.__all__)
 
 
 def test_return_types_are_public() -> None:
@@ -40,15 +83,18 @@ def test_return_types_are_public() -> None:
         "Hit",
         "Context",
         "Where",
+        "HistoryStore",
     ):
         assert name in mimomem.__all__
 
 
-def test_old_exception_names_warn() -> None:
-    with pytest.warns(DeprecationWarning, match="WriteDeniedError"):
-        assert mimomem.WriteDenied is mimomem.WriteDeniedError  # type: ignore[attr-defined]
-    with pytest.raises(AttributeError):
-        mimomem.NoSuchThing  # type: ignore[attr-defined]  # noqa: B018
+def test_no_old_names() -> None:
+    """The 0.1 spellings (``WriteDenied``...) are gone: an unknown name is a plain ``AttributeError``."""
+    for name in ("WriteDenied", "SecretRefused", "NoSuchThing"):
+        with pytest.raises(AttributeError, match=name):
+            getattr(mimomem, name)
+        with pytest.raises(AttributeError):
+            getattr(errors, name)
 
 
 def test_import_is_lazy() -> None:

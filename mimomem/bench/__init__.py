@@ -18,6 +18,8 @@ from mimomem.errors import (
     CorporaNotFoundError,
     DatasetError,
     ResultFileError,
+    ScaleError,
+    TokenizerSpecError,
     UnknownBackendError,
 )
 
@@ -30,6 +32,8 @@ __all__ = [
     "Dataset",
     "DatasetError",
     "ResultFileError",
+    "ScaleError",
+    "TokenizerSpecError",
     "UnknownBackendError",
     "available_backends",
     "compare_results",

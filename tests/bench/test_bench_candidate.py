@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from mimomem import Token, TokenizerSpecError, tokenize
+from mimomem import Token, tokenize
 from mimomem.bench.candidate import load_tokenizer, shipped_tokens, use_tokenizer
 from mimomem.cli import main
+from mimomem.errors import TokenizerSpecError
 
 ROOT = Path(__file__).resolve().parents[2]
 
