@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mimomem.bench.engines import canonical_name
 from mimomem.bench.metrics import METRICS
 from mimomem.bench.paths import SLOWER, SLOWER_FLOOR, SlowerPath, slower_paths, unmatched_paths
 from mimomem.errors import ResultFileError
@@ -103,8 +102,7 @@ def load_result(path: str | Path) -> dict[str, Any]:
 
 
 def _index(result: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
-    # a result saved before mimomem 0.2 calls native-index native-scan
-    return {(d["name"], canonical_name(b["backend"])): b for d in result["datasets"] for b in d["backends"]}
+    return {(d["name"], b["backend"]): b for d in result["datasets"] for b in d["backends"]}
 
 
 def _check(

@@ -5,8 +5,7 @@ Every engine takes ``(doc_id, text)`` pairs, answers a query string with ranked
 and in memory.  ``query_tokens`` is what the engine actually looks up for a query; the
 regression gate stores it so a tokenizer change can be traced to the queries it moved.
 
-Three backends are mimomem's own (``fts5-unicode61``, ``fts5-bigram``, ``native-index``;
-``native-scan`` is the deprecated 0.1 name of ``native-index``), served by
+Three backends are mimomem's own (``fts5-unicode61``, ``fts5-bigram``, ``native-index``), served by
 ``mimomem.search.document_index.DocumentIndex``.  The others exist only to be compared with:
 
 * ``fts5-trigram`` - stdlib FTS5 ``trigram`` over the raw text, queried like MiMo-Code
@@ -39,7 +38,6 @@ from typing import Any, Protocol
 import regex
 
 from mimomem.errors import BackendUnavailableError, UnknownBackendError
-from mimomem.search.params import DEPRECATED_BACKENDS, check_backend
 
 BACKENDS = (
     "fts5-unicode61",
@@ -410,7 +408,7 @@ def _document_index_missing() -> str | None:
 
 def unavailable_reason(name: str) -> str | None:
     """Why backend ``name`` cannot run here, or None when it can."""
-    name = check_name(name, stacklevel=3)
+    name = check_name(name)
     if name in OWN_BACKENDS:
         return _document_index_missing()
     if name in ("bm25s", "tantivy") and not _has(name):
@@ -420,21 +418,11 @@ def unavailable_reason(name: str) -> str | None:
     return None
 
 
-def check_name(name: str, *, stacklevel: int = 2) -> str:
-    """The backend called ``name`` (``native-scan`` gives ``native-index``, with a DeprecationWarning).
-
-    Raises ``UnknownBackendError`` (listing the valid names) unless ``name`` is a backend.
-    """
-    if name in DEPRECATED_BACKENDS:
-        return check_backend(name, stacklevel=stacklevel + 1)
+def check_name(name: str) -> str:
+    """``name`` if it is a backend; else ``UnknownBackendError`` listing the valid names."""
     if name not in BACKENDS:
         raise UnknownBackendError(f"unknown backend {name!r}; valid backends: {', '.join(BACKENDS)}")
     return name
-
-
-def canonical_name(name: str) -> str:
-    """``name`` with a 0.1 backend name replaced by the new one, silently (for saved results)."""
-    return DEPRECATED_BACKENDS.get(name, name)
 
 
 def available_backends() -> list[str]:
@@ -444,7 +432,7 @@ def available_backends() -> list[str]:
 
 def make_engine(name: str, workdir: Path) -> Engine:
     """A fresh, unbuilt engine for backend ``name`` keeping its files under ``workdir``."""
-    name = check_name(name, stacklevel=3)
+    name = check_name(name)
     reason = unavailable_reason(name)
     if reason is not None:
         raise BackendUnavailableError(f"backend {name} cannot run: {reason}")

@@ -71,9 +71,7 @@ def _counts(stats: Mapping[str, Any]) -> str:
 
 def format_runs(saved: Mapping[str, Any], current: Mapping[str, Any], heading: str) -> str:
     """Wins and losses of every (dataset, backend) pair of both results where a query moved ("" if none)."""
-    from mimomem.bench.engines import canonical_name
-
-    old = {(d["name"], canonical_name(b["backend"])): b for d in saved.get("datasets", []) for b in d["backends"]}
+    old = {(d["name"], b["backend"]): b for d in saved.get("datasets", []) for b in d["backends"]}
     lines = []
     for dataset in current.get("datasets", []):
         for backend in dataset["backends"]:

@@ -6,14 +6,11 @@ a tree or a database somewhere else.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
-from collections.abc import Callable, Mapping
 
 from mimomem.errors import UsageError
-
-REMOVAL = "mimomem 0.3"
-"""The release that drops the deprecated option values (the library's deprecation horizon)."""
 
 
 def existing_dir(value: str | None, option: str) -> str | None:
@@ -66,25 +63,13 @@ def in_range(value: float, option: str, low: float, high: float | None = None) -
         raise UsageError(f"{option} must be an integer {low}..{high}, got {value}")
 
 
-def renamed(option: str, old_names: Mapping[str, str], prog: str) -> Callable[[str], str]:
-    """An argparse ``type`` that turns a deprecated value of ``option`` into its new name.
+def scope_name(value: str) -> str:
+    """An argparse ``type`` for ``--scope``: a folder name of the tree (``projects``) is refused naming the scope."""
+    from mimomem.search.params import public_scope
 
-    The old name is accepted for one more release, with a one-line note on stderr, while
-    ``choices`` (and so ``--help``) list only the new names: argparse converts before it checks.
-    """
-
-    def convert(value: str) -> str:
-        new = old_names.get(value)
-        if new is None:
-            return value
-        print(
-            f"{prog}: warning: {option} {value} is deprecated and will be removed in {REMOVAL}; use {option} {new}",
-            file=sys.stderr,
-        )
-        return new
-
-    convert.__name__ = option.lstrip("-")  # argparse names the type in its "invalid ... value" errors
-    return convert
+    if public_scope(value) != value:
+        raise argparse.ArgumentTypeError(f"{value!r} is the tree's folder name; use --scope {public_scope(value)}")
+    return value
 
 
 def utf8(value: str, what: str) -> str:

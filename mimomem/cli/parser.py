@@ -21,7 +21,6 @@ from mimomem.search.index import (
     MAX_LIMIT,
     SCOPES,
 )
-from mimomem.search.params import DEPRECATED_BACKENDS, DEPRECATED_SCOPES
 from mimomem.text.tokens import MODES
 from mimomem.tree.layout import CC_TYPES, TYPES
 
@@ -239,13 +238,12 @@ def _add_search(sub: Subparsers) -> None:
     p.add_argument(
         "--backend",
         choices=BACKENDS,
-        type=checks.renamed("--backend", DEPRECATED_BACKENDS, "mimomem search"),
         help=f"retrieval backend (default: ${BACKEND_ENV} or {DEFAULT_BACKEND})",
     )
     p.add_argument(
         "--scope",
         choices=SCOPES,
-        type=checks.renamed("--scope", DEPRECATED_SCOPES, "mimomem search"),
+        type=checks.scope_name,
         help="only this layer of the tree (default: all)",
     )
     p.add_argument("--scope-id", metavar="ID", help="with --scope: only this project or session id")
@@ -331,7 +329,6 @@ def _add_bench(sub: Subparsers) -> None:
         "--backend",
         action="append",
         metavar="NAME",
-        type=checks.renamed("--backend", DEPRECATED_BACKENDS, "mimomem bench"),
         help=f"backend to run, one of {', '.join(BENCH_BACKENDS)} (repeatable; default: every available one)",
     )
     p.add_argument(

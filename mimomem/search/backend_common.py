@@ -1,16 +1,12 @@
-"""What the backends share: the SQL of the optional filters, and the deprecated ``search`` name."""
+"""What the backends share: the SQL of the optional filters and the snapshot read."""
 
 from __future__ import annotations
 
 import sqlite3
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-from mimomem.search.hits import RankedRow
 from mimomem.search.params import stored_scope
-from mimomem.text.query import Query
 
 
 def filter_sql(scope: str | None, scope_id: str | None, type: str | None) -> tuple[str, list[str]]:
@@ -37,18 +33,4 @@ def read_snapshot(conn: sqlite3.Connection) -> Iterator[None]:
         conn.execute("COMMIT")
 
 
-class DeprecatedSearchName:
-    """``search``: the 0.1 name of ``rank`` (deprecated)."""
-
-    def search(self, query: Query, **filters: Any) -> list[RankedRow]:
-        """Deprecated: use ``rank`` (same arguments, same result)."""
-        warnings.warn(
-            "Backend.search is deprecated and will be removed in mimomem 0.3; use Backend.rank",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        result: list[RankedRow] = self.rank(query, **filters)  # type: ignore[attr-defined]
-        return result
-
-
-__all__ = ["DeprecatedSearchName", "filter_sql", "read_snapshot"]
+__all__ = ["filter_sql", "read_snapshot"]

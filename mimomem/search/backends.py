@@ -13,14 +13,12 @@ broken by path so every backend (and a rebuilt database) orders them the same wa
 * ``native-index``   - an in-memory inverted index (``BM25Index``) built from the shadow
   column (no re-tokenizing), saved beside the database and mapped back by new processes,
   caught up incrementally (``mimomem.search.native_index``); same documents, order and
-  scores as ``fts5-bigram``.  Called ``native-scan`` before mimomem 0.2 (the old
-  name still works, with a ``DeprecationWarning``).
+  scores as ``fts5-bigram``.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import warnings
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -28,7 +26,7 @@ import regex
 
 from mimomem.errors import UnknownBackendError
 from mimomem.search import db
-from mimomem.search.backend_common import DeprecatedSearchName, filter_sql, read_snapshot
+from mimomem.search.backend_common import filter_sql, read_snapshot
 from mimomem.search.hits import RankedRow
 from mimomem.search.native_index import NativeIndex
 from mimomem.search.params import BACKENDS, check_backend, check_scope, public_scope
@@ -94,7 +92,7 @@ def mimo_fts_query(text: str) -> str | None:
     return " OR ".join('"' + w.replace('"', "") + '"' for w in words)
 
 
-class Fts5Backend(DeprecatedSearchName):
+class Fts5Backend:
     """An FTS5 index over ``memory_fts`` (``fts5-unicode61`` or ``fts5-bigram``)."""
 
     def __init__(self, conn: sqlite3.Connection, name: str) -> None:
@@ -126,7 +124,7 @@ class Fts5Backend(DeprecatedSearchName):
         statement, cost 7x more for a common bigram in 100,000 notes.  A very selective
         filter ends in that one statement after all.
         """
-        scope = check_scope(scope, stacklevel=3)
+        scope = check_scope(scope)
         match = self.match_string(query)
         if match is None or limit <= 0:
             return []
@@ -237,22 +235,6 @@ def make_backends(conn: sqlite3.Connection) -> dict[str, Backend]:
         "native-index": NativeIndex(conn),
         "fts5-unicode61": Fts5Backend(conn, "fts5-unicode61"),
     }
-
-
-_OLD_NAMES = {"NativeScan": ("NativeIndex", NativeIndex), "BackendHit": ("RankedRow", RankedRow)}
-
-
-def __getattr__(name: str) -> object:
-    """0.1 names (``NativeScan``, ``BackendHit``) still resolve, with a DeprecationWarning."""
-    if name in _OLD_NAMES:
-        new, value = _OLD_NAMES[name]
-        warnings.warn(
-            f"mimomem.search.backends.{name} is deprecated and will be removed in mimomem 0.3; use {new}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

@@ -102,7 +102,7 @@ class DocumentIndex:
 
     def backend(self, name: str) -> Backend:
         """The backend object called ``name`` (an old name gives the new one, with a warning)."""
-        return self._backends[check_backend(name, stacklevel=3)]
+        return self._backends[check_backend(name)]
 
     # -- writing ---------------------------------------------------------------------
     def add_documents(self, docs: Iterable[tuple[str, str]]) -> int:
@@ -152,8 +152,8 @@ class DocumentIndex:
         ``scope`` is one of ``SCOPES`` (an old name gives the new one, with a warning) and
         ``type`` one of ``TYPES`` (else ``InvalidTypeError``); empty filters are ignored.
         """
-        backend = check_backend(backend, stacklevel=3)
-        scope = check_scope(scope, stacklevel=3)
+        backend = check_backend(backend)
+        scope = check_scope(scope)
         type = check_type(type)
         with self._lock, db.reporting_corruption(self._conn):
             return self._backends[backend].rank(query, scope=scope, scope_id=scope_id, type=type, limit=limit)
@@ -176,8 +176,8 @@ class DocumentIndex:
         documents each (exact for documents inside both pools).  Returns the hits and the
         query whose phrases the snippets should mark.  ``fts5-unicode61`` is never expanded.
         """
-        backend = check_backend(backend, stacklevel=3)
-        scope = check_scope(scope, stacklevel=3)
+        backend = check_backend(backend)
+        scope = check_scope(scope)
         extra = self.glossary.expand(query) if backend != "fts5-unicode61" else Query(query.text, (), query.truncated)
         if not extra.terms:
             return self.rank(query, backend, limit=limit, scope=scope, scope_id=scope_id, type=type), query
@@ -223,7 +223,7 @@ class DocumentIndex:
         (feedback, cross-language, proximity): None / ``"auto"`` = the default policy for the
         query's kind, ``"off"`` = none, or ``RetrievalOptions``; not combined with ``expand``.
         """
-        backend = check_backend(backend, stacklevel=3)
+        backend = check_backend(backend)
         check_limit(limit)
         ratio = check_floor(floor)
         parsed = self.parse(query, backend, segment=segment, phrases=phrases)
@@ -241,7 +241,7 @@ class DocumentIndex:
 
         Lets a caller tell "no hits" from "that scope id names nothing" (a typo).
         """
-        scope = check_scope(scope, stacklevel=3)
+        scope = check_scope(scope)
         sql, params = "SELECT 1 FROM memory_fts WHERE scope_id = ?", [scope_id]
         if scope:
             sql, params = sql + " AND scope = ?", [*params, stored_scope(scope)]

@@ -108,7 +108,7 @@ class MemoryIndex:
             self.tree = MemoryTree(None if tree_or_root is None else existing_memory_root(tree_or_root))
         self.root = self.tree.root
         path = db_path if db_path is not None else self.tree.data_dir / "mimomem.db"
-        self.backend_name = check_backend(backend, stacklevel=3) if backend else default_backend()
+        self.backend_name = check_backend(backend) if backend else default_backend()
         self.reconcile_on_search = reconcile_on_search
         self.reconcile_interval = float(reconcile_interval)
         self.score_floor = check_floor(score_floor)
@@ -216,9 +216,9 @@ class MemoryIndex:
         ``mimomem.search.rerank`` (None / ``"auto"``: the default policy for the query's
         kind; ``"off"``; or ``RetrievalOptions``), unless ``expand_synonyms`` is set.
         """
-        name = check_backend(backend, stacklevel=3) if backend else self.backend_name
+        name = check_backend(backend) if backend else self.backend_name
         check_limit(limit, maximum=MAX_LIMIT)
-        scope = check_scope(scope, stacklevel=3)
+        scope = check_scope(scope)
         warnings = self._maybe_reconcile()
         parsed = self.docs.parse(query, name, segment=segment, phrases=phrases)
         fetch = max(

@@ -34,7 +34,7 @@ from typing import Any
 
 from mimomem.errors import IndexFileError
 from mimomem.search import db
-from mimomem.search.backend_common import DeprecatedSearchName, filter_sql, read_snapshot
+from mimomem.search.backend_common import filter_sql, read_snapshot
 from mimomem.search.hits import RankedRow
 from mimomem.search.params import check_scope, public_scope
 from mimomem.search.snippets import body_snippets
@@ -60,7 +60,7 @@ def index_file_for(conn: sqlite3.Connection) -> str | None:
     return name + FILE_SUFFIX
 
 
-class NativeIndex(DeprecatedSearchName):
+class NativeIndex:
     """``native-index``: a ``BM25Index`` over the shadow column, loaded on first use and kept in step.
 
     ``path`` is where the index is saved (default: beside the database; None: never saved).
@@ -226,7 +226,7 @@ class NativeIndex(DeprecatedSearchName):
         ``weights`` (one per term) scale each term's score, as ``BM25Index.search`` does:
         the retrieval options rank a weighted expansion with it in one pass.
         """
-        scope = check_scope(scope, stacklevel=3)
+        scope = check_scope(scope)
         with self._snapshot():
             index = self._sync()
             if not query or limit <= 0 or len(index) == 0:
@@ -261,7 +261,7 @@ class NativeIndex(DeprecatedSearchName):
         For a pass whose scores are summed with others (the retrieval options' feedback):
         only the rows that make the final cut need reading (``rows_of``).
         """
-        scope = check_scope(scope, stacklevel=3)
+        scope = check_scope(scope)
         with self._snapshot():
             index = self._sync()
             if not query or limit <= 0 or len(index) == 0:

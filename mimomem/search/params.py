@@ -9,17 +9,15 @@ backends, ``MIMOMEM_BACKEND``):
   Claude Code's ``feedback``, ``project``, ``reference``, ``user``.  An unknown type is an
   error (``InvalidTypeError``), not a filter that silently matches nothing.
 
-The names of mimomem 0.1 (backend ``native-scan``; scopes ``projects``, ``sessions``,
-``cc``) are still accepted for one release, with a ``DeprecationWarning``.  The cache
-keeps storing the tree's directory names (``projects``, ``sessions``, ``cc``: MiMo-Code's
-values in its ``memory_fts`` table); :func:`stored_scope` and :func:`public_scope`
-translate at the row boundary, so callers only ever see the names above.
+An unknown name is an error listing the valid ones.  The cache keeps storing the tree's
+directory names (``projects``, ``sessions``, ``cc``: MiMo-Code's values in its ``memory_fts``
+table); :func:`stored_scope` and :func:`public_scope` translate at the row boundary, so
+callers only ever see the names above.
 """
 
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -35,9 +33,6 @@ from mimomem.errors import (
 BACKENDS = ("fts5-bigram", "native-index", "fts5-unicode61")
 """Valid backend names."""
 
-DEPRECATED_BACKENDS = {"native-scan": "native-index"}
-"""Old backend name -> new one; accepted with a ``DeprecationWarning`` until mimomem 0.3."""
-
 DEFAULT_BACKEND = "native-index"
 """Used when neither the call nor ``MIMOMEM_BACKEND`` names one (see README, Search)."""
 
@@ -45,9 +40,6 @@ BACKEND_ENV = "MIMOMEM_BACKEND"
 
 SCOPES = ("global", "project", "session", "claude-code")
 """Valid scope filters, and what ``MemoryHit.scope`` reports."""
-
-DEPRECATED_SCOPES = {"projects": "project", "sessions": "session", "cc": "claude-code"}
-"""Old scope name -> new one; accepted with a ``DeprecationWarning`` until mimomem 0.3."""
 
 TYPES = ("memory", "checkpoint", "progress", "notes", "free", "feedback", "project", "reference", "user")
 """Valid type filters: ``mimomem.tree.layout.TYPES`` then ``CC_TYPES`` (not imported: no YAML on this path)."""
@@ -61,48 +53,27 @@ MAX_FETCH = 50
 DEFAULT_FLOOR = 0.15
 
 
-def _deprecated(kind: str, old: str, new: str, stacklevel: int) -> str:
-    """Warn that ``old`` is deprecated (``stacklevel`` as seen from our caller); return ``new``."""
-    warnings.warn(
-        f"{kind} {old!r} is deprecated and will be removed in mimomem 0.3; use {new!r}",
-        DeprecationWarning,
-        stacklevel=stacklevel + 1,
-    )
-    return new
-
-
-def check_backend(name: str, *, stacklevel: int = 2) -> str:
-    """The backend called ``name`` (an old name gives the new one, with a warning).
-
-    Raises ``UnknownBackendError`` listing the valid names.  ``stacklevel`` is passed on
-    to the warning, counted from the caller of this function.
-    """
+def check_backend(name: str) -> str:
+    """The backend called ``name``; else ``UnknownBackendError`` listing the valid names."""
     if name in BACKENDS:
         return name
-    if name in DEPRECATED_BACKENDS:
-        return _deprecated("backend", name, DEPRECATED_BACKENDS[name], stacklevel)
     raise UnknownBackendError(f"unknown backend {name!r}; valid backends: {', '.join(BACKENDS)}")
 
 
 def default_backend() -> str:
     """The backend from ``MIMOMEM_BACKEND`` if set (validated), else ``DEFAULT_BACKEND``."""
     name = os.environ.get(BACKEND_ENV, "").strip()
-    return check_backend(name, stacklevel=3) if name else DEFAULT_BACKEND
+    return check_backend(name) if name else DEFAULT_BACKEND
 
 
-def check_scope(scope: str | None, *, stacklevel: int = 2) -> str | None:
-    """The scope filter ``scope`` names (None for no filter: None or ``""``).
-
-    An old name gives the new one, with a warning; anything else raises
-    ``InvalidScopeError`` listing the valid scopes.
-    """
+def check_scope(scope: str | None) -> str | None:
+    """The scope filter ``scope`` names (None for no filter: None or ``""``); else ``InvalidScopeError``."""
     if not scope:
         return None
     if scope in SCOPES:
         return scope
-    if isinstance(scope, str) and scope in DEPRECATED_SCOPES:
-        return _deprecated("scope", scope, DEPRECATED_SCOPES[scope], stacklevel)
-    raise InvalidScopeError(f"unknown scope {scope!r}; valid scopes: {', '.join(SCOPES)}")
+    folder = f" (the tree's folder name; the scope is {_PUBLIC[scope]!r})" if scope in _PUBLIC else ""
+    raise InvalidScopeError(f"unknown scope {scope!r}{folder}; valid scopes: {', '.join(SCOPES)}")
 
 
 def check_type(type: str | None) -> str | None:
@@ -195,8 +166,6 @@ __all__ = [
     "DEFAULT_BACKEND",
     "DEFAULT_FLOOR",
     "DEFAULT_LIMIT",
-    "DEPRECATED_BACKENDS",
-    "DEPRECATED_SCOPES",
     "MAX_FETCH",
     "MAX_LIMIT",
     "SCOPES",

@@ -13,7 +13,6 @@ from mimomem.bench.engines import (
     Engine,
     UnknownBackendError,
     available_backends,
-    canonical_name,
     check_name,
     make_engine,
     mimo_query_words,
@@ -134,28 +133,10 @@ def test_query_tokens_show_what_each_engine_looks_up(tmp_path: Path) -> None:
             engine.close()
 
 
-def test_old_native_scan_name_still_works_and_warns(tmp_path: Path) -> None:
+def test_the_0_1_backend_name_is_refused(tmp_path: Path) -> None:
     assert "native-scan" not in BACKENDS and "native-index" in BACKENDS
-    with pytest.deprecated_call():
-        assert "native-index" == check_name("native-scan")
-    with pytest.deprecated_call():
-        engine = make_engine("native-scan", tmp_path / "old")
-    try:
-        assert "native-index" == engine.name
-    finally:
-        engine.close()
-    assert "native-index" == canonical_name("native-scan") == canonical_name("native-index")
-
-
-def test_a_result_saved_with_the_old_name_is_compared(tmp_path: Path) -> None:
-    from mimomem.bench.compare import compare_results
-
-    def result(backend: str, ndcg: float) -> dict:  # type: ignore[type-arg]
-        row = {"backend": backend, "ndcg@10": ndcg, "queries": {}}
-        return {"schema": 1, "datasets": [{"name": "mem", "backends": [row]}]}
-
-    c = compare_results(result("native-scan", 0.9), result("native-index", 0.5))
-    assert not c.not_compared and [r.backend for r in c.regressions] == ["native-index"]
+    with pytest.raises(UnknownBackendError, match="valid backends"):
+        check_name("native-scan")
 
 
 @pytest.mark.parametrize("name", BACKENDS)

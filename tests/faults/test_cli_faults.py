@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -56,44 +55,36 @@ def _run(tmp_path: Path, *args: str, close_stdout: bool = False) -> subprocess.C
     )
 
 
-# -- 1. deprecated scope and backend names ------------------------------------------------------
+# -- 1. the tree's folder names given as scopes --------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("old", "new"),
     [
-        (["--scope", "projects"], ["--scope", "project"]),
-        (["--scope", "sessions"], ["--scope", "session"]),
-        (["--scope", "cc"], ["--scope", "claude-code"]),
-        (["--backend", "native-scan"], ["--backend", "native-index"]),
+        (["--scope", "projects"], "--scope project"),
+        (["--scope", "sessions"], "--scope session"),
+        (["--scope", "cc"], "--scope claude-code"),
     ],
 )
-def test_fault_deprecated_cli_names(tmp_path, capsys, old, new):
-    """`search --scope projects` was "invalid choice" -> it runs as --scope project, with a one-line note."""
+def test_fault_folder_names_as_scopes(tmp_path, capsys, old, new):
+    """`search --scope projects` (the folder's name) was a bare "invalid choice" -> exit 2 naming the scope to use."""
     root = _tree(tmp_path)
-    expected = main(_search(root, "postgres", *new))
-    want = capsys.readouterr()
-    assert expected == main(_search(root, "postgres", *old))
-    got = capsys.readouterr()
-    assert got.out == want.out
-    assert got.err.splitlines() == [
-        f"mimomem search: warning: {old[0]} {old[1]} is deprecated and will be removed in mimomem 0.3; "
-        f"use {new[0]} {new[1]}"
-    ]
-    help_text = build_parser()._subparsers._group_actions[0].choices["search"].format_help()
-    shown = {name for group in re.findall(r"\{([^}]*)\}", help_text) for name in group.split(",")}
-    assert new[1] in shown and old[1] not in shown
+    with pytest.raises(SystemExit) as exited:
+        main(_search(root, "postgres", *old))
+    assert 2 == exited.value.code
+    err = capsys.readouterr().err
+    assert f"use {new}" in err and "Traceback" not in err
 
 
-def test_fault_deprecated_bench_backend(tmp_path, capsys):
-    """`bench --backend native-scan` warned only through Python's hidden warnings -> a one-line note on stderr."""
-    failures = ROOT / "corpora" / "failures"
-    if not (failures / "corpus.jsonl").is_file():
-        pytest.skip("corpora/failures not built")
-    assert 0 == main(["bench", "--failures", "--json", "--backend", "native-scan"])
-    captured = capsys.readouterr()
-    assert "mimomem bench: warning: --backend native-scan is deprecated" in captured.err
-    assert json.loads(captured.out)["backends"] == ["native-index"]
+def test_fault_old_backend_name_is_a_clear_error(tmp_path, capsys):
+    """The 0.1 name `native-scan` is gone: `search --backend native-scan` and `bench` name the valid backends."""
+    root = _tree(tmp_path)
+    with pytest.raises(SystemExit) as exited:
+        main(_search(root, "postgres", "--backend", "native-scan"))
+    assert 2 == exited.value.code
+    assert "native-index" in capsys.readouterr().err
+    assert 2 == main(["bench", "--failures", "--json", "--backend", "native-scan"])
+    assert "valid backends" in capsys.readouterr().err
 
 
 # -- 2. tracebacks ------------------------------------------------------------------------------

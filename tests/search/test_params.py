@@ -55,49 +55,20 @@ def test_unknown_names_list_the_valid_ones():
         check_backend("native")
 
 
-@pytest.mark.parametrize(("old", "new"), [("projects", "project"), ("sessions", "session"), ("cc", "claude-code")])
-def test_old_scope_names_still_work_and_warn(tree, old, new):
-    with pytest.deprecated_call():
-        assert new == check_scope(old)
-    index = MemoryIndex(tree)
-    with pytest.warns(DeprecationWarning, match=f"scope {old!r} is deprecated.*use {new!r}"):
-        old_hits = index.search("deploy", scope=old)
-    assert list(old_hits) == list(index.search("deploy", scope=new))
-    assert all(h.scope == new for h in old_hits)
-
-
-def test_old_backend_name_still_works_and_warns(tree, monkeypatch):
-    with pytest.warns(DeprecationWarning, match="backend 'native-scan' is deprecated.*use 'native-index'"):
-        assert "native-index" == MemoryIndex(tree, backend="native-scan").backend_name
-    index = MemoryIndex(tree)
-    with pytest.deprecated_call():
-        result = index.search("deploy", backend="native-scan")
-    assert "native-index" == result.backend and 3 == len(result)
-    monkeypatch.setenv("MIMOMEM_BACKEND", "native-scan")
-    with pytest.deprecated_call():
-        assert "native-index" == default_backend()
-    docs = DocumentIndex()
-    docs.add_documents([("a", "deploy")])
-    with pytest.deprecated_call():
-        assert ["a"] == [h.doc_id for h in docs.search("deploy", backend="native-scan")]
-    with pytest.deprecated_call():
-        assert isinstance(docs.backend("native-scan"), NativeIndex)
-
-
-def test_old_class_and_method_names_still_work_and_warn():
-    with pytest.deprecated_call():
-        assert backends_mod.NativeScan is NativeIndex
-    with pytest.deprecated_call():
-        assert backends_mod.BackendHit is RankedRow
-    with pytest.raises(AttributeError):
-        backends_mod.NoSuchName  # noqa: B018
-    docs = DocumentIndex()
-    docs.add_documents([("a", "deploy")])
-    query = parse_query("deploy")
-    for name in BACKENDS:
-        backend = docs.backend(name)
-        with pytest.deprecated_call():
-            assert backend.rank(query, limit=5) == backend.search(query, limit=5)  # type: ignore[attr-defined]
+@pytest.mark.parametrize("old", ["projects", "sessions", "cc", "native-scan"])
+def test_the_0_1_names_are_gone(tree, old, monkeypatch):
+    """The 0.1 spellings were removed (no deprecation shims in 0.1.0): an error that lists the valid names."""
+    with pytest.raises(InvalidScopeError, match="valid scopes: global, project, session, claude-code"):
+        MemoryIndex(tree).search("deploy", scope=old)
+    with pytest.raises(UnknownBackendError, match="valid backends: fts5-bigram, native-index, fts5-unicode61"):
+        MemoryIndex(tree, backend=old)
+    monkeypatch.setenv("MIMOMEM_BACKEND", old)
+    with pytest.raises(UnknownBackendError):
+        default_backend()
+    for name in ("NativeScan", "BackendHit"):
+        with pytest.raises(AttributeError):
+            getattr(backends_mod, name)
+    assert not hasattr(DocumentIndex().backend("native-index"), "search")  # the 0.1 name of Backend.rank
 
 
 def test_every_backend_implements_the_protocol():
