@@ -22,7 +22,7 @@ from mimomem.search.index import (
     SCOPES,
 )
 from mimomem.text.tokens import MODES
-from mimomem.tree.layout import CC_TYPES, TYPES
+from mimomem.tree.vocabulary import CC_TYPES, TREE_TYPES, TYPES
 
 DESCRIPTION = (
     "Durable, layered Markdown memory for coding agents, searchable in CJK and English. "
@@ -34,8 +34,6 @@ EPILOG = (
     "usage or input error, with one line on stderr saying what to do; 130 when interrupted. "
     "`mimomem COMMAND --help` describes each command."
 )
-TYPE_CHOICES = tuple(dict.fromkeys((*TYPES, *CC_TYPES)))
-"""``search --type``: the tree's memory types, then Claude Code's (``project`` is in both)."""
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -249,9 +247,9 @@ def _add_search(sub: Subparsers) -> None:
     p.add_argument("--scope-id", metavar="ID", help="with --scope: only this project or session id")
     p.add_argument(
         "--type",
-        choices=TYPE_CHOICES,
+        choices=TYPES,
         metavar="TYPE",
-        help=f"only this memory type: {', '.join(TYPES)} (Claude Code: {', '.join(CC_TYPES)})",
+        help=f"only this memory type: {', '.join(TREE_TYPES)} (Claude Code: {', '.join(CC_TYPES)})",
     )
     p.add_argument(
         "--limit",

@@ -18,7 +18,8 @@ from mimomem.common import frontmatter
 
 DEFAULT_CATEGORIES: tuple[str, ...] = ("rules", "preferences", "decisions", "pitfalls", "facts")
 RULES = "rules"
-SCOPES = ("project", "global")
+CURATED_SCOPES = ("project", "global")
+"""The curated store's two roots: the project's ``.memory/`` and the user's global one (not the tree's scopes)."""
 AUTHORS = ("user", "model")
 MAX_FILE_BYTES = 1_000_000
 KIND_OF = {

@@ -21,8 +21,8 @@ from mimomem.curated.importer import item_arguments, item_label, read_notes
 from mimomem.curated.inspection import inspect_roots
 from mimomem.curated.listing import StaleListingError
 from mimomem.curated.memory import (
+    CURATED_SCOPES,
     DEFAULT_CATEGORIES,
-    SCOPES,
     BulkResult,
     ForgetResult,
     InspectReport,
@@ -106,7 +106,7 @@ class CuratedMemory:
         return {scope: root.path for scope, root in self._roots.items()}
 
     def _root(self, scope: str) -> CuratedRoot:
-        if scope not in SCOPES:
+        if scope not in CURATED_SCOPES:
             raise ValueError(f"scope must be 'project' or 'global', got {scope!r}")
         if scope not in self._roots:
             raise NoProjectRootError(
@@ -393,7 +393,7 @@ class CuratedMemory:
         """
         split_id(memory_id, self.categories)
         self._refresh()
-        scopes = [scope] if scope else [s for s in SCOPES if s in self._roots]
+        scopes = [scope] if scope else [s for s in CURATED_SCOPES if s in self._roots]
         for s in scopes:
             root = self._root(s)
             if memory_id not in root.memories:

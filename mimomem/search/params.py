@@ -29,6 +29,7 @@ from mimomem.errors import (
     InvalidTypeError,
     UnknownBackendError,
 )
+from mimomem.tree.vocabulary import SCOPE_DIRS, SCOPES, TYPES
 
 BACKENDS = ("fts5-bigram", "native-index", "fts5-unicode61")
 """Valid backend names."""
@@ -38,14 +39,7 @@ DEFAULT_BACKEND = "native-index"
 
 BACKEND_ENV = "MIMOMEM_BACKEND"
 
-SCOPES = ("global", "project", "session", "claude-code")
-"""Valid scope filters, and what ``MemoryHit.scope`` reports."""
-
-TYPES = ("memory", "checkpoint", "progress", "notes", "free", "feedback", "project", "reference", "user")
-"""Valid type filters: ``mimomem.tree.layout.TYPES`` then ``CC_TYPES`` (not imported: no YAML on this path)."""
-
-_STORED = {"global": "global", "project": "projects", "session": "sessions", "claude-code": "cc"}
-_PUBLIC = {stored: public for public, stored in _STORED.items()}
+_PUBLIC = {stored: public for public, stored in SCOPE_DIRS.items()}
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 200
@@ -87,7 +81,7 @@ def check_type(type: str | None) -> str | None:
 
 def stored_scope(scope: str) -> str:
     """The value the cache's ``scope`` column holds for the checked scope ``scope``."""
-    return _STORED[scope]
+    return SCOPE_DIRS[scope]
 
 
 def public_scope(stored: str) -> str:

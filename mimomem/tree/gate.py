@@ -81,8 +81,9 @@ from mimomem.tree.agents import (
     check_agent,
     role_of,
 )
-from mimomem.tree.layout import SCOPES, TASK_ID_RE, check_id, check_task_id
+from mimomem.tree.layout import TASK_ID_RE, check_id, check_task_id
 from mimomem.tree.names import MAX_NAME_BYTES, NAME_MAX, is_utf8, printable
+from mimomem.tree.vocabulary import LAYER_DIRS
 
 
 class GatedTree(Protocol):
@@ -305,7 +306,7 @@ class WriteGate:
 
     def check_shape(self, parts: list[str], shown: str) -> None:
         scope = parts[0]
-        if scope not in SCOPES:
+        if scope not in LAYER_DIRS:
             raise BadMemoryPathError(
                 f"{shown}: memory files live under global/, projects/<pid>/ or sessions/<sid>/. {self.allowed()}"
             )

@@ -30,11 +30,7 @@ import re
 from typing import NamedTuple
 
 from mimomem.errors import InvalidMemoryIdError
-
-SCOPES: tuple[str, ...] = ("global", "projects", "sessions")
-CC_SCOPE = "cc"
-TYPES: tuple[str, ...] = ("memory", "checkpoint", "progress", "notes", "free")
-CC_TYPES: tuple[str, ...] = ("feedback", "project", "reference", "user")
+from mimomem.tree.vocabulary import CC_DIR, CC_TYPES, LAYER_DIRS
 
 GLOBAL_ID = "global"
 """The project id used outside any git repository (MiMo-Code's ``ProjectID.global``)."""
@@ -114,7 +110,7 @@ def _relative(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> lis
 
 
 def _split_parts(parts: list[str]) -> tuple[str, str, str] | None:
-    if not parts or parts[0] not in SCOPES or any(p.startswith(".") or not p for p in parts):
+    if not parts or parts[0] not in LAYER_DIRS or any(p.startswith(".") or not p for p in parts):
         return None
     if not parts[-1].endswith(".md") or parts[-1] == ".md":
         return None
@@ -191,7 +187,7 @@ def classify_path(
         return None
     if text is None:
         text = _read_head(path)
-    return PathClass(CC_SCOPE, cc[0], cc_frontmatter_type(text) or "free")
+    return PathClass(CC_DIR, cc[0], cc_frontmatter_type(text) or "free")
 
 
 def _read_head(path: str | os.PathLike[str]) -> str:
@@ -203,12 +199,8 @@ def _read_head(path: str | os.PathLike[str]) -> str:
 
 
 __all__ = [
-    "CC_SCOPE",
-    "CC_TYPES",
     "GLOBAL_ID",
-    "SCOPES",
     "TASK_ID_RE",
-    "TYPES",
     "PathClass",
     "cc_frontmatter_type",
     "check_id",

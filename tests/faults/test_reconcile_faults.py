@@ -313,8 +313,8 @@ def test_fault_unknown_type_filter_is_refused(root):
 
 def test_fault_type_filter_names_match_the_layout():
     """(consistency) the valid type filters are exactly the tree's types and Claude Code's."""
-    from mimomem.search.params import TYPES
-    from mimomem.tree.layout import CC_TYPES
-    from mimomem.tree.layout import TYPES as TREE_TYPES
+    from mimomem.search import params
+    from mimomem.tree.vocabulary import CC_TYPES, TREE_TYPES, TYPES
 
     assert TREE_TYPES + CC_TYPES == TYPES
+    assert params.TYPES is TYPES  # one value set, not a copy

@@ -271,3 +271,16 @@ def test_stdout_of_the_command_is_protocol_only(served: Any) -> None:
         timeout=60,
     )
     assert proc.returncode == 0 and proc.stdout == ""
+
+
+def test_the_tool_literals_are_the_library_value_sets() -> None:
+    """The MCP schema spells scopes, types and categories as literals; they must be the library's one set each."""
+    from typing import get_args
+
+    from mimomem.curated.memory import DEFAULT_CATEGORIES
+    from mimomem.mcp import tools
+    from mimomem.tree.vocabulary import SCOPES, TREE_TYPES
+
+    assert SCOPES == get_args(tools.Scope)
+    assert DEFAULT_CATEGORIES == get_args(tools.Category)
+    assert TREE_TYPES + DEFAULT_CATEGORIES == get_args(tools.MemoryType)

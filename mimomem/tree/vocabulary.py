@@ -1,0 +1,33 @@
+"""The value sets of the memory tree, each spelled once: its folders, the scope names callers use, the types.
+
+The tree keeps MiMo-Code's folder names on disk (``global/``, ``projects/``, ``sessions/``;
+Claude Code memory is ``cc``, as in MiMo-Code's ``memory_fts`` table), while every caller -
+the search filters, hits, the CLI and the MCP server - names a scope in the singular
+(``project``, ``session``, ``claude-code``).  ``SCOPE_DIRS`` is the one translation.
+This module imports nothing, so the search path can use it without loading YAML.
+"""
+
+from __future__ import annotations
+
+LAYER_DIRS: tuple[str, ...] = ("global", "projects", "sessions")
+"""The top-level folders of the memory tree (the layers a memory path starts with)."""
+
+CC_DIR = "cc"
+"""What the search cache stores as the scope of a Claude Code memory file (it lives outside the tree)."""
+
+SCOPES: tuple[str, ...] = ("global", "project", "session", "claude-code")
+"""The scope names callers use: search filters, ``MemoryHit.scope``, ``--scope``, the MCP tools."""
+
+SCOPE_DIRS: dict[str, str] = {"global": "global", "project": "projects", "session": "sessions", "claude-code": CC_DIR}
+"""Scope name -> the folder (or stored value) that holds it."""
+
+TREE_TYPES: tuple[str, ...] = ("memory", "checkpoint", "progress", "notes", "free")
+"""The types of the tree's own files (``mimomem.tree.layout.infer_type``)."""
+
+CC_TYPES: tuple[str, ...] = ("feedback", "project", "reference", "user")
+"""The types a Claude Code memory file declares in its frontmatter."""
+
+TYPES: tuple[str, ...] = TREE_TYPES + CC_TYPES
+"""Every type a memory file can have: the valid type filters."""
+
+__all__ = ["CC_DIR", "CC_TYPES", "LAYER_DIRS", "SCOPES", "SCOPE_DIRS", "TREE_TYPES", "TYPES"]
