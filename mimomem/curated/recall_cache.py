@@ -49,8 +49,8 @@ Eligible = Callable[[Memory], bool]
 
 def cache_base(roots: Roots, categories: Sequence[str]) -> Path:
     """Where the recall cache of these roots lives (``.bm25`` and ``.info`` are appended)."""
+    from mimomem.common.cache import cache_dir
     from mimomem.text.bm25_file import ENGINE
-    from mimomem.text.segment import cache_dir
 
     identity = repr(_identity(roots, categories))
     digest = hashlib.blake2b(identity.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()

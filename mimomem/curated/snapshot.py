@@ -42,7 +42,7 @@ Payload = tuple[Any, ...]
 
 def snapshot_file(root: Path) -> Path:
     """Where the snapshot of ``root`` is kept."""
-    from mimomem.text.segment import cache_dir
+    from mimomem.common.cache import cache_dir
 
     digest = hashlib.blake2b(os.path.realpath(root).encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
     return cache_dir() / "curated" / f"{digest}.snapshot"

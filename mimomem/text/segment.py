@@ -1,8 +1,9 @@
 """jieba word segmentation, imported lazily and kept quiet.
 
 jieba attaches a DEBUG stream handler at import and caches its dictionary in the system
-temp directory; we silence the logger and keep the cache under the user's cache
-directory (``$XDG_CACHE_HOME/mimomem``, or ``MIMOMEM_CACHE_DIR``).
+temp directory; we silence the logger and keep the cache in mimomem's cache directory
+(``mimomem.common.cache``).  The one module of the engine that touches the disk: jieba
+reads its dictionary and writes that cache on first use.
 """
 
 from __future__ import annotations
@@ -10,22 +11,11 @@ from __future__ import annotations
 import functools
 import os
 import warnings
-from pathlib import Path
 from typing import Any
 
+from mimomem.common.cache import cache_dir
 from mimomem.text._chars import SEP, char_class, fold
 from mimomem.text.tokens import Token
-
-
-def cache_dir() -> Path:
-    """Where mimomem keeps caches that can be deleted at any time."""
-    explicit = os.environ.get("MIMOMEM_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):  # the XDG spec: relative values are invalid and ignored
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "mimomem"
 
 
 @functools.lru_cache(maxsize=1)

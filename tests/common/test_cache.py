@@ -1,10 +1,10 @@
-"""Where jieba's dictionary cache goes (``mimomem.text.segment.cache_dir``)."""
+"""Where jieba's dictionary cache goes (``mimomem.common.cache.cache_dir``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mimomem.text.segment import cache_dir
+from mimomem.common.cache import cache_dir
 
 
 def test_cache_dir_prefers_mimomem_cache_dir(monkeypatch, tmp_path):
