@@ -75,16 +75,16 @@ if TYPE_CHECKING:
     from mimomem.context.assemble import Context, prompt_context, session_context
     from mimomem.context.estimate import estimate_tokens, truncate_to_tokens
     from mimomem.context.instructions import memory_instructions, recall_reminder
-    from mimomem.context.where import Where, locate
     from mimomem.curated.injection import render_injection
     from mimomem.curated.memory import BulkResult, ForgetResult, InspectReport, Memory, MemoryStatus, Problem, Recalled
     from mimomem.curated.store import CuratedMemory
     from mimomem.history.history_store import HistoryStore
     from mimomem.search.backends import Backend
     from mimomem.search.document_index import DocumentIndex
-    from mimomem.search.everything import Found, search_everything
-    from mimomem.search.hits import DocumentHit, MemoryHit, SearchResults
+    from mimomem.search.everything import search_everything
+    from mimomem.search.hits import DocumentHit, Found, MemoryHit, SearchResults
     from mimomem.search.memory_index import IndexStats, MemoryIndex
+    from mimomem.search.params import Filters
     from mimomem.search.reconcile import ReconcileReport
     from mimomem.text.bm25 import BM25Index, Hit
     from mimomem.text.query import Query, Term, parse_query
@@ -93,6 +93,7 @@ if TYPE_CHECKING:
     from mimomem.tree.memory_tree import MemoryTree
     from mimomem.tree.project import ProjectIdentity, project_id
     from mimomem.tree.templates import NoteEntry
+    from mimomem.tree.where import Where, locate
 
 __version__ = "0.1.0"
 
@@ -140,9 +141,10 @@ STORES: dict[str, str] = {
 trajectory history, and the secret scanner every write passes."""
 
 MEMORY_FLOOR: dict[str, str] = {
-    "Where": "mimomem.context.where",
-    "locate": "mimomem.context.where",
-    "Found": "mimomem.search.everything",
+    "Where": "mimomem.tree.where",
+    "locate": "mimomem.tree.where",
+    "Filters": "mimomem.search.params",
+    "Found": "mimomem.search.hits",
     "search_everything": "mimomem.search.everything",
     "Context": "mimomem.context.assemble",
     "session_context": "mimomem.context.assemble",
@@ -254,6 +256,7 @@ __all__ = [
     "DocumentIndex",
     "DuplicateMemoryError",
     "ExtensionNotBuiltError",
+    "Filters",
     "ForeignDatabaseError",
     "ForgetResult",
     "Found",
