@@ -86,7 +86,7 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
     where = _where(payload, env)
     if event == "SessionStart":
         promote(where, payload, deadline=started + CLAUDE_CODE.inline_seconds)
-        text = _session_start(where, payload)
+        text = _session_start(where, payload, env)
     elif event == "UserPromptSubmit":
         prompt = payload.get("prompt")
         if not isinstance(prompt, str):
@@ -139,10 +139,10 @@ def promote(where: Any, payload: Mapping[str, Any], *, deadline: float | None, o
         print(f"mimomem hook: promotion skipped: {_reason(exc)}", file=sys.stderr)
 
 
-def _session_start(where: Any, payload: Mapping[str, Any]) -> str:
+def _session_start(where: Any, payload: Mapping[str, Any], env: Mapping[str, str]) -> str:
     from mimomem.context.assemble import session_context
 
-    budget = _budget_from(payload, "MIMOMEM_SESSION_BUDGET", 4000)
+    budget = _budget_from(env, "MIMOMEM_SESSION_BUDGET", 4000)
     recent = _recent_prompts(payload) if payload.get("source") in ("compact", "resume") else []
     return str(session_context(where, budget=budget, recent_user=recent, char_cap=CLAUDE_CODE.safe_chars).text)
 
@@ -153,8 +153,9 @@ def _prompt(where: Any, prompt: str) -> str:
     return str(prompt_context(where, prompt[:4000], char_cap=CLAUDE_CODE.safe_chars).text)
 
 
-def _budget_from(payload: Mapping[str, Any], variable: str, default: int) -> int:
-    raw = os.environ.get(variable)
+def _budget_from(env: Mapping[str, str], variable: str, default: int) -> int:
+    """``variable`` of the hook's environment as a token budget (200..50,000), else ``default``."""
+    raw = env.get(variable)
     try:
         value = int(raw) if raw else default
     except ValueError:

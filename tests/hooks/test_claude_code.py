@@ -358,3 +358,17 @@ def test_pre_compact_without_a_transcript_says_so(project: Path) -> None:
     raw = json.dumps({"hook_event_name": "PreCompact", "session_id": SID, "cwd": str(project), "trigger": "auto"})
     out, err = call(raw)
     assert out == "" and "no 'transcript_path'" in err
+
+
+def test_the_budget_comes_from_the_environment_the_hook_is_given(project: Path) -> None:
+    """``run(..., env=...)``: the environment handed to the hook decides, not the calling process's."""
+    hand_edit(
+        project,
+        "# Project memory\n\n## Architecture decisions\n" + "\n".join(f"- 决定{i}：端口 5433。" for i in range(400)),
+    )
+    start = event("SessionStart", project, source="startup", transcript_path="")
+    out, err = io.StringIO(), io.StringIO()
+    claude_code.run(io.StringIO(start), out, err, env={**os.environ, "MIMOMEM_SESSION_BUDGET": "600"})
+    small = context_of(out.getvalue(), "SessionStart")
+    whole = context_of(call(start)[0], "SessionStart")
+    assert err.getvalue() == "" and len(small) < len(whole) // 2
