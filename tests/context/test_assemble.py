@@ -172,3 +172,32 @@ def test_an_empty_prompt_and_a_budget_of_nothing_inject_nothing(tree: MemoryTree
     assert prompt_context(where, "").text == ""
     tiny = prompt_context(where, "部署前先跑什么", budget=1)
     assert tiny.text == "" or tiny.tokens <= 1
+
+
+def test_another_projects_memory_never_reaches_this_projects_prompts(
+    tree: MemoryTree, repo: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "billing"
+    (other / ".git").mkdir(parents=True)
+    here, there = locate(repo, session_id="S1", tree=tree), locate(other, session_id="S2", tree=tree)
+    _project_memory(tree, here, "# Project memory\n\n## Discovered durable knowledge\n\n- 数据库端口是 5433。\n")
+    _project_memory(tree, there, "# Project memory\n\n## Discovered durable knowledge\n\n- 数据库端口是 6543。\n")
+    tree.append_note("数据库端口临时改成 7000", **there.who())
+    prompt = prompt_context(here, "数据库端口是多少").text
+    session = session_context(here, curated=False).text
+    assert "5433" in prompt and "5433" in session
+    for text in (prompt, session):
+        assert "6543" not in text and "7000" not in text
+    assert "6543" in prompt_context(there, "数据库端口是多少").text
+
+
+def test_an_edit_to_memory_is_what_the_next_prompt_sees(tree: MemoryTree, repo: Path) -> None:
+    """The per-prompt cache of entries never serves a file as it was: the edit shows, the removed line goes."""
+    where = locate(repo, session_id="S1", tree=tree)
+    _project_memory(tree, where, "# Project memory\n\n## Discovered durable knowledge\n\n- 数据库端口是 5433。\n")
+    assert "5433" in prompt_context(where, "数据库端口是多少").text
+    _project_memory(tree, where, "# Project memory\n\n## Discovered durable knowledge\n\n- 数据库端口改成 16543 了。\n")
+    text = prompt_context(where, "数据库端口是多少").text
+    assert "16543" in text and "5433。" not in text
+    tree.project_memory(where.project_id).unlink()
+    assert "16543" not in prompt_context(where, "数据库端口是多少").text
