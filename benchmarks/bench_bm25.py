@@ -347,7 +347,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--passes", type=int, default=0, help="timed query passes (default 3, 1 at 100k)")
     parser.add_argument("--json", help="also write the raw rows (with results) to this file")
     parser.add_argument("--repeat", type=int, default=1, help="independent runs of everything (medians, spread)")
-    parser.add_argument("--record", action="store_true", help="write benchmarks/results/bm25.json (no top-10 ids)")
+    parser.add_argument(
+        "--record", nargs="?", const="bm25", help="write benchmarks/results/NAME.json, no top-10 ids (default: bm25)"
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--docs", type=corpus.size_arg, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -379,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
 
         kept = [{k: v for k, v in r.items() if k != "results"} for r in rows]
         record.save(
-            "bm25",
+            args.record,
             ["benchmarks/bench_bm25.py", *(sys.argv[1:] if argv is None else argv)],
             {"repeat": args.repeat, "rows": kept},
         )

@@ -13,7 +13,12 @@ Two implementations of the same formula are timed on the same store:
 * ``FullScan`` (below) - what the plugin design does: for every query, walk every memory,
   compute FTS5's bm25 from per-memory token lists, multiply, sort.
 
-``python benchmarks/bench_curated.py [--sizes 1k,10k,100k] [--queries 200]`` prints the table;
+Recall, recall+hits and the full scan are timed as CPU (``time.thread_time``) and wall clock,
+``--runs`` passes over the queries, every pass's p50 / p95 kept; the open (``reload``, in-process)
+and ``remember_many`` once per size.  ``--record [NAME]`` writes ``benchmarks/results/NAME.json``
+(default ``curated``; run it with ``MIMOMEM_PURE=1`` and ``--record curated-pure`` for the pure twin).
+
+``python benchmarks/bench_curated.py [--sizes 1k,10k,100k] [--queries 200] [--record]`` prints the table;
 ``pytest benchmarks/bench_curated.py`` runs 1k and 10k (100k with MIMOMEM_BENCH_100K=1).
 
 ``--fresh [--sizes 500,2k,10k] [--runs 7]`` times what a hook pays instead: a new process that
@@ -39,6 +44,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -267,7 +273,7 @@ def generate_queries(count: int, seed: int = QUERY_SEED) -> list[str]:
 
 
 def build_store(n: int, directory: Path) -> tuple[CuratedMemory, float]:
-    """Write ``n`` generated memories with ``remember_many`` (ages spread by a moving clock)."""
+    """Write ``n`` generated memories with ``remember_many`` (ages spread by a moving clock); wall seconds."""
     items = generate_items(n)
     rng = random.Random(SEED + 1)
     clock_value = [NOW]
@@ -336,53 +342,70 @@ def _percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), p95
 
 
+def _timed(fn: Callable[[], object]) -> tuple[float, float]:
+    """(CPU, wall) seconds of one call."""
+    c, w = time.thread_time(), time.perf_counter()
+    fn()
+    return time.thread_time() - c, time.perf_counter() - w
+
+
+def _passes(run: Callable[[str], object], queries: list[str], runs: int) -> dict[str, list[float]]:
+    """Per run over ``queries``: p50 / p95 of CPU and wall ms."""
+    out: dict[str, list[float]] = {}
+    for _ in range(runs):
+        cpu, wall = [], []
+        for q in queries:
+            c, w = _timed(lambda q=q: run(q))
+            cpu.append(c * 1000)
+            wall.append(w * 1000)
+        for name, values in (("cpu", cpu), ("wall", wall)):
+            p50, p95 = _percentiles(values)
+            out.setdefault(f"{name}_p50_ms", []).append(p50)
+            out.setdefault(f"{name}_p95_ms", []).append(p95)
+    return out
+
+
+def _open_build(n: int, directory: Path, kept: bool) -> dict[str, float | None]:
+    if kept:
+        for state in (directory / "project" / ".memory" / ".state.json", directory / "global" / ".state.json"):
+            state.unlink(missing_ok=True)  # hit counts of an earlier run would change the scores
+        return {"cpu_s": None, "wall_s": None}
+    directory.mkdir(parents=True, exist_ok=True)
+    c = time.process_time()
+    _, wall = build_store(n, directory)
+    return {"cpu_s": time.process_time() - c, "wall_s": wall}
+
+
 def measure(n: int, n_queries: int, full_scan_queries: int, runs: int, reuse: Path | None = None) -> dict:
-    """Build (or reuse) a store of ``n`` memories and time recall and the full scan on it."""
+    """Build (or reuse) a store of ``n`` memories and time recall and the full scan on it: every run kept."""
     kept = reuse is not None and (reuse / str(n) / "project").is_dir()
     directory = reuse / str(n) if reuse is not None else Path(tempfile.mkdtemp(prefix=f"bench-curated-{n}-"))
     try:
-        if kept:
-            build_s = float("nan")
-            for state in (directory / "project" / ".memory" / ".state.json", directory / "global" / ".state.json"):
-                state.unlink(missing_ok=True)  # hit counts of an earlier run would change the scores
-        else:
-            directory.mkdir(parents=True, exist_ok=True)
-            _, build_s = build_store(n, directory)
-        t0 = time.perf_counter()
+        build = _open_build(n, directory, kept)
         fresh = CuratedMemory(directory / "project", directory / "global", now=NOW)
-        fresh.reload()
-        open_s = time.perf_counter() - t0
+        open_cpu, open_wall = _timed(fresh.reload)
         queries = generate_queries(n_queries)
         fresh.recall("工作他们第一次测试部署", count_hits=False)  # load jieba's dictionary
         for q in queries[:20]:  # warm up caches
             fresh.recall(q, count_hits=False)
-        samples = []
-        for _ in range(runs):
-            for q in queries:
-                t = time.perf_counter()
-                fresh.recall(q, limit=4, count_hits=False)
-                samples.append(time.perf_counter() - t)
-        with_hits = []
-        for q in queries[:50]:
-            t = time.perf_counter()
-            fresh.recall(q, limit=4, count_hits=True)
-            with_hits.append(time.perf_counter() - t)
+        recall = _passes(lambda q: fresh.recall(q, limit=4, count_hits=False), queries, runs)
+        with_hits = _passes(lambda q: fresh.recall(q, limit=4, count_hits=True), queries[:50], runs)
         scan = FullScan(fresh)
-        scan_samples = []
         for q in queries[:full_scan_queries]:
-            t = time.perf_counter()
             want = scan.recall(q, 4)
-            scan_samples.append(time.perf_counter() - t)
             got = [(r.id, r.score) for r in fresh.recall(q, limit=4, count_hits=False)]
             assert [i for i, _ in want] == [i for i, _ in got], (q, want, got)  # same formula, same answer
+        full = _passes(lambda q: scan.recall(q, 4), queries[:full_scan_queries], runs)
         return {
             "n": n,
-            "build_s": build_s,
-            "open_s": open_s,
-            "recall": _percentiles(samples),
-            "recall_hits": _percentiles(with_hits),
-            "full_scan": _percentiles(scan_samples),
-            "queries": len(samples),
+            "build": build,
+            "open": {"cpu_s": open_cpu, "wall_s": open_wall},
+            "recall": recall,
+            "recall_hits": with_hits,
+            "full_scan": full,
+            "queries": len(queries),
+            "hit_queries": min(50, len(queries)),
+            "full_scan_queries": full_scan_queries,
         }
     finally:
         if reuse is None:
@@ -447,29 +470,40 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--fresh", action="store_true", help="time new processes: import, open, one recall")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--full-scan-queries", type=int, default=20)
-    parser.add_argument("--runs", type=int, default=None, help="default 2 (--fresh: 7)")
+    parser.add_argument(
+        "--runs", type=int, default=None, help="passes over the queries, every one kept: default 3 (--fresh: 7)"
+    )
     parser.add_argument("--reuse", type=Path, metavar="DIR", help="keep built stores in DIR/<n> and reuse them")
+    parser.add_argument("--record", nargs="?", const="curated", help="write benchmarks/results/NAME.json")
     args = parser.parse_args(argv)
     caches = args.reuse or Path(tempfile.mkdtemp(prefix="bench-curated-cache-"))
     os.environ["MIMOMEM_CACHE_DIR"] = str(caches / "cache")  # snapshots: never the user's ~/.cache
     if args.fresh:
         return main_fresh((args.sizes or "500,2k,10k").split(","), args.runs or 7, args.reuse)
-    args.sizes, args.runs = args.sizes or "1k,10k,100k", args.runs or 2
+    args.sizes, args.runs = args.sizes or "1k,10k,100k", args.runs or 3
     print(f"native: {mimomem.native_available()}  python {sys.version.split()[0]}  cpus {os.cpu_count()}")
     print(
-        "| memories | remember_many | open (parse all) | recall p50 | recall p95 | recall+hits p50 | full scan p50 | full scan p95 | speed-up (p50) |"
+        "| memories | remember_many CPU | open CPU | recall p50 / p95 CPU | recall+hits p50 | full scan p50 | speed-up |"
     )
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    sizes = {}
     for label in args.sizes.split(","):
-        r = measure(SIZES[label], args.queries, args.full_scan_queries, args.runs, args.reuse)
-        ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
-        build = "(reused)" if math.isnan(r["build_s"]) else f"{r['build_s']:.1f} s"
+        r = sizes[str(SIZES[label])] = measure(
+            SIZES[label], args.queries, args.full_scan_queries, args.runs, args.reuse
+        )
+        med = statistics.median
+        build = "(reused)" if r["build"]["cpu_s"] is None else f"{r['build']['cpu_s']:.1f} s"
+        recall, scan = med(r["recall"]["cpu_p50_ms"]), med(r["full_scan"]["cpu_p50_ms"])
         print(
-            f"| {label} | {build} | {r['open_s']:.1f} s | {ms(r['recall'][0])} | {ms(r['recall'][1])} | "
-            f"{ms(r['recall_hits'][0])} | {ms(r['full_scan'][0])} | {ms(r['full_scan'][1])} | "
-            f"{r['full_scan'][0] / r['recall'][0]:.0f}x |",
+            f"| {label} | {build} | {r['open']['cpu_s']:.2f} s | {recall:.2f} / {med(r['recall']['cpu_p95_ms']):.2f} ms "
+            f"| {med(r['recall_hits']['cpu_p50_ms']):.2f} ms | {scan:.2f} ms | {scan / recall:.0f}x |",
             flush=True,
         )
+    if args.record:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import record
+
+        record.save(args.record, ["benchmarks/bench_curated.py", *argv], {"runs": args.runs, "sizes": sizes})
     return 0
 
 

@@ -16,7 +16,8 @@ of the original text per CPU second of the insert.  File = the database after ``
 ``VACUUM``.  Query p50 over the corpus's queries: ``MATCH`` with the shadow column's string made
 by ``parse_query`` in Python (timed with and without that step) against ``MATCH
 mimomem_query(?)`` on the tokenizer's table.  CPU seconds (``time.process_time``), median of
-``--runs`` runs.  Run ``python benchmarks/bench_fts5_tokenizer.py [--docs 10k] [--runs 5]``.
+``--runs`` runs, every run kept (``--record`` writes them to ``benchmarks/results/fts5-tokenizer.json``).
+Run ``python benchmarks/bench_fts5_tokenizer.py [--docs 10k] [--runs 5] [--record]``.
 """
 
 from __future__ import annotations
@@ -159,6 +160,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=corpus.size_arg, default=corpus.size_arg("10k"))
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--record", action="store_true", help="write benchmarks/results/fts5-tokenizer.json")
     args = parser.parse_args(argv)
     try:
         mimomem.sqlite.loadable_path()
@@ -167,8 +169,35 @@ def main(argv: list[str]) -> int:
         print(f"cannot run: {exc}", file=sys.stderr)
         return 1
     docs, queries = corpus.documents(args.docs), corpus.queries()
-    report(docs, *measure(docs, queries, args.runs))
+    builds, queried = measure(docs, queries, args.runs)
+    report(docs, builds, queried)
+    if args.record:
+        import record
+
+        data = {
+            "runs": args.runs,
+            "docs": len(docs),
+            "mb": corpus.megabytes(docs),
+            "apsw_sqlite": apsw_sqlite(),
+            "builds": {
+                case: {
+                    "insert_s": [r[0] for r in rows],
+                    "build_s": [r[1] for r in rows],
+                    "file_bytes": [r[2] for r in rows],
+                    "tokens": rows[0][3],
+                }
+                for case, rows in builds.items()
+            },
+            "query_p50_ms": queried,
+        }
+        record.save("fts5-tokenizer", ["benchmarks/bench_fts5_tokenizer.py", *argv], data)
     return 0
+
+
+def apsw_sqlite() -> str:
+    import apsw
+
+    return str(apsw.sqlitelibversion())
 
 
 if __name__ == "__main__":

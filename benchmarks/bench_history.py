@@ -4,7 +4,8 @@ For each size (default 10k, 100k and 1M messages) generates, in a temporary dire
 project with one Claude Code transcript per PER_SESSION messages (JSONL lines of realistic
 content: Chinese and English requests, standing instructions, shell commands with results,
 failures followed by a fix, file edits), then measures CPU time (``time.process_time``),
-the median of RUNS runs:
+every one of RUNS runs kept (``--record`` writes them to
+``benchmarks/results/history.json``; the table prints medians):
 
 - the first import into a new store (parse, store, bigram index): messages per second;
   and a second, incremental one (nothing new);
@@ -14,7 +15,7 @@ the median of RUNS runs:
   project and on the 7-day window;
 - a dream / distill plan (dry run) over their default windows (7 / 30 days).
 
-    python benchmarks/bench_history.py [--sizes 10k,100k,1m] [--per-session 100] [--runs 3] [--json out.json]
+    python benchmarks/bench_history.py [--sizes 10k,100k,1m] [--per-session 100] [--runs 3] [--json F] [--record]
 
 No assertion: the numbers are printed for the README and benchmarks/README.md.  1M messages
 are about 480 MB of JSONL and a 330 MB store in the temporary directory (removed afterwards).
@@ -148,14 +149,14 @@ def size_arg(text: str) -> int:
     return int(float(text.rstrip("km")) * scale)
 
 
-def cpu(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
-    """Median CPU seconds over ``runs`` runs, and the last result."""
+def cpu(fn: Callable[[], Any], runs: int) -> tuple[list[float], Any]:
+    """CPU seconds of each of ``runs`` runs (every sample kept), and the last result."""
     times, result = [], None
     for _ in range(runs):
         start = time.process_time()
         result = fn()
         times.append(time.process_time() - start)
-    return statistics.median(times), result
+    return times, result
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -184,8 +185,8 @@ def measure(n: int, per_session: int, runs: int) -> dict[str, Any]:
             if run < runs - 1:
                 store.close()
                 shutil.rmtree(root / f"data-{run}")
-        out["import_s"] = statistics.median(imports)
-        out["import messages per second"] = out["messages"] / out["import_s"]
+        out["import_s"] = imports
+        out["import messages per second"] = [out["messages"] / s for s in imports]
         out["parts"] = report.parts
         out["store_mb"] = (root / f"data-{runs - 1}" / "history.db").stat().st_size / 1e6
         out["import_nothing_new_s"] = cpu(lambda: import_claude_code(store, root / "projects"), runs)[0]
@@ -204,9 +205,10 @@ def measure_queries(store: Any, project: Path, runs: int) -> dict[str, Any]:
     from mimomem.tree.where import locate
 
     out: dict[str, Any] = {}
-    per_query = [cpu(lambda q=q: search_history(store, q), runs)[0] * 1000 for q in QUERIES]
-    out["search_p50_ms"] = statistics.median(per_query)
-    out["search_p95_ms"] = percentile(per_query, 0.95)
+    per_query = [cpu(lambda q=q: search_history(store, q), runs)[0] for q in QUERIES]
+    by_run = [[samples[run] * 1000 for samples in per_query] for run in range(runs)]
+    out["search_p50_ms"] = [statistics.median(v) for v in by_run]  # p50 over the queries, per run
+    out["search_p95_ms"] = [percentile(v, 0.95) for v in by_run]
     last = store.conn.execute("SELECT max(time) FROM parts").fetchone()[0]
     newest = store.conn.execute("SELECT id FROM sessions ORDER BY started_at DESC LIMIT 1").fetchone()[0]
     windows = {
@@ -250,6 +252,8 @@ def print_table(results: dict[int, dict[str, Any]]) -> None:
         cells = []
         for n in sizes:
             value = results[n].get(key)
+            if isinstance(value, list):
+                value = statistics.median(value)
             if value is None:
                 cells.append("-")
             elif key.endswith("_s"):
@@ -268,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-session", type=int, default=100, help="messages per session (one transcript each)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--record", action="store_true", help="write benchmarks/results/history.json")
     args = parser.parse_args(argv)
 
     import mimomem
@@ -281,6 +286,13 @@ def main(argv: list[str] | None = None) -> int:
     print_table(results)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    if args.record:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import record
+
+        command = ["benchmarks/bench_history.py", *(sys.argv[1:] if argv is None else argv)]
+        data = {"runs": args.runs, "per_session": args.per_session, "sizes": {str(n): r for n, r in results.items()}}
+        record.save("history", command, data)
     return 0
 
 

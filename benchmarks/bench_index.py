@@ -3,10 +3,10 @@
 Documents and queries come from ``corpus.py`` (generated agent-memory notes, the same
 for every engine and size).
 
-* ``python benchmarks/bench_index.py reconcile [--files 10000]`` - a tree of N memory
-  files: first (cold) reconcile, then the median of 5 reconciles with nothing changed,
-  of 3 after rewriting 1 % of the files, and of 3 after ``touch``-ing 1 % (new mtime,
-  same content).
+* ``python benchmarks/bench_index.py reconcile [--files 10000] [--record]`` - a tree of N memory
+  files: first (cold) reconcile, then 5 reconciles with nothing changed, 3 after rewriting 1 %
+  of the files, and 3 after ``touch``-ing 1 % (new mtime, same content); CPU and wall time of
+  every one (``--record``: ``benchmarks/results/reconcile.json``).
 * ``python benchmarks/bench_index.py query [--sizes 1k,10k,100k] [--runs 1]`` - per size:
   build time, native-index load time, and per backend the median and p95 latency of the
   200 queries as the memory tool runs them (limit 10, floor 0.15, snippets) and of the
@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import corpus
 import pytest
@@ -50,45 +51,42 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:8.1f} ms"
 
 
-def bench_reconcile(n: int) -> dict[str, float]:
-    """Cold, unchanged, 1 %-modified and 1 %-touched reconcile times (seconds)."""
+def bench_reconcile(n: int) -> dict[str, dict[str, list[float]]]:
+    """Cold, unchanged, 1 %-modified and 1 %-touched reconciles: CPU and wall seconds of every one."""
     from mimomem import MemoryIndex
 
-    out: dict[str, float] = {}
+    out: dict[str, dict[str, list[float]]] = {
+        k: {"cpu_s": [], "wall_s": []} for k in ("cold", "unchanged", "modified_1pct", "touched_1pct")
+    }
+
+    def timed(kind: str, index: MemoryIndex) -> Any:
+        t, c = time.perf_counter(), time.process_time()
+        report = index.reconcile()
+        out[kind]["cpu_s"].append(time.process_time() - c)
+        out[kind]["wall_s"].append(time.perf_counter() - t)
+        return report
+
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "memory"
         paths = make_tree(root, n)
         index = MemoryIndex(root, Path(tmp) / "mimomem.db", reconcile_on_search=False, progress=False)
-        t = time.perf_counter()
-        report = index.reconcile()
-        out["cold"] = time.perf_counter() - t
+        report = timed("cold", index)
         assert report.indexed == n, report
-        unchanged = []
         for _ in range(5):
-            t = time.perf_counter()
-            report = index.reconcile()
-            unchanged.append(time.perf_counter() - t)
+            report = timed("unchanged", index)
             assert report.unchanged == n and report.indexed == 0
-        out["unchanged"] = statistics.median(unchanged)
         step = 100
-        modified, touched = [], []
         for r in range(3):
             chosen = paths[r::step][: max(1, n // 100)]
             for p in chosen:
                 p.write_text(p.read_text(encoding="utf-8") + f"\nedit {r}\n", encoding="utf-8")
-            t = time.perf_counter()
-            report = index.reconcile()
-            modified.append(time.perf_counter() - t)
+            report = timed("modified_1pct", index)
             assert report.indexed == len(chosen), report
             for p in chosen:
                 st = p.stat()
                 os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
-            t = time.perf_counter()
-            report = index.reconcile()
-            touched.append(time.perf_counter() - t)
+            report = timed("touched_1pct", index)
             assert report.touched == len(chosen), report
-        out["modified_1pct"] = statistics.median(modified)
-        out["touched_1pct"] = statistics.median(touched)
         index.close()
     return out
 
@@ -145,6 +143,7 @@ def main(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="what", required=True)
     p = sub.add_parser("reconcile")
     p.add_argument("--files", default="10k")
+    p.add_argument("--record", action="store_true", help="write benchmarks/results/reconcile.json")
     p = sub.add_parser("query")
     p.add_argument("--sizes", default="1k,10k")
     p.add_argument("--runs", type=int, default=1)
@@ -153,9 +152,13 @@ def main(argv: list[str]) -> int:
     if args.what == "reconcile":
         n = corpus.size_arg(args.files)
         r = bench_reconcile(n)
-        print(f"reconcile, {n} files:")
+        print(f"reconcile, {n} files (median; CPU, wall):")
         for key, value in r.items():
-            print(f"  {key:<14}{_ms(value)}")
+            print(f"  {key:<14}{_ms(statistics.median(value['cpu_s']))}{_ms(statistics.median(value['wall_s']))}")
+        if args.record:
+            import record
+
+            record.save("reconcile", ["benchmarks/bench_index.py", *argv], {"files": n, "runs": r})
         return 0
     for size in args.sizes.split(","):
         n = corpus.size_arg(size)

@@ -276,33 +276,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def latency(n: int) -> str:
-    """p50 / p95 ms per query, options off vs the shipped policy, on ``n`` generated notes (benchmarks/corpus.py)."""
-    from corpus import documents, queries
+    """p50 / p95 ms per query, options off vs the shipped policy, on ``n`` generated notes
+    (one run of ``bench_policy_latency.py``, which records several)."""
+    from bench_policy_latency import measure, table
 
-    from mimomem.bench.metrics import percentile
-    from mimomem.search.rerank import options_for
-
-    texts = documents(n)
-    index = DocumentIndex()
-    index.add_documents((str(i), t) for i, t in enumerate(texts))
-    asked = [*queries(), *(r.text for r in Bench("fts5-bigram", {}).rows)]
-    lines = [
-        f"| backend | options | CPU p50 ms | CPU p95 ms | wall p50 ms | wall p95 ms | ({n} documents, {len(asked)} queries) |",
-        "|---|---|---:|---:|---:|---:|---|",
-    ]
-    for backend in ("fts5-bigram", "native-index"):
-        index.backend(backend).load()
-        for label, pick in (("off", lambda _t: OFF), ("policy", options_for)):
-            cpu, wall = [], []
-            for text in asked:
-                parsed = index.parse(text, backend)
-                start, start_wall = time.thread_time(), time.perf_counter()
-                rank_with_options(index, parsed, backend, pick(text), limit=10)
-                cpu.append(time.thread_time() - start)
-                wall.append(time.perf_counter() - start_wall)
-            cells = [f"{percentile(t, q) * 1e3:.2f}" for t in (cpu, wall) for q in (50, 95)]
-            lines.append(f"| {backend} | {label} | {' | '.join(cells)} | |")
-    return "\n".join(lines)
+    return table(measure(n, 1))
 
 
 def load_vocabularies() -> dict[str, Vocabulary]:

@@ -7,23 +7,28 @@ The paths of issue 14 ("every user path stays fast from 1k to 1M items"):
 * ``query``        - the memory tool's query on that database (``search`` with limit 10,
   floor 0.15 and snippets): p50 / p95 over the 200 generated queries after 20 warm-ups,
   for ``fts5-bigram`` and ``native-index``;
-* ``first-query``  - a new process opens the database and answers one query, per backend
-  (for ``native-index`` this includes loading the index);
+* ``first-query``  - a new ``python -c`` process imports mimomem, opens the database and answers
+  one query, per backend, with the default retrieval options and with ``retrieval="off"`` (for
+  ``native-index`` this includes loading the index): the whole process's CPU, with the split
+  (interpreter start / imports / open + query) it measures inside itself;
 * ``remember``     - ``CuratedMemory.remember_many`` of N generated curated memories
   (``bench_curated.build_store``: chunks of 1000, 90 % project / 10 % global);
-* ``open-recall``  - a new process opens that store and recalls once: the first one right after
-  ``remember_many`` (``open_recall_first``: what the write left in the caches), then again;
+* ``open-recall``  - a new ``python -c`` process opens that store and recalls once (whole process
+  and split): the first one right after each ``remember_many`` (``open-recall-first``: what the
+  write left in the caches), then again;
 * ``history-import`` - ``import_claude_code`` of N messages (Claude Code transcript lines
   made from the notes by ``mimomem.bench.paths.history_lines``) into a new history store;
-* ``history-search`` - a new process opens that store and searches it once (the first
-  generated query), as ``mimomem history search`` does.
+* ``history-search`` - a new ``python -c`` process opens that store and searches it once (the
+  first generated query), as ``mimomem history search`` does: whole process and split.
 
 History at 1M messages (and its evidence queries) is ``bench_history.py``.
 
 Every measurement runs in its own child process (``--worker``) and reports CPU time of that
-process (``time.process_time``), which other load on a shared machine barely changes; the
-parent runs each one ``--runs`` times and prints medians, with the growth factor between
+process (``time.process_time``, or for the new-process paths the whole child's CPU from
+``RUSAGE_CHILDREN``), which other load on a shared machine barely changes; the parent runs each
+one ``--runs`` times, keeps every sample and prints medians, with the growth factor between
 successive sizes (10x the items should cost about 10x for a build and much less for a query).
+``--record [NAME]`` writes every sample to ``benchmarks/results/NAME.json`` (default ``scale``).
 
 ``python benchmarks/bench_scale.py [--sizes 1k,10k,100k] [--paths build,query,...] [--runs 3]
 [--json out.json]``; ``--curated-sizes`` (default 1k,10k) bounds the slow curated writes.
@@ -34,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -108,20 +114,6 @@ def work_query(n: int, workdir: Path) -> dict[str, Any]:
     return out
 
 
-def work_first_query(n: int, workdir: Path, backend: str, retrieval: str = "") -> dict[str, Any]:
-    query = corpus.queries()[0]  # generating queries reads jieba's dictionary: not timed
-    start, wall = time.process_time(), time.perf_counter()
-    from mimomem import DocumentIndex
-
-    imported = time.process_time()
-    index = DocumentIndex(workdir / "bench.db")
-    options = {"retrieval": retrieval} if retrieval else {}
-    index.search(query, backend=backend, limit=10, floor=0.15, snippets=True, **options)
-    index.close()
-    end = time.process_time()
-    return {"cpu_s": end - imported, "with_import_s": end - start, "wall_s": time.perf_counter() - wall}
-
-
 def work_remember(n: int, workdir: Path) -> dict[str, Any]:
     sys.path.insert(0, str(HERE))
     import bench_curated
@@ -144,20 +136,6 @@ def work_remember(n: int, workdir: Path) -> dict[str, Any]:
     return result
 
 
-def work_open_recall(n: int, workdir: Path) -> dict[str, Any]:
-    sys.path.insert(0, str(HERE))
-    import bench_curated
-
-    from mimomem import CuratedMemory
-
-    store_dir = workdir / "curated"
-    query = bench_curated.generate_queries(2)[0]
-    start, wall = time.process_time(), time.perf_counter()
-    store = CuratedMemory(store_dir / "project", store_dir / "global", now=bench_curated.NOW)
-    store.recall(query, count_hits=False)
-    return {"cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall}
-
-
 def work_history_import(n: int, workdir: Path) -> dict[str, Any]:
     from mimomem.bench.paths import _write_transcripts, history_lines
     from mimomem.history.claude_code import import_claude_code
@@ -175,36 +153,58 @@ def work_history_import(n: int, workdir: Path) -> dict[str, Any]:
     return {"cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall}
 
 
-def work_history_search(n: int, workdir: Path) -> dict[str, Any]:
-    query = corpus.queries()[0]
-    start, wall = time.process_time(), time.perf_counter()
-    from mimomem.history.history_store import HistoryStore
-    from mimomem.history.search import search_history
-
-    imported = time.process_time()
-    with HistoryStore(workdir / "history.db") as store:
-        search_history(store, query)
-    end = time.process_time()
-    return {"cpu_s": end - imported, "with_import_s": end - start, "wall_s": time.perf_counter() - wall}
+FIRST_QUERY = """
+import sys, time, json
+t = time.process_time
+start = t()
+from mimomem import DocumentIndex
+imported = t()
+db, backend, retrieval, query = sys.argv[1:5]
+with DocumentIndex(db) as index:
+    options = {"retrieval": retrieval} if retrieval else {}
+    index.search(query, backend=backend, limit=10, floor=0.15, snippets=True, **options)
+end = t()
+print(json.dumps({"interpreter start": start, "imports": imported - start, "open + query": end - imported}))
+"""
+HISTORY_SEARCH = """
+import sys, time, json
+t = time.process_time
+start = t()
+from mimomem.history.search import search_history
+from mimomem.history.history_store import HistoryStore
+imported = t()
+with HistoryStore(sys.argv[1]) as store:
+    search_history(store, sys.argv[2])
+end = t()
+print(json.dumps({"interpreter start": start, "imports": imported - start, "open + search": end - imported}))
+"""
+OPEN_RECALL = """
+import sys, time, json, datetime as dt
+t = time.process_time
+start = t()
+from mimomem import CuratedMemory
+imported = t()
+root, query = sys.argv[1:3]
+now = dt.datetime(2026, 11, 30, tzinfo=dt.timezone.utc)  # bench_curated.NOW
+CuratedMemory(root + "/project", root + "/global", now=now).recall(query, count_hits=False)
+end = t()
+print(json.dumps({"interpreter start": start, "imports": imported - start, "open + recall": end - imported}))
+"""
+"""New processes as a user starts them (``python -c``): their whole CPU is what a user pays."""
 
 
 WORKERS = {
     "build": work_build,
     "query": work_query,
     "remember": work_remember,
-    "open-recall": work_open_recall,
     "history-import": work_history_import,
-    "history-search": work_history_search,
 }
 
 
 def worker(argv: list[str]) -> int:
     path, n, workdir = argv[0], int(argv[1]), Path(argv[2])
     os.environ["MIMOMEM_CACHE_DIR"] = str(workdir / "cache")  # snapshots and recall caches: never ~/.cache
-    if path == "first-query":
-        result = work_first_query(n, workdir, argv[3], argv[4] if len(argv) > 4 else "")
-    else:
-        result = WORKERS[path](n, workdir)
+    result = WORKERS[path](n, workdir)
     print(json.dumps(result))
     return 0
 
@@ -212,89 +212,116 @@ def worker(argv: list[str]) -> int:
 # -- parent ------------------------------------------------------------------------------------------
 
 
-def retrieval_options() -> bool:
-    """Whether this mimomem has retrieval options (``search(..., retrieval="off")``)."""
-    import inspect
-
-    from mimomem import DocumentIndex
-
-    return "retrieval" in inspect.signature(DocumentIndex.search).parameters
-
-
 def run_child(*args: str) -> dict[str, Any]:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", *args]
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=HERE, check=False)
     if done.returncode != 0:
         raise SystemExit(f"worker {args} failed:\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
-def median_of(rows: list[dict[str, Any]], *keys: str) -> float:
+def run_process(snippet: str, *args: str, cache: Path | None = None) -> tuple[float, dict[str, float]]:
+    """CPU ms of one whole ``python -c`` process (``RUSAGE_CHILDREN``: interpreter start, imports,
+    work, exit) and the in-process split it reports (ms). ``cache``: its MIMOMEM_CACHE_DIR."""
+    env = {**os.environ, **({"MIMOMEM_CACHE_DIR": str(cache)} if cache else {})}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cmd = [sys.executable, "-c", snippet, *args]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"process {args} failed:\n{done.stderr}")
+    whole = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return whole * 1000, {k: v * 1000 for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
+
+
+def processes(runs: int, snippet: str, *args: str) -> dict[str, Any]:
+    """``runs`` new processes after one warm-up (``native-index`` saves its file, the page cache holds the db)."""
+    run_process(snippet, *args)
+    return samples([run_process(snippet, *args) for _ in range(runs)])
+
+
+def samples(rows: list[tuple[float, dict[str, float]]]) -> dict[str, Any]:
+    return {"whole_ms": [w for w, _ in rows], "split_ms": {k: [s[k] for _, s in rows] for k in rows[0][1]}}
+
+
+def column(rows: list[dict[str, Any]], *keys: str) -> list[float]:
+    """One value per run: ``row[keys[0]][keys[1]]...`` of every row."""
     values = []
     for row in rows:
         for key in keys:
             row = row[key]
         values.append(float(row))  # type: ignore[arg-type]
-    return statistics.median(values)
+    return values
 
 
 def measure_size(n: int, paths: list[str], runs: int, curated: bool, workdir: Path) -> dict[str, Any]:
+    """Every sample of every path at ``n`` items (one value per run)."""
     out: dict[str, Any] = {}
-    need_db = any(p in paths for p in ("build", "query", "first-query"))
-    if need_db:
+    query = corpus.queries()[0]
+    db = str(workdir / "bench.db")
+    if any(p in paths for p in ("build", "query", "first-query")):
         builds = [run_child("build", str(n), str(workdir)) for _ in range(runs if "build" in paths else 1)]
         if "build" in paths:
-            out["build_cpu_s"] = median_of(builds, "cpu_s")
-            out["build_wall_s"] = median_of(builds, "wall_s")
+            out["build"] = {"cpu_s": column(builds, "cpu_s"), "wall_s": column(builds, "wall_s")}
     if "query" in paths:
         rows = [run_child("query", str(n), str(workdir)) for _ in range(runs)]
-        for backend in BACKENDS:
-            for key in ("p50_ms", "p95_ms", "off_p50_ms", "off_p95_ms", "rank_p50_ms", "rank_p95_ms"):
-                out[f"query_{backend}_{key}"] = median_of(rows, backend, key)
+        out["query"] = {b: {k: column(rows, b, k) for k in rows[0][b]} for b in BACKENDS}
     if "first-query" in paths:
-        for backend in BACKENDS:
-            run_child("first-query", str(n), str(workdir), backend)  # a warm-up (native-index: builds its file)
-            rows = [run_child("first-query", str(n), str(workdir), backend) for _ in range(runs)]
-            out[f"first_{backend}_cpu_s"] = median_of(rows, "cpu_s")
-            if retrieval_options():
-                rows = [run_child("first-query", str(n), str(workdir), backend, "off") for _ in range(runs)]
-                out[f"first_{backend}_off_cpu_s"] = median_of(rows, "cpu_s")
+        out["first-query"] = {
+            f"{b}, {'options off' if r else 'default options'}": processes(runs, FIRST_QUERY, db, b, r, query)
+            for b in BACKENDS
+            for r in ("", "off")
+        }
     if curated and ("remember" in paths or "open-recall" in paths):
+        import bench_curated
+
+        recall = (str(workdir / "curated"), bench_curated.generate_queries(2)[0])
         rows, first = [], []
         for _ in range(runs):  # each write, then the first open after it (the caches it left)
             rows.append(run_child("remember", str(n), str(workdir)))
             if "open-recall" in paths:
-                first.append(run_child("open-recall", str(n), str(workdir)))
+                first.append(run_process(OPEN_RECALL, *recall, cache=workdir / "cache"))
         if "remember" in paths:
-            out["remember_cpu_s"] = median_of(rows, "cpu_s")
+            out["remember"] = {"cpu_s": column(rows, "cpu_s"), "wall_s": column(rows, "wall_s")}
         if "open-recall" in paths:
-            out["open_recall_first_cpu_s"] = median_of(first, "cpu_s")
-            rows = [run_child("open-recall", str(n), str(workdir)) for _ in range(runs)]
-            out["open_recall_cpu_s"] = median_of(rows, "cpu_s")
+            again = [run_process(OPEN_RECALL, *recall, cache=workdir / "cache") for _ in range(runs)]
+            out["open-recall-first"] = samples(first)
+            out["open-recall"] = samples(again)
     if "history-import" in paths or "history-search" in paths:
         rows = [
             run_child("history-import", str(n), str(workdir)) for _ in range(runs if "history-import" in paths else 1)
         ]
         if "history-import" in paths:
-            out["history_import_cpu_s"] = median_of(rows, "cpu_s")
+            out["history-import"] = {"cpu_s": column(rows, "cpu_s"), "wall_s": column(rows, "wall_s")}
         if "history-search" in paths:
-            run_child("history-search", str(n), str(workdir))  # a warm-up
-            rows = [run_child("history-search", str(n), str(workdir)) for _ in range(runs)]
-            out["history_search_cpu_s"] = median_of(rows, "cpu_s")
+            out["history-search"] = processes(runs, HISTORY_SEARCH, str(workdir / "history.db"), query)
     return out
+
+
+def medians(samples: dict[str, Any]) -> dict[str, float]:
+    """The median of every sample list in ``samples``, keyed by its path in the dict."""
+    flat: dict[str, float] = {}
+    for key, value in samples.items():
+        if isinstance(value, dict):
+            flat |= {f"{key} {k}": v for k, v in medians(value).items()}
+        else:
+            flat[key] = statistics.median(value)
+    return flat
 
 
 def print_table(results: dict[int, dict[str, Any]]) -> None:
     sizes = sorted(results)
-    keys = list(dict.fromkeys(k for n in sizes for k in results[n]))
-    print("\n| path | " + " | ".join(f"{n:,}" for n in sizes) + " | growth per 10x |")
+    flat = {n: medians(results[n]) for n in sizes}
+    keys = list(dict.fromkeys(k for n in sizes for k in flat[n]))
+    print("\n| path (median of the runs) | " + " | ".join(f"{n:,}" for n in sizes) + " | growth per 10x |")
     print("|---|" + "---|" * len(sizes) + "---|")
     for key in keys:
         cells, growth = [], []
         for i, n in enumerate(sizes):
-            value = results[n].get(key)
+            value = flat[n].get(key)
             cells.append("-" if value is None else f"{value:.3f}" if value < 10 else f"{value:.1f}")
-            prev = results[sizes[i - 1]].get(key) if i else None
+            prev = flat[sizes[i - 1]].get(key) if i else None
             if value is not None and prev:
                 growth.append(f"{value / prev:.1f}x")
         print(f"| {key} | " + " | ".join(cells) + f" | {', '.join(growth) or '-'} |")
@@ -310,13 +337,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--keep", type=Path, help="work directory to keep (default: a temporary one)")
+    parser.add_argument(
+        "--record", nargs="?", const="scale", help="write benchmarks/results/NAME.json (default NAME: scale)"
+    )
     args = parser.parse_args(argv)
     from mimomem import native_available
 
     paths = [p for p in args.paths.split(",") if p]
     sizes = [corpus.size_arg(s) for s in args.sizes.split(",")]
     curated_sizes = {corpus.size_arg(s) for s in args.curated_sizes.split(",") if s}
-    print(f"native: {native_available()}; Python {sys.version.split()[0]}; CPU seconds, median of {args.runs}")
+    print(f"native: {native_available()}; Python {sys.version.split()[0]}; CPU, median of {args.runs}")
     results: dict[int, dict[str, Any]] = {}
     base = args.keep or Path(tempfile.mkdtemp(prefix="bench-scale-"))
     corpus.private_caches(base)
@@ -325,13 +355,18 @@ def main(argv: list[str]) -> int:
             workdir = base / str(n)
             workdir.mkdir(parents=True, exist_ok=True)
             results[n] = measure_size(n, paths, args.runs, n in curated_sizes, workdir)
-            print(f"{n}: {json.dumps(results[n])}", flush=True)
+            print(f"{n}: {json.dumps(medians(results[n]))}", flush=True)
     finally:
         if args.keep is None:
             shutil.rmtree(base, ignore_errors=True)
     print_table(results)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    if args.record:
+        import record
+
+        data = {"runs": args.runs, "sizes": {str(n): r for n, r in results.items()}}
+        record.save(args.record, ["benchmarks/bench_scale.py", *argv], data)
     return 0
 
 
