@@ -14,10 +14,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 Render = Callable[[dict[str, Any]], str]
-FIGURES: dict[str, tuple[str, Render]] = {}
+FIGURES: dict[str, tuple[str | tuple[str, ...], Render]] = {}
+"""name -> (results file, or several: the renderer then gets ``{results name: its JSON}``; renderer)."""
 
 
-def figure(name: str, results: str) -> Callable[[Render], Render]:
+def figure(name: str, results: str | tuple[str, ...]) -> Callable[[Render], Render]:
     def register(render: Render) -> Render:
         if name in FIGURES:
             raise ValueError(f"figure {name} is defined twice")

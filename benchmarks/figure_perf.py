@@ -247,3 +247,12 @@ def estimate_speed(data: dict[str, Any]) -> str:
     rows = [[name, spread([mb / s for s in samples], 1)] for name, samples in data["speed_s"].items()]
     footer = f"{data['runs']} interleaved runs after a warm-up. {source(data)}."
     return md_table([f"counter, {texts}", "MB/s, CPU, median (lowest–highest)"], rows, footer)
+
+
+@figure("estimate-chars4", "estimate")
+def estimate_chars4(data: dict[str, Any]) -> str:
+    """How far ``chars / 4`` undercounts the Chinese kinds: cl100k tokens / (chars / 4) on the total."""
+    zh = [r for r in data["kinds"] if r["kind"].startswith(("zh ", "generated zh"))]
+    factor = {r["kind"]: 1 / (1 + r["chars/4"][2]) for r in zh}
+    low, high = min(factor, key=factor.__getitem__), max(factor, key=factor.__getitem__)
+    return f"{factor[low]:.1f}x ({low}) to {factor[high]:.1f}x ({high}, `benchmarks/bench_estimate.py`)"

@@ -28,8 +28,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import figure_misc  # noqa: F401  (registers its renderers)
 import figure_perf  # noqa: F401  (registers its renderers)
 import figure_quality  # noqa: F401  (registers its renderers)
+import figure_scale  # noqa: F401  (registers its renderers)
 import record  # a sibling script module, as the benchmarks import corpus
 from figure_defs import FIGURES
 
@@ -57,7 +59,15 @@ class Stale:
 def rendered(name: str, load: Loader = record.load) -> str:
     """The text of figure ``name`` from its recorded results (KeyError for an unknown name)."""
     results, render = FIGURES[name]
+    if isinstance(results, tuple):
+        return render({r: load(r) for r in results})
     return render(load(results))
+
+
+def results_files(name: str) -> tuple[str, ...]:
+    """The results file(s) figure ``name`` is rendered from."""
+    results = FIGURES[name][0]
+    return results if isinstance(results, tuple) else (results,)
 
 
 def regions(text: str) -> Iterator[re.Match[str]]:
@@ -88,7 +98,9 @@ def check_text(document: Path, text: str, load: Loader = record.load) -> list[St
         try:
             expected = rendered(name, load)
         except FileNotFoundError:
-            problem = f"no recorded results benchmarks/results/{FIGURES[name][0]}.json"
+            names = results_files(name)
+            files = names[0] if len(names) == 1 else "{" + ",".join(names) + "}"
+            problem = f"no recorded results benchmarks/results/{files}.json"
             problems.append(Stale(document, line, name, problem))
             continue
         if match["body"] != expected:
@@ -116,12 +128,13 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("action", choices=["render", "check", "list"])
     args = parser.parse_args(argv)
     if args.action == "list":
-        for name, (results, _render) in sorted(FIGURES.items()):
-            try:
-                command = record.load(results)["command"]
-            except FileNotFoundError:
-                command = "(not recorded yet)"
-            print(f"{name:<28} results/{results}.json  {command}")
+        for name in sorted(FIGURES):
+            for results in results_files(name):
+                try:
+                    command = record.load(results).get("command", "(its own identity block)")
+                except FileNotFoundError:
+                    command = "(not recorded yet)"
+                print(f"{name:<28} results/{results}.json  {command}")
         return 0
     if args.action == "render":
         for document in DOCUMENTS:

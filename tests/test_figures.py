@@ -7,9 +7,11 @@ recorded JSON; no benchmark runs here.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +33,7 @@ def test_every_figure_in_the_readmes_is_what_its_recorded_results_say() -> None:
 
 def test_every_figure_is_used_and_its_results_say_where_they_came_from() -> None:
     assert set(FIGURES) <= figures.used_names()
-    for results in {r for r, _ in FIGURES.values()}:
+    for results in {r for name in FIGURES for r in figures.results_files(name)}:
         data = record.load(results)
         if "identity" in data:  # written by mimomem bench --e2e --report: its own identity block
             assert {"commit", "date", "machine"} <= set(data["identity"]), results
@@ -45,24 +47,34 @@ def test_every_figure_is_used_and_its_results_say_where_they_came_from() -> None
         assert {"cpu", "cores", "python", "sqlite", "native"} <= set(data["machine"]), results
 
 
-def _plant(text: str) -> tuple[str, str]:
-    """``text`` with the first digit inside its first figure changed, and that figure's name."""
-    match = next(figures.regions(text))
+def _plant(text: str, match: re.Match[str]) -> str:
+    """``text`` with the first digit inside the figure ``match`` changed."""
     body = match["body"]
     digit = re.search(r"\d", body)
-    assert digit is not None
+    assert digit is not None, f"figure {match['name']} holds no digit"
     planted = body[: digit.start()] + str((int(digit[0]) + 1) % 10) + body[digit.end() :]
-    return text[: match.start("body")] + planted + text[match.end("body") :], match["name"]
+    return text[: match.start("body")] + planted + text[match.end("body") :]
 
 
-@pytest.mark.parametrize("document", figures.DOCUMENTS, ids=lambda p: p.name)
-def test_a_planted_stale_figure_is_caught_and_render_restores_it(document: Path) -> None:
+@functools.cache
+def _cached(results: str) -> dict[str, Any]:
+    return record.load(results)
+
+
+def _every_region() -> list[tuple[Path, int]]:
+    return [(d, i) for d in figures.DOCUMENTS for i, _ in enumerate(figures.regions(d.read_text(encoding="utf-8")))]
+
+
+@pytest.mark.parametrize(("document", "index"), _every_region(), ids=lambda v: v.name if isinstance(v, Path) else v)
+def test_a_planted_stale_figure_is_caught_and_render_restores_it(document: Path, index: int) -> None:
+    """Every figure region, one at a time: a changed digit is named by the check, render puts it back."""
     text = document.read_text(encoding="utf-8")
-    stale, name = _plant(text)
-    assert name not in {p.name for p in figures.check_text(document, text)}
-    problems = [p for p in figures.check_text(document, stale) if p.name == name]
+    match = list(figures.regions(text))[index]
+    stale = _plant(text, match)
+    problems = [p for p in figures.check_text(document, stale, _cached) if p.name == match["name"]]
     assert len(problems) == 1 and "differs from the recorded results" in problems[0].problem
-    assert figures.render_text(stale) == figures.render_text(text)
+    assert problems[0].line == text.count("\n", 0, match.start()) + 1
+    assert figures.render_text(stale, _cached) == figures.render_text(text, _cached) == text
 
 
 def test_a_region_without_renderer_or_results_is_reported(tmp_path: Path) -> None:
@@ -76,3 +88,28 @@ def test_a_region_without_renderer_or_results_is_reported(tmp_path: Path) -> Non
 
     problems = figures.check_text(doc, f"<!-- figure:{name} -->x<!-- /figure -->", missing)
     assert "no recorded results" in problems[0].problem
+
+
+TIMING = re.compile(r"\d(?:\.\d+)?\s?(?:ms|µs|MB/s|s of CPU|s CPU|s wall)\b|\d\.\d+x\b")
+NOT_MEASURED = {
+    ("README.md", "500 ms"): "a setting: how long a search waits for another process's reconcile",
+    ("README.md", "1.5x"): "an option's default (--time-tolerance)",
+    ("README.md", "10 ms"): "a goal (history search median at 1M)",
+}
+"""Timings outside figure regions that are settings or goals, not measurements."""
+
+
+def outside_figures(text: str) -> str:
+    return figures.REGION.sub(lambda m: "\n" * m[0].count("\n"), text)
+
+
+@pytest.mark.parametrize("document", figures.DOCUMENTS, ids=lambda p: p.name)
+def test_no_timing_is_typed_outside_a_figure(document: Path) -> None:
+    """A speed typed into the prose is a figure nobody re-measures: it belongs in a region."""
+    typed = [m[0] for m in TIMING.finditer(outside_figures(document.read_text(encoding="utf-8")))]
+    assert [t for t in typed if (document.name, t) not in NOT_MEASURED] == []
+
+
+def test_the_typed_timing_guard_catches_one() -> None:
+    text = "a <!-- figure:x -->1.2 ms<!-- /figure --> b took 3.4 ms, 2.5x faster"
+    assert TIMING.findall(outside_figures(text)) == ["3.4 ms", "2.5x"]
