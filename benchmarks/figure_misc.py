@@ -77,7 +77,7 @@ def fts5_tokenizer_table(data: dict[str, Any]) -> str:
         f"{data['docs']:,} generated notes ({data['mb']:.2f} MB), through apsw's SQLite {data['apsw_sqlite']}; "
         f"median (lowest–highest) of {data['runs']} runs, ratios within each run. {source(data)}."
     )
-    return table + "\n" + queries.rstrip("\n") + "\n" + footer + "\n"
+    return table + "\n" + queries.rstrip("\n") + "\n\n" + footer + "\n"
 
 
 @figure("fts5-tokenizer-claim", "fts5-tokenizer")
@@ -100,7 +100,7 @@ def fts5_tokenizer_claim(data: dict[str, Any]) -> str:
         f"* **File size.** {med(b['mimomem tokenizer']['file_bytes']) / 1e6:.1f} MB, against "
         f"{med(b['shadow column']['file_bytes']) / 1e6:.1f} MB for the shadow column.\n"
         f"* **Query.** A median query through `MATCH mimomem_query(?)` took {spread(q['MATCH mimomem_query(?)'], 3)} ms, "
-        f"{spread(ratio, 2)}x the shadow column's MATCH with its string ready "
+        f"{spread(ratio, 2)}x the shadow column's MATCH with its string ready in the same run "
         f"({med(q['shadow MATCH (string ready)']):.3f} ms); the shadow column's full path with `parse_query` in "
         f"Python {med(q['shadow MATCH + parse_query']):.3f} ms.\n"
     )

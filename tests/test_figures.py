@@ -61,11 +61,15 @@ def _cached(results: str) -> dict[str, Any]:
     return record.load(results)
 
 
-def _every_region() -> list[tuple[Path, int]]:
-    return [(d, i) for d in figures.DOCUMENTS for i, _ in enumerate(figures.regions(d.read_text(encoding="utf-8")))]
+def _every_region() -> list[Any]:
+    return [
+        pytest.param(d, i, id=f"{d.relative_to(record.ROOT)}:{m['name']}")
+        for d in figures.DOCUMENTS
+        for i, m in enumerate(figures.regions(d.read_text(encoding="utf-8")))
+    ]
 
 
-@pytest.mark.parametrize(("document", "index"), _every_region(), ids=lambda v: v.name if isinstance(v, Path) else v)
+@pytest.mark.parametrize(("document", "index"), _every_region())
 def test_a_planted_stale_figure_is_caught_and_render_restores_it(document: Path, index: int) -> None:
     """Every figure region, one at a time: a changed digit is named by the check, render puts it back."""
     text = document.read_text(encoding="utf-8")
@@ -90,7 +94,7 @@ def test_a_region_without_renderer_or_results_is_reported(tmp_path: Path) -> Non
     assert "no recorded results" in problems[0].problem
 
 
-TIMING = re.compile(r"\d(?:\.\d+)?\s?(?:ms|µs|MB/s|s of CPU|s CPU|s wall)\b|\d\.\d+x\b")
+TIMING = re.compile(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?\s?(?:ms|µs|MB/s|s of CPU|s CPU|s wall)\b|\d\.\d+x\b")
 NOT_MEASURED = {
     ("README.md", "500 ms"): "a setting: how long a search waits for another process's reconcile",
     ("README.md", "1.5x"): "an option's default (--time-tolerance)",
