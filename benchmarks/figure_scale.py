@@ -230,8 +230,10 @@ def scale_goals(all_data: dict[str, Any]) -> str:
                     _verdict(med(secs) <= goal),
                 ]
             )
-    h = history["sizes"][max(history["sizes"], key=int)]
+    h_top = max(history["sizes"], key=int)
+    h = history["sizes"][h_top]
     rate = med(h["import messages per second"])
+    at_million = int(h_top) >= 1_000_000
     rows.append(
         [
             f"history import, {_k(max(history['sizes'], key=int))} messages, CPU",
@@ -244,8 +246,8 @@ def scale_goals(all_data: dict[str, Any]) -> str:
         [
             f"`history search`, {_k(max(history['sizes'], key=int))} messages, p50 / p95 (in-process CPU)",
             f"{_auto(h['search_p50_ms'])} / {med(h['search_p95_ms']):.0f} ms",
-            "10 ms p50",
-            _verdict(med(h["search_p50_ms"]) <= 10),
+            "10 ms p50 at 1M",
+            _verdict(med(h["search_p50_ms"]) <= 10) if at_million else "- (not measured at 1M)",
         ]
     )
     footer = (
