@@ -148,6 +148,28 @@ def file_lock(path: str | os.PathLike[str], *, symlink_error: type[MimomemError]
         os.close(fd)
 
 
+_READ_NOFOLLOW = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0)
+
+
+def open_regular_nofollow(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
+    """A descriptor of the regular file at ``path`` and its stat, never through a symlink, never blocking.
+
+    ``O_NOFOLLOW | O_NONBLOCK``: a symlink planted at ``path`` fails (``ELOOP``) and a FIFO
+    returns at once; anything but a regular file raises ``OSError`` naming it.  The
+    descriptor stays non-blocking (regular files ignore it); the caller closes it.
+    """
+    fd = os.open(path, _READ_NOFOLLOW)
+    try:
+        st = os.fstat(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise OSError(f"{os.fspath(path)} is not a regular file; skipped")
+    return fd, st
+
+
 def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
     """``open(path, "rb")``, refusing anything but a regular file without blocking on it.
 

@@ -16,10 +16,10 @@ view, the store drops its derived indexes (``reset``) and rebuilds them from the
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from mimomem.common.files import open_regular_nofollow
 from mimomem.curated import snapshot as snapshots
 from mimomem.curated.listing import StatKey, stat_key
 from mimomem.curated.memory import Memory
@@ -27,8 +27,6 @@ from mimomem.curated.ranking import RecallIndex
 from mimomem.curated.recall_cache import cache_base, save
 from mimomem.curated.roots import CuratedRoot
 from mimomem.curated.snapshot import RootSnapshot, encode
-
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def warm_caches(
@@ -73,12 +71,11 @@ def prime(root: CuratedRoot, written: Mapping[Path, str], memories: Mapping[str,
 def holding(path: Path, data: bytes) -> StatKey | None:
     """The stat key of the regular file at ``path`` if it holds exactly ``data``, else ``None``."""
     try:
-        fd = os.open(path, _READ_FLAGS)
+        fd, first = open_regular_nofollow(path)
     except OSError:
         return None
     try:
-        first = os.fstat(fd)
-        if not stat.S_ISREG(first.st_mode) or first.st_size != len(data):
+        if first.st_size != len(data):
             return None
         chunks, size = [], 0
         while size <= len(data) and (chunk := os.read(fd, len(data) + 1 - size)):

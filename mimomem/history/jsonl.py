@@ -12,11 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from mimomem.common.files import open_regular_nofollow
 
 CHUNK = 4 * 1024 * 1024
 MAX_LINE = 16 * 1024 * 1024
@@ -44,15 +45,6 @@ def head_mark(fd: int, length: int) -> str:
     return f"{n}:{hashlib.sha256(os.pread(fd, n, 0)).hexdigest()[:32]}"
 
 
-def _open_regular(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise OSError(f"{os.fspath(path)} is not a regular file; skipped")
-    return fd, st
-
-
 def read_jsonl(
     path: str | os.PathLike[str],
     on_object: Callable[[int, dict[str, Any]], None],
@@ -68,7 +60,7 @@ def read_jsonl(
     (or is shorter than ``offset``), ``on_replaced()`` is called and the file is read from
     byte 0 (``replaced=True`` in the result).
     """
-    fd, st = _open_regular(path)
+    fd, st = open_regular_nofollow(path)
     try:
         result = JsonlRead(size=st.st_size, mtime_ns=st.st_mtime_ns)
         if offset > st.st_size or (head and offset and head_mark(fd, int(head.split(":", 1)[0])) != head):
