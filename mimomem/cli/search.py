@@ -137,7 +137,8 @@ def cmd_index_stats(args: argparse.Namespace) -> int:
     print("per type        " + (", ".join(f"{k} {v}" for k, v in stats.per_type.items()) or "-"))
     print("per scope       " + (", ".join(f"{k} {v}" for k, v in stats.per_scope.items()) or "-"))
     for name, ident in stats.tokenizers.items():
-        print(f"{name:<15} {ident} ({stats.index_bytes.get(name, 0)} bytes)")
+        built = f"{ident} ({stats.index_bytes.get(name, 0)} bytes)" if ident else "not built (built by its first query)"
+        print(f"{name:<15} {built}")
     print(f"last reconcile  {utc_iso(stats.last_reconcile) or 'never'}")
     print(f"native engine   {'yes' if stats.native else 'no (pure Python)'}")
     print(f"skipped/warned  {len(stats.skipped)}")

@@ -25,7 +25,7 @@ from typing import Protocol, runtime_checkable
 import regex
 
 from mimomem.errors import UnknownBackendError
-from mimomem.search import db
+from mimomem.search import db, lazy_index
 from mimomem.search.backend_common import filter_sql, read_snapshot
 from mimomem.search.hits import RankedRow
 from mimomem.search.native_index import NativeIndex
@@ -129,6 +129,7 @@ class Fts5Backend:
         if match is None or limit <= 0:
             return []
         where, params = filter_sql(scope, scope_id, type)
+        self.load()
         with read_snapshot(self._conn):
             return self._rank(match, where, params, limit)
 
@@ -182,6 +183,7 @@ class Fts5Backend:
         if not hits:
             return []
         if self.name == "fts5-unicode61":
+            self.load()
             return self._fts_snippets(query, hits)
         return body_snippets(self._conn, query, hits)
 
@@ -204,6 +206,8 @@ class Fts5Backend:
 
     def size_bytes(self) -> int:
         """Bytes used by this index's FTS5 tables (plus the shadow column for bigram)."""
+        if not lazy_index.is_built(self._conn, self.name):
+            return 0  # a lazy index never queried
         size = _tables_size(self._conn, self.spec.table)
         if self.name == "fts5-bigram":
             shadow = "SELECT coalesce(sum(length(CAST(tokens AS BLOB))), 0) FROM memory_fts"
@@ -211,7 +215,8 @@ class Fts5Backend:
         return size
 
     def load(self) -> None:
-        """Nothing to do: FTS5 reads its index from the database on each query."""
+        """Build a lazy index (``fts5-unicode61``) if it does not exist yet; FTS5 reads the rest as it goes."""
+        lazy_index.ensure_index(self._conn, self.name)
 
 
 def _tables_size(conn: sqlite3.Connection, table: str) -> int:

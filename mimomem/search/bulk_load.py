@@ -2,22 +2,25 @@
 
 ``db.put_rows`` calls it for a large write (``db.BULK_MIN_ROWS`` rows, and at least as many as
 the table holds): the rows go in without the index triggers, then each FTS5 index is rebuilt
-from the table once, and the triggers come back as they were.
+from the table once, and the triggers come back as they were (a lazy index not built yet,
+``db.LAZY``, is left for its first query).
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-from mimomem.search import db
+from mimomem.search import db, lazy_index
 
 
 def bulk_load(conn: sqlite3.Connection, batch: list[db.Row], stamp: int) -> None:
     """``put_rows`` for a large batch: rows without triggers, then each FTS5 index rebuilt from the table.
 
     The same rows and ids as row-by-row writing (a path given twice keeps its last version).
+    Only the indexes that exist are rebuilt: a lazy one not queried yet stays unbuilt.
     """
-    for spec in db.INDEXES.values():
+    specs = lazy_index.built_indexes(conn)
+    for spec in specs:
         for stmt in db.drop_fts_sql(spec)[:3]:  # the triggers only
             conn.execute(stmt)
     last = {row.path: n for n, row in enumerate(batch)}
@@ -28,7 +31,7 @@ def bulk_load(conn: sqlite3.Connection, batch: list[db.Row], stamp: int) -> None
         for row, tokens in zip(kept, db.shadow_tokens_many([row.body for row in kept]), strict=True)
     )
     conn.executemany(db.INSERT_ROW, values)
-    for spec in db.INDEXES.values():
+    for spec in specs:
         _rebuild_unmerged(conn, spec.table)
         for stmt in db.fts_sql(spec)[1:]:  # the triggers again, as they were
             conn.execute(stmt)

@@ -3,7 +3,8 @@
 One content table, ``memory_fts`` (MiMo-Code's columns plus ``tokens``), feeds two
 external-content FTS5 indexes:
 
-* ``memory_fts_idx``    - column ``body``, ``unicode61 remove_diacritics 1`` (MiMo-Code's);
+* ``memory_fts_idx``    - column ``body``, ``unicode61 remove_diacritics 1`` (MiMo-Code's),
+  a baseline built on its first query only (``LAZY``), not by every build;
 * ``memory_bigram_idx`` - column ``tokens``: the bigram tokenizer's output, space-joined,
   read by FTS5's ``ascii`` tokenizer with ``_`` as a token character.  Every token
   holds only folded letters, digits, ``_``, marks and non-ASCII characters, so
@@ -29,12 +30,13 @@ Schema history (``PRAGMA user_version``), each step a forward migration:
 3. the ``tokens`` shadow column, the bigram index and its triggers; the unicode61
    update trigger narrowed to ``UPDATE OF body``;
 4. a covering index on ``(path, fingerprint)``, so a reconcile compares fingerprints
-   without reading the wide rows (10k files: about 35 ms less per reconcile).
+   without reading the wide rows (10k files: about 35 ms less per reconcile);
+5. the unicode61 index becomes lazy (``LAZY``): dropped here, built by the first query
+   that needs it (``lazy_index.ensure_index``) and kept in step by its triggers from then on.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import os
@@ -43,11 +45,11 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
-from mimomem.common.databases import might_be_ours
-from mimomem.errors import CorruptDatabaseError, ForeignDatabaseError, SchemaTooNewError
+from mimomem.errors import ForeignDatabaseError, SchemaTooNewError
+from mimomem.search.corruption import database_file, is_corrupt, reporting_corruption
 from mimomem.text._accel import tokenize_bigram, tokenize_many
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 BUSY_TIMEOUT_MS = 30_000
 """How long a writer waits for another process's write transaction before giving up."""
 
@@ -74,6 +76,9 @@ INDEXES = {
     "fts5-unicode61": IndexSpec("memory_fts_idx", "body", UNICODE61_SPEC, "memory_fts"),
     "fts5-bigram": IndexSpec("memory_bigram_idx", "tokens", BIGRAM_SPEC, "memory_bigram"),
 }
+LAZY = frozenset({"fts5-unicode61"})
+"""Indexes built by their first query (``lazy_index.ensure_index``), not by every build: most users
+never query the unicode61 baseline.  Its ``tokenizer:`` meta key is present exactly when it is built."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -151,49 +156,6 @@ def refuse_foreign(conn: sqlite3.Connection, target: str) -> None:
         raise ForeignDatabaseError(
             f"{target} holds tables but is not a mimomem index database; pass another --db (that file was not changed)"
         )
-
-
-_CORRUPT_CODES = (11, 26)
-"""``SQLITE_CORRUPT`` and ``SQLITE_NOTADB`` (primary result codes)."""
-
-
-def is_corrupt(exc: sqlite3.Error) -> bool:
-    """True when ``exc`` says the database file is damaged or not a database at all."""
-    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
-    if code is not None:
-        return int(code) & 0xFF in _CORRUPT_CODES
-    return type(exc) is sqlite3.DatabaseError  # 3.10: CORRUPT and NOTADB raise exactly this class
-
-
-def database_file(conn: sqlite3.Connection) -> str:
-    """The file behind ``conn``'s main database (``":memory:"`` when there is none)."""
-    try:
-        for _, name, file in conn.execute("PRAGMA database_list"):
-            if name == "main":
-                return str(file) or ":memory:"
-    except sqlite3.Error:
-        pass
-    return "(unknown file)"
-
-
-@contextlib.contextmanager
-def reporting_corruption(where: str | sqlite3.Connection) -> Iterator[None]:
-    """Turn SQLite's corruption errors in the block into ``CorruptDatabaseError`` naming the file."""
-    try:
-        yield
-    except sqlite3.DatabaseError as exc:
-        if not is_corrupt(exc):
-            raise
-        path = where if isinstance(where, str) else database_file(where)
-        if not might_be_ours(path):  # never call a file of the user's "only a cache" to delete
-            raise ForeignDatabaseError(
-                f"{path} is not a mimomem database ({exc}); pass another --db (that file was left as it was)"
-            ) from exc
-        raise CorruptDatabaseError(
-            f"index database {path} is damaged or is not a mimomem database ({exc}). It is only a cache "
-            f"of the memory files: delete it (and any {path}-wal / {path}-shm beside it) and the next search "
-            f"rebuilds it; if that path is not the index you meant, fix --db / db_path instead"
-        ) from exc
 
 
 class transaction:
@@ -294,7 +256,7 @@ def _migrate_3(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE memory_fts ADD COLUMN tokens TEXT NOT NULL DEFAULT ''")
     rows = conn.execute("SELECT id, body FROM memory_fts").fetchall()
     conn.executemany("UPDATE memory_fts SET tokens = ? WHERE id = ?", [(shadow_tokens(b), i) for i, b in rows])
-    _create_index(conn, "fts5-bigram")
+    create_index(conn, "fts5-bigram")
     _bump(conn, "epoch")
     _bump(conn, "generation")
 
@@ -304,7 +266,16 @@ def _migrate_4(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX memory_fts_fingerprint_idx ON memory_fts(path, fingerprint)")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_1, _migrate_2, _migrate_3, _migrate_4)
+def _migrate_5(conn: sqlite3.Connection) -> None:
+    """The unicode61 baseline becomes lazy: dropped (it is a cache), rebuilt by its first query."""
+    for backend in LAZY:
+        for stmt in drop_fts_sql(INDEXES[backend]):
+            conn.execute(stmt)
+        conn.execute("DELETE FROM meta WHERE key = ?", (f"tokenizer:{backend}",))
+
+
+_Migration = Callable[[sqlite3.Connection], None]
+MIGRATIONS: tuple[_Migration, ...] = (_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5)
 """``MIGRATIONS[k]`` takes a database from version ``k`` to ``k + 1``."""
 
 
@@ -339,7 +310,7 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
     return version
 
 
-def _create_index(conn: sqlite3.Connection, backend: str) -> None:
+def create_index(conn: sqlite3.Connection, backend: str) -> None:
     """Create one FTS5 index and its triggers, fill it from the table, record its tokenizer."""
     spec = INDEXES[backend]
     for stmt in fts_sql(spec):
@@ -348,20 +319,26 @@ def _create_index(conn: sqlite3.Connection, backend: str) -> None:
     set_meta(conn, f"tokenizer:{backend}", tokenizer_ids()[backend])
 
 
+def _stale(conn: sqlite3.Connection, backend: str, wanted: str) -> bool:
+    """Whether ``backend``'s index was built with another tokenizer (a lazy one not built yet is not)."""
+    recorded = get_meta(conn, f"tokenizer:{backend}")
+    return recorded != wanted and not (recorded is None and backend in LAZY)
+
+
 def ensure_tokenizers(conn: sqlite3.Connection) -> list[str]:
-    """Rebuild every index whose recorded tokenizer differs from the current one.
+    """Rebuild every built index whose recorded tokenizer differs from the current one.
 
     Returns the backends rebuilt.  For the bigram index this re-tokenizes every body
     into the shadow column and bumps ``epoch`` so in-memory scans reload.
     """
     wanted = tokenizer_ids()
-    stale = [b for b, ident in wanted.items() if get_meta(conn, f"tokenizer:{b}") != ident]
+    stale = [b for b, ident in wanted.items() if _stale(conn, b, ident)]
     if not stale:
         return []
     rebuilt = []
     with transaction(conn):
         for backend in stale:
-            if get_meta(conn, f"tokenizer:{backend}") == wanted[backend]:
+            if not _stale(conn, backend, wanted[backend]):
                 continue  # another process rebuilt it while we waited for the lock
             for stmt in drop_fts_sql(INDEXES[backend]):
                 conn.execute(stmt)
@@ -371,7 +348,7 @@ def ensure_tokenizers(conn: sqlite3.Connection) -> list[str]:
                     "UPDATE memory_fts SET tokens = ? WHERE id = ?", [(shadow_tokens(b), i) for i, b in rows]
                 )
                 _bump(conn, "epoch")
-            _create_index(conn, backend)
+            create_index(conn, backend)
             rebuilt.append(backend)
         if rebuilt:
             _bump(conn, "generation")
@@ -469,12 +446,14 @@ def delete_paths(conn: sqlite3.Connection, paths: Iterable[str]) -> int:
 
 __all__ = [
     "INDEXES",
+    "LAZY",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "Row",
     "SchemaTooNewError",
     "bigram_tokenizer_id",
     "connect",
+    "create_index",
     "database_file",
     "delete_paths",
     "ensure_tokenizers",

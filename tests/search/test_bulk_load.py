@@ -7,7 +7,7 @@ import random
 import pytest
 
 from mimomem.search import bulk_load as bulk_load_module
-from mimomem.search import db
+from mimomem.search import db, lazy_index
 
 WORDS = ["部署", "脚本", "端口", "数据库", "pnpm", "lockfile", "postgres", "5433", "Crème", "缓存"]
 QUERIES = ['"部署"', '"脚本" OR "5433"', '"数据 据库"', '"creme"', '"pnpm" OR "lockfile"']
@@ -27,7 +27,7 @@ def _state(conn) -> tuple[list[tuple], dict[str, list[tuple]]]:
     rows = conn.execute("SELECT path, body, tokens, fingerprint FROM memory_fts ORDER BY id").fetchall()
     path_of = dict(conn.execute("SELECT id, path FROM memory_fts"))
     found = {}
-    for spec in db.INDEXES.values():
+    for spec in lazy_index.built_indexes(conn):
         t = spec.table
         conn.execute(f"INSERT INTO {t}({t}) VALUES ('integrity-check')")
         for q in QUERIES:
@@ -38,13 +38,16 @@ def _state(conn) -> tuple[list[tuple], dict[str, list[tuple]]]:
     return rows + triggers, found
 
 
+@pytest.mark.parametrize("unicode61", [False, True], ids=["unicode61-lazy", "unicode61-built"])
 @pytest.mark.parametrize("existing", [0, 300])
-def test_bulk_load_equals_row_by_row(monkeypatch, existing):
+def test_bulk_load_equals_row_by_row(monkeypatch, existing, unicode61):
     first, second = _rows(existing, 1), _rows(2400, 2)
     states = []
     for bulk in (False, True):
         monkeypatch.setattr(db, "BULK_MIN_ROWS", 1000 if bulk else 10**9)
         conn = db.connect(":memory:")
+        if unicode61:  # queried before: the bulk load rebuilds it too
+            assert lazy_index.ensure_index(conn, "fts5-unicode61")
         epoch, generation = db.generation(conn)
         with db.transaction(conn):
             db.put_rows(conn, first, now=5)
@@ -57,6 +60,7 @@ def test_bulk_load_equals_row_by_row(monkeypatch, existing):
             db.put_rows(conn, second[:5], now=9)
             db.delete_paths(conn, [second[7].path])
         states.append(_state(conn))
+        assert unicode61 == lazy_index.is_built(conn, "fts5-unicode61")  # a bulk load never builds a lazy index
         conn.close()
     assert states[0] == states[2]
     assert states[1] == states[3]
@@ -75,6 +79,7 @@ def test_small_writes_to_a_large_table_are_row_by_row(monkeypatch):
 
 def test_bulk_load_leaves_fts5_merging_as_it_found_it():
     conn = db.connect(":memory:")
+    assert lazy_index.ensure_index(conn, "fts5-unicode61")  # queried before: rebuilt by the bulk load too
     with db.transaction(conn):
         db.put_rows(conn, [row._replace(path=f"/m/x{i}.md") for i, row in enumerate(_rows(1500, 5))])
     for spec in db.INDEXES.values():

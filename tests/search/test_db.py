@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.search import db
+from mimomem.search import db, lazy_index
 
 
 @pytest.fixture
 def mem() -> Iterator[sqlite3.Connection]:
-    """A migrated in-memory database, closed after the test."""
+    """A migrated in-memory database with both FTS5 indexes (the lazy one built), closed after the test."""
     with contextlib.closing(db.connect(":memory:")) as conn:
+        lazy_index.ensure_index(conn, "fts5-unicode61")
         yield conn
 
 
@@ -32,7 +33,7 @@ def _match(conn: sqlite3.Connection, backend: str, match: str) -> list[str]:
 
 
 def _integrity(conn: sqlite3.Connection) -> None:
-    for spec in db.INDEXES.values():
+    for spec in lazy_index.built_indexes(conn):
         conn.execute(f"INSERT INTO {spec.table}({spec.table}) VALUES ('integrity-check')")
 
 
@@ -47,7 +48,11 @@ def test_new_database_has_current_schema_wal_and_busy_timeout(tmp_path):
     assert "wal" == conn.execute("PRAGMA journal_mode").fetchone()[0]
     assert db.BUSY_TIMEOUT_MS == conn.execute("PRAGMA busy_timeout").fetchone()[0]
     assert db.tokenizer_ids()["fts5-bigram"] == db.get_meta(conn, "tokenizer:fts5-bigram")
+    assert db.get_meta(conn, "tokenizer:fts5-unicode61") is None  # lazy: built by its first query
+    assert not lazy_index.is_built(conn, "fts5-unicode61")
+    assert lazy_index.ensure_index(conn, "fts5-unicode61")
     assert db.tokenizer_ids()["fts5-unicode61"] == db.get_meta(conn, "tokenizer:fts5-unicode61")
+    assert not lazy_index.ensure_index(conn, "fts5-unicode61")  # once
     conn.close()
 
 
@@ -114,6 +119,8 @@ def test_migrates_from_every_earlier_version(tmp_path, start):
 
     conn = db.connect(path)
     assert db.SCHEMA_VERSION == db.user_version(conn)
+    assert not lazy_index.is_built(conn, "fts5-unicode61")  # v5: dropped, built again by its first query
+    assert lazy_index.ensure_index(conn, "fts5-unicode61")
     _integrity(conn)
     if start > 0:
         assert ["/m/a.md"] == _match(conn, "fts5-bigram", '"部署"')
@@ -214,6 +221,7 @@ def test_changed_tokenizer_rebuilds_the_index(tmp_path):
 def test_changed_unicode61_spec_rebuilds_that_index(mem):
     conn = mem
     _put(conn, "/m/a.md", "hello world")
+
     db.set_meta(conn, "tokenizer:fts5-unicode61", "unicode61 remove_diacritics 0")
     assert ["fts5-unicode61"] == db.ensure_tokenizers(conn)
     assert ["/m/a.md"] == _match(conn, "fts5-unicode61", '"hello"')
@@ -233,6 +241,7 @@ def test_shadow_tokens_round_trip_through_the_ascii_tokenizer(mem):
 def test_the_sqlite3_shell_can_read_and_check_the_database(tmp_path):
     path = tmp_path / "cli.db"
     conn = db.connect(path)
+    lazy_index.ensure_index(conn, "fts5-unicode61")
     _put(conn, "/m/a.md", "部署脚本用 pnpm")
     conn.close()
     sql = (

@@ -183,6 +183,8 @@ def test_document_index_round_trip(tmp_path):
         assert ["b"] == [h.doc_id for h in index.search("部署脚本", backend="native-index")]
         assert 1 == index.remove_documents(["b", "missing"])
         assert [] == index.search("部署脚本", backend="fts5-bigram")
+        assert 0 == index.size_bytes("fts5-unicode61")  # never queried: not built (search/lazy_index.py)
+        assert ["a"] == [h.doc_id for h in index.search("redis", backend="fts5-unicode61")]
         assert all(index.size_bytes(b) > 0 for b in BACKENDS)
     with DocumentIndex(tmp_path / "docs.db") as reopened:  # persisted
         assert 2 == len(reopened)

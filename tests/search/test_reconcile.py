@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mimomem import MemoryIndex
-from mimomem.search import reconcile
+from mimomem.search import lazy_index, reconcile
 from mimomem.search.reconcile import fingerprint
 
 
@@ -279,8 +279,8 @@ def test_two_processes_reconciling_at_once(root):
     index = MemoryIndex(root, db_path, reconcile_on_search=False)
     index.reconcile()
     conn = index.docs.connection
-    for table in ("memory_fts_idx", "memory_bigram_idx"):
-        conn.execute(f"INSERT INTO {table}({table}) VALUES ('integrity-check')")
+    for spec in lazy_index.built_indexes(conn):
+        conn.execute(f"INSERT INTO {spec.table}({spec.table}) VALUES ('integrity-check')")
     assert 43 == index.stats().rows
     edited = index.search("edited0", retrieval="off")  # the index's content, not feedback's related notes
     assert [f"projects/p{0}/memory-n0.md"] == [os.path.relpath(h.path, root) for h in edited]
