@@ -4,7 +4,9 @@ The extension ``mimomem._native`` is cythonized from ``_native/*.pyx`` at build 
 (Cython is a build requirement in pyproject.toml).  If cythonizing or compiling fails
 (no compiler, no headers), the build prints why and installs the pure-Python package,
 which is complete on its own.  Set MIMOMEM_PURE_BUILD=1 to skip the extension on purpose,
-MIMOMEM_REQUIRE_NATIVE=1 to fail instead of falling back.  MANIFEST.in ships the ``.pyx`` and
+MIMOMEM_REQUIRE_NATIVE=1 to fail instead of falling back, MIMOMEM_UNOPTIMIZED_BUILD=1 to compile
+without optimization (the same code, built in a tenth of the CPU and run slower: for
+tests/test_packaging.py's trial install, never for use).  MANIFEST.in ships the ``.pyx`` and
 ``.pxi`` sources in the sdist and keeps the generated ``.cpp`` out of it.
 
 The benchmark corpora stay at the top of the checkout (``corpora/``); a wheel carries their
@@ -132,6 +134,7 @@ def sqlite_extension() -> list[object]:
     from setuptools import Extension
 
     flags = ["/std:c++17", "/O2", "/utf-8"] if sys.platform == "win32" else ["-O3", "-std=c++17", "-fvisibility=hidden"]
+    flags += _unoptimized()
     return [
         Extension(
             SQLITE_EXTENSION,
@@ -141,6 +144,14 @@ def sqlite_extension() -> list[object]:
             extra_compile_args=flags,
         )
     ]
+
+
+def _unoptimized() -> list[str]:
+    """``-O0`` (``/Od``) after the other flags when MIMOMEM_UNOPTIMIZED_BUILD=1: the last one wins."""
+    if os.environ.get("MIMOMEM_UNOPTIMIZED_BUILD") != "1":
+        return []
+    print("mimomem: compiling without optimization (MIMOMEM_UNOPTIMIZED_BUILD=1)", file=sys.stderr)
+    return ["/Od"] if sys.platform == "win32" else ["-O0"]
 
 
 def extensions() -> list[object]:
@@ -172,7 +183,7 @@ def cython_extension() -> list[object]:
         sources=["_native/_native.pyx"],
         language="c++",
         # FTS5's bm25() must be reproduced to the last bit: no fused multiply-add.
-        extra_compile_args=["-O3", "-std=c++17", "-ffp-contract=off"],
+        extra_compile_args=["-O3", "-std=c++17", "-ffp-contract=off", *_unoptimized()],
     )
     try:
         return cythonize(
