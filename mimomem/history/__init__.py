@@ -1,6 +1,7 @@
 """The trajectory history: what agents did, imported read-only from their own records.
 
 - ``history_store``: ``<data>/history.db`` (sessions, messages, parts; bigram FTS5 index), a cache;
+- ``history_db``: that file itself: schema, opening (0600, migration, foreign files refused), bulk indexing;
 - ``claude_code``, ``agent_db``, ``opencode``: importers for Claude Code transcripts,
   MiMo-Code's (and OpenCode's) SQLite database, and OpenCode's JSON file store;
 - ``jsonl``: defensive, incremental reading of append-only JSONL files;

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mimomem.history.history_store import HistoryStore, searchable_text
+from mimomem.history.history_db import searchable_text
+from mimomem.history.history_store import HistoryStore
 from mimomem.history.records import iso_time
 from mimomem.search.snippets import cut_snippet
 from mimomem.text.query import parse_query
