@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 
 def add_parsers(sub: Subparsers) -> None:
     """``install`` and ``uninstall``, each with the ``claude-code`` harness."""
-    p = sub.add_parser("install", help="set up an agent harness to use mimomem")
-    harness = p.add_subparsers(dest="install_command", required=True, metavar="HARNESS", help="the agent harness:")
-    q = harness.add_parser(
-        "claude-code",
+    q = _claude_code_parser(
+        sub,
+        "install",
+        "set up an agent harness to use mimomem",
         help="merge mimomem's hooks into Claude Code's settings (numbered backups), or write a plugin",
         description="Adds this installation's `mimomem hook claude-code` (by absolute path: no PATH needed) for "
         "SessionStart, UserPromptSubmit, PreCompact and SessionEnd to .claude/settings.json at the top of the git "
@@ -33,20 +33,29 @@ def add_parsers(sub: Subparsers) -> None:
         "keeping everything already there. The command is run once first; nothing is written if it fails. "
         "--plugin DIR writes a Claude Code plugin (hooks and the MCP server) instead.",
     )
-    _scope_options(q)
     q.add_argument("--plugin", metavar="DIR", help="write a Claude Code plugin directory (add it with /plugin)")
     q.add_argument("--print", action="store_true", help="print the hooks JSON instead of writing it")
     q.set_defaults(func=cmd_install_claude_code)
-    p = sub.add_parser("uninstall", help="remove what install added to an agent harness")
-    harness = p.add_subparsers(dest="uninstall_command", required=True, metavar="HARNESS", help="the agent harness:")
-    q = harness.add_parser(
-        "claude-code",
+    q = _claude_code_parser(
+        sub,
+        "uninstall",
+        "remove what install added to an agent harness",
         help="remove mimomem's hooks from Claude Code's settings",
         description="Removes the hooks install added from the same settings file. If nothing else changed since, "
         "the file is restored byte for byte (removed, if install created it); otherwise other edits are kept.",
     )
-    _scope_options(q)
     q.set_defaults(func=cmd_uninstall_claude_code)
+
+
+def _claude_code_parser(
+    sub: Subparsers, command: str, summary: str, *, help: str, description: str
+) -> argparse.ArgumentParser:
+    """``mimomem COMMAND claude-code`` (the only harness so far) with the settings-scope options."""
+    p = sub.add_parser(command, help=summary)
+    harness = p.add_subparsers(dest=f"{command}_command", required=True, metavar="HARNESS", help="the agent harness:")
+    q = harness.add_parser("claude-code", help=help, description=description)
+    _scope_options(q)
+    return q
 
 
 def _scope_options(p: argparse.ArgumentParser) -> None:
