@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import stat
 from collections.abc import Mapping, Sequence
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from mimomem.common import frontmatter
 from mimomem.common.secrets import redact_secrets
-from mimomem.curated.memory import MAX_FILE_BYTES, str_list
+from mimomem.curated.memory import MAX_FILE_BYTES, MemoryFields, str_list
 from mimomem.errors import InvalidMemoryError
 
-ITEM_FIELDS = frozenset({"category", "summary", "body", "highlight", "load_when", "pinned", "supersedes", "slug"})
+ITEM_FIELDS = frozenset(f.name for f in fields(MemoryFields))
 """The keys an item of ``remember_many`` may have (``category`` and ``summary`` are needed)."""
 
 
@@ -30,23 +31,15 @@ def item_label(n: int, item: Any, labels: Sequence[str] | None) -> str:
     return f"item {n}"
 
 
-def item_arguments(n: int, item: Any) -> dict[str, Any]:
-    """The ``remember`` arguments of an item; ``InvalidMemoryError`` for a non-mapping or unknown keys."""
+def item_arguments(n: int, item: Any) -> MemoryFields:
+    """The fields of an item; ``InvalidMemoryError`` for a non-mapping or unknown keys."""
     if not isinstance(item, Mapping):
         raise InvalidMemoryError(f"item {n} is a {type(item).__name__}, not a mapping")
     unknown = set(item) - ITEM_FIELDS
     if unknown:
         raise InvalidMemoryError(f"unknown fields {sorted(unknown)}; allowed: {sorted(ITEM_FIELDS)}")
-    return {
-        "category": item.get("category", ""),
-        "summary": item.get("summary", ""),
-        "body": item.get("body", ""),
-        "highlight": item.get("highlight", ""),
-        "load_when": item.get("load_when", ()),
-        "pinned": bool(item.get("pinned", False)),
-        "supersedes": item.get("supersedes"),
-        "slug": item.get("slug"),
-    }
+    given = MemoryFields(**{"category": "", "summary": "", **item})
+    return replace(given, pinned=bool(given.pinned))
 
 
 def read_notes(base: Path, categories: Sequence[str]) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:

@@ -9,7 +9,7 @@ as a ``Problem``); writing is deterministic (``new_memory_meta`` fixes the key o
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,24 @@ class Memory:
     def text(self) -> str:
         """What recall indexes: summary, highlight and body."""
         return f"{self.summary}\n{self.highlight}\n{self.body}"
+
+
+@dataclass(frozen=True)
+class MemoryFields:
+    """What a caller gives for one new memory (``remember``, an item of ``remember_many``, a note).
+
+    The one spelling of that field list on the way to the file: ``remember`` builds it,
+    ``remember_many`` reads each item into it, and the write path takes it whole.
+    """
+
+    category: str
+    summary: str
+    body: str = ""
+    highlight: str = ""
+    load_when: Sequence[str] = ()
+    pinned: bool = False
+    supersedes: str | None = None
+    slug: str | None = None
 
 
 @dataclass(frozen=True)

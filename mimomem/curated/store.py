@@ -27,6 +27,7 @@ from mimomem.curated.memory import (
     ForgetResult,
     InspectReport,
     Memory,
+    MemoryFields,
     MemoryStatus,
     Problem,
     Recalled,
@@ -241,19 +242,8 @@ class CuratedMemory:
         """
         root = self._root(scope)
         with self._writing(root) as undo:
-            return self._write_one(
-                root,
-                category,
-                summary,
-                body,
-                author=author,
-                highlight=highlight,
-                load_when=load_when,
-                pinned=pinned,
-                supersedes=supersedes,
-                slug=slug,
-                undo=undo,
-            )
+            given = MemoryFields(category, summary, body, highlight, load_when, pinned, supersedes, slug)
+            return self._write_one(root, given, author=author, undo=undo)
 
     def _writing(self, root: CuratedRoot) -> AbstractContextManager[Undo]:
         """One all-or-nothing write to ``root`` (``transaction.writing``; ``reset`` after an undo)."""
@@ -297,7 +287,7 @@ class CuratedMemory:
         with self._writing(root) as undo:  # all or nothing: a full disk undoes the whole batch
             for n, item in enumerate(items):
                 try:
-                    memory = self._write_one(root, **item_arguments(n, item), author=author, durable=False, undo=undo)
+                    memory = self._write_one(root, item_arguments(n, item), author=author, durable=False, undo=undo)
                 except (CuratedError, SecretRefusedError, ValueError) as exc:
                     result.refused.append((item_label(n, item, labels), str(exc)))
                     continue
@@ -308,27 +298,18 @@ class CuratedMemory:
         return result
 
     def _write_one(
-        self,
-        root: CuratedRoot,
-        category: str,
-        summary: str,
-        body: str,
-        *,
-        author: str,
-        highlight: str,
-        load_when: Sequence[str],
-        pinned: bool,
-        supersedes: str | None,
-        slug: str | None,
-        undo: Undo,
-        durable: bool = True,
+        self, root: CuratedRoot, given: MemoryFields, *, author: str, undo: Undo, durable: bool = True
     ) -> Memory:
         """Check, write and register one memory (the caller holds the root's lock and compiles)."""
         from mimomem.curated import writing as w
 
-        given = {"category": category, "summary": summary, "slug": slug, "highlight": highlight, "load when": load_when}
+        category, slug, supersedes, pinned = given.category, given.slug, given.supersedes, given.pinned
+        fields = {"category": category, "summary": given.summary, "slug": slug, "highlight": given.highlight}
         summary, body, highlight, when = w.checked_input(
-            {**given, "supersedes": supersedes, "body": body}, author=author, root=root, categories=self.categories
+            {**fields, "load when": given.load_when, "supersedes": supersedes, "body": given.body},
+            author=author,
+            root=root,
+            categories=self.categories,
         )
         memory_id = w.choose_id(root, category, summary, slug)
         path = root.file_for(memory_id)  # a symlinked category directory or file is refused before anything else
