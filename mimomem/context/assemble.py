@@ -97,7 +97,7 @@ def session_context(
     extra = _curated_session_blocks(where) if curated else []
     reserve = instructions.tokens + sum(b.tokens for b in extra) + _LEFT_OUT_RESERVE
     rebuilt = rebuild_blocks(where, max(0, budget - reserve), recent_user=recent_user)
-    if any(b.text for b in rebuilt) or extra:
+    if any(b.text or b.full_tokens for b in rebuilt) or extra:  # a block cut to nothing is named as left out
         ctx.blocks = [instructions, *extra, *rebuilt]  # hard rules first (the instructions say what follows)
     else:
         ctx.blocks = [instructions]

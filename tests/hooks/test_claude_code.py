@@ -243,6 +243,8 @@ def test_the_session_budget_variable_bounds_the_context(project: Path, monkeypat
     small = context_of(call(start)[0], "SessionStart")
     assert len(small) < len(whole) // 2
     assert "truncated at" in small or "Left out for the token budget" in small
+    monkeypatch.setenv("MIMOMEM_SESSION_BUDGET", "200")  # less than the instructions: memory named as left out
+    assert "Left out for the token budget" in context_of(call(start)[0], "SessionStart")
     monkeypatch.setenv("MIMOMEM_SESSION_BUDGET", "lots")  # junk: the default budget, not a crash
     assert context_of(call(start)[0], "SessionStart") == whole
 
