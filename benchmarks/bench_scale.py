@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 import corpus
+from bench_process import CHILD
 
 HERE = Path(__file__).resolve().parent
 PATHS = ("build", "query", "first-query", "remember", "open-recall", "history-import", "history-search")
@@ -153,19 +154,8 @@ def work_history_import(n: int, workdir: Path) -> dict[str, Any]:
     return {"cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall}
 
 
-FIRST_QUERY = """
-import sys, time, json
-t = time.process_time
-start = t()
-from mimomem import DocumentIndex
-imported = t()
-db, backend, retrieval, query = sys.argv[1:5]
-with DocumentIndex(db) as index:
-    options = {"retrieval": retrieval} if retrieval else {}
-    index.search(query, backend=backend, limit=10, floor=0.15, snippets=True, **options)
-end = t()
-print(json.dumps({"interpreter start": start, "imports": imported - start, "open + query": end - imported}))
-"""
+FIRST_QUERY = CHILD
+"""The new-process first query is the one ``bench_process.py`` times: one script, both figures."""
 HISTORY_SEARCH = """
 import sys, time, json
 t = time.process_time
