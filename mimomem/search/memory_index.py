@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from mimomem.search import db
+from mimomem.search import db, walk
 from mimomem.search import reconcile as reconcile_mod
 from mimomem.search.document_index import DocumentIndex
 from mimomem.search.hits import MemoryHit, SearchResults
@@ -65,7 +65,7 @@ class IndexStats:
     rows: int
     per_type: dict[str, int]
     per_scope: dict[str, int]
-    skipped: list[reconcile_mod.Issue]
+    skipped: list[walk.Issue]
     tokenizers: dict[str, str]
     schema_version: int
     db_bytes: int
@@ -97,7 +97,7 @@ class MemoryIndex:
         score_floor: float = DEFAULT_FLOOR,
         claude_code: bool = False,
         claude_code_base: str | os.PathLike[str] | None = None,
-        max_file_bytes: int = reconcile_mod.DEFAULT_MAX_FILE_BYTES,
+        max_file_bytes: int = walk.DEFAULT_MAX_FILE_BYTES,
         progress: TextIO | bool | None = None,
         expand_synonyms: bool = False,
     ) -> None:
@@ -144,7 +144,7 @@ class MemoryIndex:
         """Directories a reconcile walks: the memory root, then Claude Code roots if enabled."""
         roots = [self.root]
         if self.claude_code:
-            roots += reconcile_mod.cc_memory_roots(self.claude_code_base)
+            roots += walk.cc_memory_roots(self.claude_code_base)
         return roots
 
     def reconcile(self, *, force: bool = True, wait_ms: int | None = None) -> reconcile_mod.ReconcileReport:
@@ -243,7 +243,7 @@ class MemoryIndex:
             hints = (TRUNCATED_HINT, *hints)
         return SearchResults(parsed.text, name, hits, hints, tuple(warnings))
 
-    def issues(self) -> list[reconcile_mod.Issue]:
+    def issues(self) -> list[walk.Issue]:
         """Files the last reconcile skipped or indexed with a warning, with reasons."""
         with self.docs._lock:
             return reconcile_mod.stored_issues(self.docs.connection)

@@ -11,7 +11,7 @@ import pytest
 
 from mimomem import MemoryIndex
 from mimomem.search import lazy_index, reconcile
-from mimomem.search.reconcile import fingerprint
+from mimomem.search.walk import fingerprint
 
 
 def write(root: Path, rel: str, text: str | bytes) -> Path:
@@ -285,27 +285,3 @@ def test_two_processes_reconciling_at_once(root):
     edited = index.search("edited0", retrieval="off")  # the index's content, not feedback's related notes
     assert [f"projects/p{0}/memory-n0.md"] == [os.path.relpath(h.path, root) for h in edited]
     assert [] == list(index.search("note0"))
-
-
-def test_read_text_refuses_a_fifo_without_blocking(tmp_path):
-    # walk() skips FIFOs, but a file can be swapped for one before read_text opens it
-    import threading
-
-    fifo = tmp_path / "swapped.md"
-    os.mkfifo(fifo)
-    outcome: list[object] = []
-
-    def run() -> None:
-        try:
-            outcome.append(reconcile.read_text(str(fifo), 1000))
-        except OSError as exc:
-            outcome.append(exc)
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    worker.join(10)
-    if worker.is_alive():  # unblock the reader so the thread ends, then fail
-        os.close(os.open(fifo, os.O_WRONLY))
-        worker.join(10)
-        pytest.fail("read_text blocked on a FIFO")
-    assert len(outcome) == 1 and isinstance(outcome[0], OSError) and "regular file" in str(outcome[0])
