@@ -97,6 +97,29 @@ def test_no_old_names() -> None:
             getattr(errors, name)
 
 
+def _package_classes() -> dict[str, set[str]]:
+    """Class name -> the modules of the package that define a class of that name."""
+    import importlib
+    import pkgutil
+
+    out: dict[str, set[str]] = {}
+    for info in pkgutil.walk_packages(mimomem.__path__, "mimomem."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if inspect.isclass(value) and value.__module__ == module.__name__:
+                out.setdefault(name, set()).add(module.__name__)
+    return out
+
+
+def test_no_public_class_shares_its_name() -> None:
+    """One name, one class: no other module defines a class named like one ``mimomem`` exports."""
+    classes = _package_classes()
+    public = [n for n in mimomem.__all__ if inspect.isclass(getattr(mimomem, n))]
+    assert {n: sorted(classes[n]) for n in public if len(classes.get(n, ())) > 1} == {}
+
+
 def test_import_is_lazy() -> None:
     """``import mimomem`` must not load the engine, SQLite, YAML or jieba (hooks run per prompt)."""
     prefixes = "('mimomem.', 'yaml', 'jieba', 'sqlite3')"

@@ -73,7 +73,7 @@ _DATE = re.compile(r"\b(20\d\d-\d\d-\d\d)\b")
 
 
 @dataclass(frozen=True)
-class Term:
+class PromptTerm:
     """One query term: its tokens (all must be in an entry), weight, and whether it is distinctive."""
 
     tokens: tuple[str, ...]
@@ -85,7 +85,7 @@ class Term:
 
 
 @dataclass(frozen=True)
-class Recalled:
+class RecalledEntry:
     """An entry that passed the gate, with its score and coverage."""
 
     entry: Entry
@@ -93,13 +93,13 @@ class Recalled:
     coverage: float
 
 
-def query_terms(prompt: str) -> list[Term]:
+def query_terms(prompt: str) -> list[PromptTerm]:
     """The prompt's terms (see the module docstring); ``[]`` when only stop words remain."""
     from mimomem.text.tokens import tokenize
 
     template = template_terms()
     seen: set[str] = set()
-    out: list[Term] = []
+    out: list[PromptTerm] = []
     kept: list[str] = []
     for position, tok in enumerate(tokenize(prompt)):
         text = tok.text
@@ -111,13 +111,13 @@ def query_terms(prompt: str) -> list[Term]:
             continue
         seen.add(text)
         weak = text in template
-        out.append(Term((text,), TEMPLATE_WEIGHT if weak else 1.0, not weak, position=position))
+        out.append(PromptTerm((text,), TEMPLATE_WEIGHT if weak else 1.0, not weak, position=position))
     if out:
         out += _expansions(prompt, kept, {t.tokens for t in out})
     return out
 
 
-def _expansions(prompt: str, kept: list[str], have: set[tuple[str, ...]]) -> list[Term]:
+def _expansions(prompt: str, kept: list[str], have: set[tuple[str, ...]]) -> list[PromptTerm]:
     """Cross-language alternatives of the kept (non-stop) words, at most :data:`PER_SOURCE` each."""
     import unicodedata
 
@@ -127,12 +127,12 @@ def _expansions(prompt: str, kept: list[str], have: set[tuple[str, ...]]) -> lis
     folded = unicodedata.normalize("NFKC", prompt).casefold()
     latin = [w for w in kept if w.isascii()]
     targets = translations_in(folded, latin, per_word=PER_SOURCE)
-    out: list[Term] = []
+    out: list[PromptTerm] = []
     for tokens in tokenize_many(targets):
         stemmed = tuple(stem(x) for x in tokens)
         if stemmed and stemmed not in have and not all(is_stop(x) for x in stemmed):
             have.add(stemmed)
-            out.append(Term(stemmed, EXPANSION_WEIGHT, True, alternative=True))
+            out.append(PromptTerm(stemmed, EXPANSION_WEIGHT, True, alternative=True))
     return out
 
 
@@ -164,7 +164,7 @@ def load_entries(where: Where) -> EntryIndex:
     return load_index(recall_files(where), where.tree.root, where.tree.data_dir)
 
 
-def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[Term]) -> list[Recalled]:
+def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) -> list[RecalledEntry]:
     """Entries (with their words) that pass the gate for ``terms``, best first (ties: the newer first)."""
     if not len(entries) or not any(t.distinctive for t in terms):
         return []
@@ -176,7 +176,7 @@ def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[Term]) -> list[
         for i, (_, words) in enumerate(entries):
             for tok in wanted & words:
                 postings[tok].add(i)
-    matching = [_matching(term, postings) for term in terms]  # once per term: no Term is hashed per entry
+    matching = [_matching(term, postings) for term in terms]  # once per term: no PromptTerm is hashed per entry
     idf = [_idf(len(entries), len(m)) for m in matching]
     best = sum(
         term.weight * idf[k] * _seen_weight(term, postings) for k, term in enumerate(terms) if not term.alternative
@@ -201,7 +201,7 @@ def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[Term]) -> list[
     for score, i in scored:
         if score >= RELATIVE * top:
             entry, words = entries[i]
-            chosen.append((Recalled(entry, score, min(1.0, score / best)), words))
+            chosen.append((RecalledEntry(entry, score, min(1.0, score / best)), words))
     chosen.sort(key=lambda r: (-round(r[0].score, 6), _source_rank(r[0].entry.path), _newest_first(r[0].entry)))
     return _distinct(chosen)
 
@@ -216,9 +216,9 @@ def _source_rank(path: str) -> int:
     return 2 if name.startswith("checkpoint") else 3
 
 
-def _distinct(ranked: list[tuple[Recalled, frozenset[str]]]) -> list[Recalled]:
+def _distinct(ranked: list[tuple[RecalledEntry, frozenset[str]]]) -> list[RecalledEntry]:
     """``ranked`` without entries that repeat a better one (the same words, say, in a digest and MEMORY.md)."""
-    kept: list[tuple[Recalled, frozenset[str]]] = []
+    kept: list[tuple[RecalledEntry, frozenset[str]]] = []
     for r, words in ranked:
         if any(len(words & w) >= DUPLICATE * min(len(words), len(w)) for _, w in kept):
             continue
@@ -228,15 +228,15 @@ def _distinct(ranked: list[tuple[Recalled, frozenset[str]]]) -> list[Recalled]:
     return [r for r, _ in kept]
 
 
-def _seen_weight(term: Term, postings: dict[str, set[int]]) -> float:
+def _seen_weight(term: PromptTerm, postings: dict[str, set[int]]) -> float:
     if _matching(term, postings):
         return 1.0
     return UNSEEN_WEIGHT if term.tokens[0].isascii() else UNSEEN_CJK_WEIGHT
 
 
-def units(hit: Sequence[Term]) -> list[list[Term]]:
+def units(hit: Sequence[PromptTerm]) -> list[list[PromptTerm]]:
     """Matched terms grouped into words: adjacent Chinese bigrams of the prompt form one unit."""
-    out: list[list[Term]] = []
+    out: list[list[PromptTerm]] = []
     last = -2
     for term in sorted((t for t in hit if t.distinctive), key=lambda t: (t.position, t.tokens)):
         cjk = not term.tokens[0].isascii()
@@ -248,12 +248,12 @@ def units(hit: Sequence[Term]) -> list[list[Term]]:
     return out
 
 
-def _words(unit: list[Term]) -> int:
+def _words(unit: list[PromptTerm]) -> int:
     """Words in a unit: a run of k Chinese bigrams spans about (k + 1) // 2 words (数据库端口: 2)."""
     return max(1, (len(unit) + 1) // 2) if not unit[0].tokens[0].isascii() else 1
 
 
-def _enough(hit: Sequence[Term], postings: dict[str, set[int]]) -> bool:
+def _enough(hit: Sequence[PromptTerm], postings: dict[str, set[int]]) -> bool:
     """At least :data:`MIN_UNITS` distinctive words matched, or one that is rare and specific."""
     found = units(hit)
     if sum(_words(u) for u in found) >= MIN_UNITS:
@@ -267,7 +267,7 @@ def _enough(hit: Sequence[Term], postings: dict[str, set[int]]) -> bool:
     return specific and df <= RARE_DF
 
 
-def _matching(term: Term, postings: dict[str, set[int]]) -> set[int]:
+def _matching(term: PromptTerm, postings: dict[str, set[int]]) -> set[int]:
     sets = [postings.get(tok, set()) for tok in term.tokens]
     return set.intersection(*sets) if sets else set()
 
@@ -316,7 +316,7 @@ def render(entry: Entry, *, max_chars: int = ENTRY_CHARS) -> str:
     return "\n".join([head, *("  " + ln for ln in lines[1:])])
 
 
-def terms_text(terms: Iterable[Term]) -> list[str]:
+def terms_text(terms: Iterable[PromptTerm]) -> list[str]:
     """The terms as strings (for diagnostics and tests)."""
     return [_joined(t.tokens) for t in terms]
 
