@@ -82,7 +82,7 @@ if TYPE_CHECKING:
     from mimomem.search.backends import Backend
     from mimomem.search.document_index import DocumentIndex
     from mimomem.search.everything import search_everything
-    from mimomem.search.hits import DocumentHit, Found, MemoryHit, SearchResults
+    from mimomem.search.hits import DocumentHit, Found, Results
     from mimomem.search.memory_index import IndexStats, MemoryIndex
     from mimomem.search.params import Filters
     from mimomem.search.reconcile import ReconcileReport
@@ -121,9 +121,7 @@ STORES: dict[str, str] = {
     "IndexStats": "mimomem.search.memory_index",
     "ReconcileReport": "mimomem.search.reconcile",
     "Backend": "mimomem.search.backends",
-    "MemoryHit": "mimomem.search.hits",
     "DocumentHit": "mimomem.search.hits",
-    "SearchResults": "mimomem.search.hits",
     "CuratedMemory": "mimomem.curated.store",
     "Memory": "mimomem.curated.memory",
     "Recalled": "mimomem.curated.memory",
@@ -145,6 +143,7 @@ MEMORY_FLOOR: dict[str, str] = {
     "locate": "mimomem.tree.where",
     "Filters": "mimomem.search.params",
     "Found": "mimomem.search.hits",
+    "Results": "mimomem.search.hits",
     "search_everything": "mimomem.search.everything",
     "Context": "mimomem.context.assemble",
     "session_context": "mimomem.context.assemble",
@@ -162,10 +161,23 @@ _LAZY: dict[str, str] = {**ENGINE, **STORES, **MEMORY_FLOOR}
 """Public name -> the module that defines it (imported on first use)."""
 
 
+REMOVED: dict[str, str] = {
+    "MemoryHit": "Found",
+    "SearchResults": "Results",
+}
+"""Removed names -> the name to use (every memory search returns ``Results`` of ``Found``);
+asking for a removed name is an ``AttributeError`` that names the one to use."""
+
+
 def __getattr__(name: str) -> Any:
     """Import a public name on first use."""
     module = _LAZY.get(name)
     if module is None:
+        if name in REMOVED:
+            raise AttributeError(
+                f"mimomem.{name} was removed (one result type per level); use mimomem.{REMOVED[name]}:"
+                " every memory search returns Results of Found, BM25Index.search Hit, DocumentIndex.search DocumentHit"
+            )
         raise AttributeError(f"module 'mimomem' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
@@ -283,7 +295,6 @@ __all__ = [
     "LoadExtensionUnsupportedError",
     "LocationError",
     "Memory",
-    "MemoryHit",
     "MemoryIndex",
     "MemoryNotFoundError",
     "MemoryRootNotFoundError",
@@ -308,8 +319,8 @@ __all__ = [
     "RefusedError",
     "ReservedForRoleError",
     "ReservedTaskPathError",
+    "Results",
     "SchemaTooNewError",
-    "SearchResults",
     "SecretFinding",
     "SecretRefusedError",
     "SqliteExtensionError",

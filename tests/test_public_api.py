@@ -73,9 +73,9 @@ def test_return_types_are_public() -> None:
         "InspectReport",
         "BulkResult",
         "ForgetResult",
-        "MemoryHit",
+        "Found",
         "DocumentHit",
-        "SearchResults",
+        "Results",
         "IndexStats",
         "ReconcileReport",
         "Token",
@@ -95,6 +95,14 @@ def test_no_old_names() -> None:
             getattr(mimomem, name)
         with pytest.raises(AttributeError):
             getattr(errors, name)
+
+
+def test_removed_result_types_name_the_one_to_use() -> None:
+    """``MemoryHit`` and ``SearchResults`` became ``Found`` and ``Results``: the error says so."""
+    for old, new in (("MemoryHit", "Found"), ("SearchResults", "Results")):
+        with pytest.raises(AttributeError, match=f"mimomem.{old} was removed.*use mimomem.{new}"):
+            getattr(mimomem, old)
+        assert new in mimomem.__all__
 
 
 def _package_classes() -> dict[str, set[str]]:

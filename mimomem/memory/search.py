@@ -2,19 +2,20 @@
 
 It ranks the memory tree and the curated store together (:mod:`mimomem.search.everything`:
 reciprocal-rank fusion, narrowed to the caller's project unless the filters widen it) and
-returns one result type, :class:`~mimomem.search.hits.Found`.  An empty result says why:
-which filter emptied it and how many matches there are without it (:class:`Emptied`), that
-only this project was searched, and the escalation advice.  :func:`explain` words that in a
+returns one result type, :class:`~mimomem.search.hits.Results` of
+:class:`~mimomem.search.hits.Found`.  An empty result says why: which filter emptied it and
+how many matches there are without it (:class:`Emptied`), that only this project was searched,
+and the escalation advice.  :func:`explain` words that in a
 front end's own spelling (``--scope`` for the CLI, ``scope=`` for MCP).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from mimomem.search.hits import Found
+from mimomem.search.hits import Emptied, Found, Results
 from mimomem.search.params import Filters
 
 if TYPE_CHECKING:
@@ -23,36 +24,6 @@ if TYPE_CHECKING:
     from mimomem.tree.where import Where
 
 __all__ = ["Emptied", "Filters", "Found", "Results", "explain", "search"]
-
-
-@dataclass(frozen=True)
-class Emptied:
-    """The filters that emptied a search, and how many matches there are without them (at least)."""
-
-    dropped: tuple[str, ...]
-    count: int
-
-
-@dataclass(frozen=True)
-class Results:
-    """A memory search's hits best first; when there are none, ``emptied_by`` and ``hints`` say what to try."""
-
-    query: str
-    backend: str
-    filters: Filters
-    hits: tuple[Found, ...]
-    hints: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-    emptied_by: Emptied | None = None
-
-    def __iter__(self) -> Iterator[Found]:
-        return iter(self.hits)
-
-    def __len__(self) -> int:
-        return len(self.hits)
-
-    def __bool__(self) -> bool:
-        return bool(self.hits)
 
 
 def search(
@@ -81,7 +52,7 @@ def search(
     if not fused.hits:
         hints += tuple(line.format(root=where.tree.root) for line in ESCALATION_HINTS)
         emptied = _emptied_by(where, query, filters, backend, index, store)
-    return Results(query, fused.backend, filters, tuple(fused.hits), hints, fused.warnings, emptied)
+    return replace(fused, hints=hints, emptied_by=emptied)
 
 
 def _emptied_by(

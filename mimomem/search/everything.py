@@ -15,21 +15,20 @@ asking for a scope that belongs to no project (``claude-code``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mimomem.errors import InvalidTypeError
-from mimomem.search.hits import Found
+from mimomem.search.hits import Found, Results
 from mimomem.search.memory_index import MemoryIndex
 from mimomem.search.params import MAX_LIMIT, TYPES, Filters, check_limit
 from mimomem.text.tokens import tokenize
 from mimomem.tree.boilerplate import content_only
-from mimomem.tree.where import Where, header_cache, project_names, session_projects
+from mimomem.tree.where import Where, header_cache, session_projects
 
 if TYPE_CHECKING:
     from mimomem.curated.store import CuratedMemory
-    from mimomem.search.hits import SearchResults
 
 K = 60
 """Reciprocal-rank fusion constant (Cormack et al., SIGIR 2009 use 60)."""
@@ -39,16 +38,6 @@ FETCH = 50
 
 CURATED_SCOPES = ("project", "global")
 """The scopes a curated memory can have; a ``scope`` filter outside them leaves the curated store out."""
-
-
-@dataclass(frozen=True)
-class Fused:
-    """The fused hits, and what the tree's index said about the search (backend, hints, warnings)."""
-
-    hits: list[Found]
-    backend: str
-    hints: tuple[str, ...]
-    warnings: tuple[str, ...]
 
 
 def search_everything(
@@ -67,7 +56,7 @@ def search_everything(
     (the MCP server) passes its open ``index`` and curated ``store`` to skip reopening them.
     """
     filters = Filters(all_projects=all_projects, curated=curated)
-    return fuse(where, query, filters, limit=limit, index=index, store=store).hits
+    return list(fuse(where, query, filters, limit=limit, index=index, store=store).hits)
 
 
 def fuse(
@@ -79,30 +68,30 @@ def fuse(
     backend: str | None = None,
     index: MemoryIndex | None = None,
     store: CuratedMemory | None = None,
-) -> Fused:
+) -> Results:
     """The search under :func:`search_everything` and :func:`mimomem.memory.search.search`, with ``filters``."""
     check_limit(limit, maximum=MAX_LIMIT)
     fetch = max(FETCH, limit)
     tree_hits: list[Found] = []
-    ranked: SearchResults | None = None
+    ranked: Results | None = None
     if _tree_type(filters.type):
         tree_hits, ranked = _tree_hits(where, query, filters, fetch, backend, index)
     curated_hits = _curated_hits(where, query, filters, fetch, store)
     fused: dict[str, tuple[float, Found]] = {}
-    for hits in (tree_hits, curated_hits):
-        for rank, hit in enumerate(hits, 1):
+    for source in (tree_hits, curated_hits):
+        for rank, hit in enumerate(source, 1):
             score = fused.get(hit.path, (0.0, hit))[0] + 1.0 / (K + rank)
             fused[hit.path] = (score, hit)
     ordered = sorted(fused.values(), key=lambda item: (-item[0], item[1].path))
-    hits = [replace(hit, score=score) for score, hit in ordered[:limit]]
+    hits = tuple(replace(hit, score=score) for score, hit in ordered[:limit])
     if ranked is None:
-        return Fused(hits, backend or (index.backend_name if index is not None else ""), (), ())
-    return Fused(hits, ranked.backend, ranked.hints, ranked.warnings)
+        return Results(query, backend or (index.backend_name if index is not None else ""), hits, filters=filters)
+    return Results(query, ranked.backend, hits, ranked.hints, ranked.warnings, filters)
 
 
 def _tree_hits(
     where: Where, query: str, filters: Filters, fetch: int, backend: str | None, index: MemoryIndex | None
-) -> tuple[list[Found], SearchResults | None]:
+) -> tuple[list[Found], Results | None]:
     if not where.tree.root.is_dir():
         return [], None
     own = index is None
@@ -114,10 +103,9 @@ def _tree_hits(
     finally:
         if own:
             index.close()
-    names = project_names(where.tree)
-    owners = session_projects(where.tree)
     terms = {t.text for t in tokenize(query)}
     wide = filters.all_projects or bool(filters.scope_id)
+    owners = session_projects(where.tree) if not wide and any(h.scope == "session" for h in ranked) else {}
     out = []
     for h in ranked:
         owner = owners.get(h.scope_id) if h.scope == "session" else h.scope_id
@@ -125,8 +113,7 @@ def _tree_hits(
             continue
         if not _matches_content(h.path, terms):
             continue
-        label = _label(h.scope, h.scope_id, names, owner) + f" ({Path(h.path).name})"
-        out.append(Found("tree", h.path, label, h.scope, h.scope_id, h.type, h.score, h.score, h.snippet))
+        out.append(h)
     return out, ranked
 
 
@@ -159,17 +146,6 @@ def _matches_content(path: str, terms: set[str]) -> bool:
         return False
     have = {t.text for t in tokenize(content_only(text))}
     return bool(terms & have) or not terms
-
-
-def _label(scope: str, scope_id: str, names: dict[str, str], owner: str | None) -> str:
-    if scope == "project":
-        return f"project {names.get(scope_id, scope_id)}"
-    if scope == "session":
-        project = names.get(owner or "", "")
-        return f"session {scope_id}" + (f" of {project}" if project else "")
-    if scope == "global":
-        return "global"
-    return f"{scope} {scope_id}".strip()
 
 
 def _curated_hits(where: Where, query: str, filters: Filters, fetch: int, store: CuratedMemory | None) -> list[Found]:

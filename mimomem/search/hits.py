@@ -1,16 +1,16 @@
-"""What a search returns, by entry point.
+"""What a search returns: one engine-level hit and one memory-level hit, in one result list.
 
-* ``MemoryIndex.search`` -> :class:`SearchResults` of :class:`MemoryHit` (a memory file,
-  where it sits, score, snippet): what the memory tool and the CLI show.
-* ``DocumentIndex.search`` -> :class:`DocumentHit` (your document id, score, snippet if
-  asked): the raw engine over ``(doc_id, text)`` documents.
-* ``DocumentIndex.rank`` and a backend's ``rank`` -> :class:`RankedRow` (a cache row and
-  its score, no floor and no snippet): the step both searches above are built on.
-* :func:`mimomem.memory.search.search` (the one search every front end calls) and
-  ``search_everything`` -> :class:`Found`: a memory file or curated memory, where it lives
-  (labelled for people), its fused score and the source's own, and a snippet.
 * ``BM25Index.search`` -> ``mimomem.text.bm25.Hit`` (document id and score): the
   in-memory index on its own, without the SQLite cache.
+* ``DocumentIndex.search`` -> :class:`DocumentHit` (your document id, score, snippet if
+  asked): the raw engine over ``(doc_id, text)`` documents in the SQLite cache.
+* Every memory search -> :class:`Results` of :class:`Found` (a memory file or curated
+  memory, where it lives, labelled for people, its score and a snippet):
+  ``MemoryIndex.search`` (the tree's cache alone), :func:`mimomem.memory.search.search`
+  (the one search every front end calls) and ``search_everything`` (its hits as a list).
+* ``DocumentIndex.rank`` and a backend's ``rank`` -> :class:`RankedRow` (a cache row and
+  its score, no floor and no snippet): the step the searches above are built on, not
+  something a front end sees.
 
 Scores are FTS5's ``bm25()`` negated everywhere, so higher is better.
 """
@@ -18,8 +18,10 @@ Scores are FTS5's ``bm25()`` negated everywhere, so higher is better.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
+
+from mimomem.search.params import Filters
 
 
 class RankedRow(NamedTuple):
@@ -45,53 +47,15 @@ class DocumentHit(NamedTuple):
     snippet: str | None = None
 
 
-class MemoryHit(NamedTuple):
-    """A ``MemoryIndex.search`` result: the memory file, where it sits, score and snippet.
-
-    ``scope`` is ``global``, ``project``, ``session`` or ``claude-code``; ``scope_id`` the
-    project id, session id or Claude Code project slug (``""`` for global); ``type`` the
-    file's memory type (``memory``, ``checkpoint``, ``notes``, ``progress``, ``free``, or a
-    Claude Code ``type:``).
-    """
-
-    path: str
-    scope: str
-    scope_id: str
-    type: str
-    score: float
-    snippet: str
-
-
-@dataclass(frozen=True)
-class SearchResults:
-    """What ``MemoryIndex.search`` returns: its hits best first, and ``hints`` when there are none.
-
-    Iterates, indexes and counts like its ``hits``; ``warnings`` says when the index could
-    not be refreshed first (results then come from the last reconcile).
-    """
-
-    query: str
-    backend: str
-    hits: tuple[MemoryHit, ...]
-    hints: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-
-    def __iter__(self) -> Iterator[MemoryHit]:
-        return iter(self.hits)
-
-    def __len__(self) -> int:
-        return len(self.hits)
-
-    def __getitem__(self, i: int) -> MemoryHit:
-        return self.hits[i]
-
-    def __bool__(self) -> bool:
-        return bool(self.hits)
-
-
 @dataclass(frozen=True)
 class Found:
-    """A hit of the memory search (tree or curated): where the memory lives, why it ranks, a snippet."""
+    """A hit of a memory search (tree or curated): where the memory lives, why it ranks, a snippet.
+
+    ``scope`` is ``global``, ``project``, ``session`` or ``claude-code`` (a curated memory:
+    ``project`` or ``global``); ``scope_id`` the project id, session id or Claude Code project
+    slug (``""`` for global); ``type`` the file's memory type (``memory``, ``checkpoint``,
+    ``notes``, ``progress``, ``free``, a Claude Code ``type:``) or a curated memory's category.
+    """
 
     source: str  # "tree" | "curated"
     path: str
@@ -104,4 +68,42 @@ class Found:
     snippet: str
 
 
-__all__ = ["DocumentHit", "Found", "MemoryHit", "RankedRow", "SearchResults"]
+@dataclass(frozen=True)
+class Emptied:
+    """The filters that emptied a search, and how many matches there are without them (at least)."""
+
+    dropped: tuple[str, ...]
+    count: int
+
+
+@dataclass(frozen=True)
+class Results:
+    """A memory search's hits best first; when there are none, ``hints`` (and ``emptied_by``) say what to try.
+
+    Iterates, indexes and counts like its ``hits``; ``warnings`` says when the index could
+    not be refreshed first (results then come from the last reconcile); ``filters`` are the
+    ones the search was narrowed by.
+    """
+
+    query: str
+    backend: str
+    hits: tuple[Found, ...]
+    hints: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    filters: Filters = field(default_factory=Filters)
+    emptied_by: Emptied | None = None
+
+    def __iter__(self) -> Iterator[Found]:
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __getitem__(self, i: int) -> Found:
+        return self.hits[i]
+
+    def __bool__(self) -> bool:
+        return bool(self.hits)
+
+
+__all__ = ["DocumentHit", "Emptied", "Found", "RankedRow", "Results"]

@@ -1,7 +1,7 @@
 """The search entry points in one import: ``MemoryIndex``, ``DocumentIndex`` and what they return.
 
-``from mimomem.search.index import MemoryIndex, DocumentIndex, MemoryHit, DocumentHit,
-SearchResults`` keeps working; the code lives in modules named for their job:
+``from mimomem.search.index import MemoryIndex, DocumentIndex, Results, Found, DocumentHit``
+keeps working; the code lives in modules named for their job:
 
 * ``mimomem.search.memory_index``   - ``MemoryIndex`` (reconcile, filters, floor, hints);
 * ``mimomem.search.document_index`` - ``DocumentIndex`` (any (doc_id, text) documents);
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from mimomem.errors import InvalidFloorError, InvalidLimitError, InvalidScopeError
 from mimomem.search.document_index import DocumentIndex
-from mimomem.search.hits import DocumentHit, MemoryHit, RankedRow, SearchResults
+from mimomem.search.hits import DocumentHit, Found, RankedRow, Results
 from mimomem.search.memory_index import ESCALATION_HINTS, SEARCH_WAIT_MS, IndexStats, MemoryIndex
 from mimomem.search.params import (
     BACKEND_ENV,
@@ -47,14 +47,14 @@ __all__ = [
     "SEARCH_WAIT_MS",
     "DocumentHit",
     "DocumentIndex",
+    "Found",
     "IndexStats",
     "InvalidFloorError",
     "InvalidLimitError",
     "InvalidScopeError",
-    "MemoryHit",
     "MemoryIndex",
     "RankedRow",
-    "SearchResults",
+    "Results",
     "apply_floor",
     "check_floor",
     "check_limit",

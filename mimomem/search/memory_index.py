@@ -19,12 +19,13 @@ from typing import TextIO
 from mimomem.search import db, walk
 from mimomem.search import reconcile as reconcile_mod
 from mimomem.search.document_index import DocumentIndex
-from mimomem.search.hits import MemoryHit, SearchResults
+from mimomem.search.hits import Found, RankedRow, Results
 from mimomem.search.params import (
     DEFAULT_FLOOR,
     DEFAULT_LIMIT,
     MAX_FETCH,
     MAX_LIMIT,
+    Filters,
     apply_floor,
     check_backend,
     check_floor,
@@ -205,7 +206,7 @@ class MemoryIndex:
         segment: bool | None = None,
         phrases: bool | None = None,
         retrieval: Retrieval = None,
-    ) -> SearchResults:
+    ) -> Results:
         """Best-first hits for ``query`` (MiMo's semantics: over-fetch, relative floor, filters).
 
         ``limit`` must be 1..200; the backend is asked for ``min(3 * limit, 50)`` rows, or
@@ -234,14 +235,24 @@ class MemoryIndex:
                 self.docs, parsed, name, options, limit=fetch, scope=scope, scope_id=scope_id, type=type
             )
         kept = apply_floor(ranked, self.score_floor, limit)
-        snippets = self.docs.snippets(parsed, name, kept)
-        hits = tuple(
-            MemoryHit(h.path, h.scope, h.scope_id, h.type, h.score, s) for h, s in zip(kept, snippets, strict=True)
-        )
+        hits = self._found(kept, self.docs.snippets(parsed, name, kept))
         hints = () if hits else tuple(line.format(root=self.root) for line in ESCALATION_HINTS)
         if parsed.truncated:  # the query was cut to the caps of mimomem.text.query
             hints = (TRUNCATED_HINT, *hints)
-        return SearchResults(parsed.text, name, hits, hints, tuple(warnings))
+        return Results(parsed.text, name, hits, hints, tuple(warnings), Filters(scope, scope_id, type))
+
+    def _found(self, rows: list[RankedRow], snippets: list[str]) -> tuple[Found, ...]:
+        """The ranked rows as tree hits, each labelled with its project's directory name."""
+        if not rows:
+            return ()
+        from mimomem.tree.where import project_names, session_projects
+
+        names = project_names(self.tree)
+        owners = session_projects(self.tree)
+        return tuple(
+            Found("tree", h.path, tree_label(h, names, owners), h.scope, h.scope_id, h.type, h.score, h.score, s)
+            for h, s in zip(rows, snippets, strict=True)
+        )
 
     def issues(self) -> list[walk.Issue]:
         """Files the last reconcile skipped or indexed with a warning, with reasons."""
@@ -278,4 +289,22 @@ class MemoryIndex:
         )
 
 
-__all__ = ["ESCALATION_HINTS", "IndexStats", "MemoryHit", "MemoryIndex", "SearchResults"]
+def tree_label(row: RankedRow, names: dict[str, str], owners: dict[str, str]) -> str:
+    """Where a tree file lives, for people: ``project shop-api (MEMORY.md)``, ``session s1 of shop-api (...)``.
+
+    ``names`` maps a project id to its directory name, ``owners`` a session id to its project id.
+    """
+    scope, scope_id = row.scope, row.scope_id
+    if scope == "project":
+        place = f"project {names.get(scope_id, scope_id)}"
+    elif scope == "session":
+        project = names.get(owners.get(scope_id) or "", "")
+        place = f"session {scope_id}" + (f" of {project}" if project else "")
+    elif scope == "global":
+        place = "global"
+    else:
+        place = f"{scope} {scope_id}".strip()
+    return place + f" ({Path(row.path).name})"
+
+
+__all__ = ["ESCALATION_HINTS", "Found", "IndexStats", "MemoryIndex", "Results", "tree_label"]

@@ -20,7 +20,7 @@ from mimomem.text.tokens import Token
 class Hit(NamedTuple):
     """What ``BM25Index.search`` returns: your document id and its score (higher is better).
 
-    The SQLite-backed indexes return richer hits (``MemoryHit``, ``DocumentHit``; see
+    The SQLite-backed indexes return richer hits (``Found``, ``DocumentHit``; see
     ``mimomem.search.hits``); the ``native-index`` backend turns these into its rows.
     """
 

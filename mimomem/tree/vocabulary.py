@@ -16,7 +16,7 @@ CC_DIR = "cc"
 """What the search cache stores as the scope of a Claude Code memory file (it lives outside the tree)."""
 
 SCOPES: tuple[str, ...] = ("global", "project", "session", "claude-code")
-"""The scope names callers use: search filters, ``MemoryHit.scope``, ``--scope``, the MCP tools."""
+"""The scope names callers use: search filters, ``Found.scope``, ``--scope``, the MCP tools."""
 
 SCOPE_DIRS: dict[str, str] = {"global": "global", "project": "projects", "session": "sessions", "claude-code": CC_DIR}
 """Scope name -> the folder (or stored value) that holds it."""

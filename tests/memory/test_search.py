@@ -80,3 +80,18 @@ def test_leaving_curated_out_is_the_tree_alone(shop: tuple[Where, Where]) -> Non
     tree_only = search(here, "数据库端口", Filters(curated=False))
     assert tree_only and {h.source for h in tree_only} == {"tree"}
     assert _seen(tree_only) == _seen(search_everything(here, "数据库端口", curated=False))
+
+
+def test_the_tree_index_returns_the_same_result_type(shop: tuple[Where, Where]) -> None:
+    """``MemoryIndex.search`` (the tree alone) gives ``Results`` of ``Found``, labelled as the fused search does."""
+    from mimomem.search.hits import Results
+    from mimomem.search.memory_index import MemoryIndex
+
+    here, _ = shop
+    with MemoryIndex(here.tree, progress=False) as index:
+        alone = index.search("数据库端口", scope="session")
+    assert isinstance(alone, Results) and alone.filters == Filters(scope="session")
+    assert all(isinstance(h, Found) and h.source == "tree" and h.source_score == h.score for h in alone)
+    assert [h.label for h in alone] == [f"session s1 of shop ({Path(h.path).name})" for h in alone] != []
+    fused = search(here, "数据库端口", Filters(scope="session", curated=False))
+    assert [(h.path, h.label, h.snippet) for h in alone] == [(h.path, h.label, h.snippet) for h in fused]
