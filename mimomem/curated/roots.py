@@ -1,4 +1,4 @@
-"""One curated memory root on disk: its files, ids, lock, change detection and recall hit counts.
+"""One curated memory root on disk: its files (by id, ``curated.ids``), lock, change detection and recall hit counts.
 
 A root holds ``<category>/<slug>.md`` memory files, compiled outlines, and three git-ignored
 files of its own: ``.state.json`` (recall hit counts), ``.lock`` (the writers' lock; while a
@@ -16,7 +16,6 @@ import os
 import re
 import stat
 import time
-import unicodedata
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -25,9 +24,9 @@ from typing import Any
 
 from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write, file_lock
-from mimomem.common.secrets import redact_secrets
+from mimomem.curated.ids import split_id
 from mimomem.curated.listing import Listing, StaleListingError, StatKey, listed_key, scan_root, stat_key
-from mimomem.curated.memory import MAX_FILE_BYTES, RULES, Memory, Problem, memory_from_document
+from mimomem.curated.memory import MAX_FILE_BYTES, Memory, Problem, memory_from_document
 from mimomem.curated.snapshot import Payload, RootSnapshot, decode, encode
 from mimomem.curated.undo import hits_not_saved
 from mimomem.errors import InvalidCuratedIdError, OutsideRootError
@@ -39,8 +38,6 @@ STALE_TEMP_SECONDS = 60
 _TEMP_WITH_PID = re.compile(r"\..+\.(\d+)\.[0-9a-f]{16}\.tmp")
 _TEMP_WITHOUT_PID = re.compile(r"\..+\.[0-9a-f]{16}\.tmp")  # written before temp names carried the pid
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-_SLUG_OK = re.compile(r"[^\W_](?:[\w.-]{0,78}[^\W_])?")
-_CATEGORY_OK = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
 
 def default_global_root(env: Mapping[str, str] | None = None) -> Path:
@@ -50,46 +47,6 @@ def default_global_root(env: Mapping[str, str] | None = None) -> Path:
     if not base or not os.path.isabs(base):
         base = os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
     return Path(base) / "mimomem" / "memory"
-
-
-def checked_categories(categories: Sequence[str]) -> tuple[str, ...]:
-    """The categories as a tuple, ``rules`` first if missing; ``ValueError`` for an unsafe name."""
-    cats = tuple(categories)
-    for c in cats:
-        if not _CATEGORY_OK.fullmatch(c):
-            raise ValueError(f"category {c!r} must be lower-case letters, digits, '-' or '_' (max 40)")
-    return cats if RULES in cats else (RULES, *cats)
-
-
-def slugify(text: str) -> str:
-    """A filesystem-safe slug: NFKC, lower case, word characters joined by ``-`` (CJK kept)."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    words = re.findall(r"[^\W_]+", folded)
-    slug = ""
-    for word in words:
-        nxt = f"{slug}-{word}" if slug else word
-        if len(nxt) > 60:
-            break
-        slug = nxt
-    return slug or (words[0][:60] if words else "memory")
-
-
-def split_id(memory_id: str, categories: Sequence[str]) -> tuple[str, str]:
-    """``(category, slug)`` of a valid id; ``InvalidCuratedIdError`` (saying why, secrets redacted) otherwise."""
-    if not isinstance(memory_id, str) or memory_id.count("/") != 1:
-        message = f"memory id {memory_id!r} must look like '<category>/<slug>', e.g. 'facts/db-port'"
-        raise InvalidCuratedIdError(redact_secrets(message))
-    category, slug = memory_id.split("/")
-    if category not in categories:
-        message = f"unknown category {category!r} in {memory_id!r}; categories: {', '.join(categories)}"
-        raise InvalidCuratedIdError(redact_secrets(message))
-    if slug in (".", "..", "index") or not _SLUG_OK.fullmatch(slug) or "\x00" in slug:
-        message = (
-            f"slug {slug!r} in {memory_id!r} is not allowed: use letters, digits, '-', '.', '_' "
-            f"(starting and ending with a letter or digit), not 'index'"
-        )
-        raise InvalidCuratedIdError(redact_secrets(message))
-    return category, slug
 
 
 class CuratedRoot:

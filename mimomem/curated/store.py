@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mimomem.common.secrets import redact_secrets
+from mimomem.curated.ids import checked_categories, split_id
 from mimomem.curated.importer import item_arguments, item_label, read_notes
 from mimomem.curated.inspection import inspect_roots
 from mimomem.curated.listing import StaleListingError
@@ -38,7 +39,7 @@ from mimomem.curated.memory import (
 from mimomem.curated.ranking import RecallIndex, decay, memory_key, rehearsal
 from mimomem.curated.recall_cache import build_ranking
 from mimomem.curated.render import outline_lines
-from mimomem.curated.roots import CuratedRoot, checked_categories, default_global_root, split_id
+from mimomem.curated.roots import CuratedRoot, default_global_root
 from mimomem.curated.transaction import recover_root, writing
 from mimomem.curated.undo import Undo
 from mimomem.curated.warm import warm_caches

@@ -18,8 +18,9 @@ from mimomem.common.files import atomic_write
 from mimomem.common.secrets import ensure_no_secrets, ensure_no_secrets_in_fields, redact_secrets
 from mimomem.curated.dedup import DedupIndex
 from mimomem.curated.filetext import fast_serialize
+from mimomem.curated.ids import slugify, split_id
 from mimomem.curated.memory import AUTHORS, KIND_OF, MAX_FILE_BYTES, RULES, Memory, str_list
-from mimomem.curated.roots import CuratedRoot, slugify, split_id
+from mimomem.curated.roots import CuratedRoot
 from mimomem.curated.undo import Undo
 from mimomem.errors import DuplicateMemoryError, InvalidCuratedIdError, InvalidMemoryError, MemoryNotFoundError
 

@@ -12,7 +12,7 @@ import pytest
 import mimomem
 from mimomem import CuratedMemory
 from mimomem.common.frontmatter import parse
-from mimomem.curated.roots import slugify
+from mimomem.curated.ids import slugify
 from mimomem.errors import InvalidMemoryError, MemoryNotFoundError, SecretRefusedError
 
 NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
