@@ -40,12 +40,12 @@ from mimomem.passes.memory_doc import (
     item_text,
     topic_of,
 )
+from mimomem.passes.promote_items import DECISIONS, FACTS, RULES
 from mimomem.passes.wording import absolute_dates, quote, sourced
 from mimomem.tree.templates import memory_template
 
 AGENT = "dream"
 HEADINGS = ("Consolidated", "Updated", "Skipped", "Workflow candidates", "Health")
-RULES, DECISIONS, KNOWLEDGE = "Rules", "Architecture decisions", "Discovered durable knowledge"
 USUAL = "Usual command: "
 WITHHELD = "(tool output withheld: it reads as an instruction)"
 MAX_USUAL = 5
@@ -82,7 +82,7 @@ def candidates(ev: Evidence) -> list[Candidate]:
         fix = f"; fix: {fixes[0]}" if fixes else "; no fix seen yet"
         error = WITHHELD if reads_as_instruction(f.error) else quote(f.error, 120)
         text = f'`{quote(f.call, 120)}` fails with "{error}"{fix} (seen {f.count} times)'
-        out.append(Candidate(KNOWLEDGE, sourced(text, f.first, f.sessions, kind="tool"), quote(text, 80)))
+        out.append(Candidate(FACTS, sourced(text, f.first, f.sessions, kind="tool"), quote(text, 80)))
     usual = [
         r
         for r in ev.repeated_commands()
@@ -94,7 +94,7 @@ def candidates(ev: Evidence) -> list[Candidate]:
         shown = r.command if "<" not in r.command else r.examples[0]
         text = f"{USUAL}`{quote(shown, 120)}` (run {r.count} times in {len(r.sessions)} sessions)"
         item = sourced(text, r.first, r.sessions, kind="model")
-        out.append(Candidate(KNOWLEDGE, item, quote(text, 80), f"{USUAL}`{shown}`"))
+        out.append(Candidate(FACTS, item, quote(text, 80), f"{USUAL}`{shown}`"))
     return out
 
 
