@@ -46,7 +46,7 @@ from mimomem.search.rerank import DEFAULT_POLICY, OFF, RetrievalOptions, rank_wi
 from mimomem.text.expansion import Vocabulary  # noqa: E402
 from mimomem.text.feedback import FeedbackParams  # noqa: E402
 from mimomem.text.proximity import ProximityParams  # noqa: E402
-from mimomem.text.query_kind import KINDS, query_kind  # noqa: E402
+from mimomem.text.query_kind import QUERY_KINDS, query_kind  # noqa: E402
 
 DATASETS = ("agent-memory", "memory-en")
 FOLDS = 5
@@ -410,9 +410,9 @@ def shipped_policy(rows: Sequence[Row], base: Metrics, variants: dict[Any, Metri
 
 def kind_table(rows: Sequence[Row]) -> str:
     cats = list(dict.fromkeys(r.category for r in rows))
-    lines = ["| category | " + " | ".join(KINDS) + " |", "|---|" + "---:|" * len(KINDS)]
+    lines = ["| category | " + " | ".join(QUERY_KINDS) + " |", "|---|" + "---:|" * len(QUERY_KINDS)]
     for cat in cats:
-        counts = [sum(1 for r in rows if r.category == cat and r.kind == k) for k in KINDS]
+        counts = [sum(1 for r in rows if r.category == cat and r.kind == k) for k in QUERY_KINDS]
         lines.append(f"| {cat} | " + " | ".join(str(c) if c else "" for c in counts) + " |")
     return "\n".join(lines)
 

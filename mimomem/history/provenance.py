@@ -8,8 +8,8 @@ fact ("X failed with Y"), a successful command sequence a workflow.
 
 :func:`split_user_text` cuts one user message into typed and pasted segments;
 :func:`reads_as_instruction` flags text that would read as an order if it were injected
-(so tool output quoted in memory can be withheld); :data:`KINDS` are the source kinds a
-promoted line records (``user``, ``pasted``, ``model``, ``tool``).
+(so tool output quoted in memory can be withheld); :data:`SOURCE_KIND_OF` gives the source kind a
+promoted line records (``user``, ``pasted``, ``model``, ``tool``) for each part kind.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ PART_KINDS = (TYPED, PASTED, INJECTED, ASSISTANT, TOOL_CALL, TOOL_RESULT)
 """What a transcript part is: the user typed / pasted it, the harness injected it, the model
 wrote it, the model ran a tool, a tool answered."""
 
-KINDS = {TYPED: "user", PASTED: "pasted", ASSISTANT: "model", TOOL_CALL: "model", TOOL_RESULT: "tool"}
+SOURCE_KIND_OF = {TYPED: "user", PASTED: "pasted", ASSISTANT: "model", TOOL_CALL: "model", TOOL_RESULT: "tool"}
 """The source kind a promoted memory line records for each part kind."""
 
 LONG_PARAGRAPH_LINES = 8

@@ -60,7 +60,7 @@ def cites(sessions: Sequence[str]) -> str:
 def sourced(text: str, first: Provenance, sessions: Sequence[str] = (), *, kind: str = "user") -> str:
     """The memory bullet ``- <text> (<kind>, <day>, s:<session>…)``.
 
-    ``kind`` is who said it (:data:`mimomem.history.provenance.KINDS`: ``user``, ``pasted``,
+    ``kind`` is who said it (:data:`mimomem.history.provenance.SOURCE_KIND_OF`: ``user``, ``pasted``,
     ``model``, ``tool``), so the next reader - and the write gate - can judge the line.
     """
     return f"- {text} ({kind}, {first.day}, {cites([first.session_id, *sessions])})"

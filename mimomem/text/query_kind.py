@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-KINDS = ("cjk-short", "cjk-term", "mixed", "zh-question", "identifier", "en-words", "en-question", "ja", "ko")
+QUERY_KINDS = ("cjk-short", "cjk-term", "mixed", "zh-question", "identifier", "en-words", "en-question", "ja", "ko")
 """Every kind :func:`query_kind` returns."""
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")
@@ -88,7 +88,7 @@ def is_question(text: str) -> bool:
 
 
 def query_kind(text: str) -> str:
-    """The kind of ``text``, one of ``KINDS`` (see the module docstring)."""
+    """The kind of ``text``, one of ``QUERY_KINDS`` (see the module docstring)."""
     folded = _fold(text)
     if _HANGUL.search(folded):
         return "ko"
@@ -122,4 +122,4 @@ def _is_identifier(text: str) -> bool:
     return False
 
 
-__all__ = ["EN_QUESTION_STARTS", "KINDS", "ZH_QUESTION_WORDS", "is_question", "query_kind"]
+__all__ = ["EN_QUESTION_STARTS", "QUERY_KINDS", "ZH_QUESTION_WORDS", "is_question", "query_kind"]

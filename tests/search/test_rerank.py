@@ -15,7 +15,7 @@ from mimomem.text.expansion import Vocabulary
 from mimomem.text.feedback import FeedbackParams
 from mimomem.text.proximity import ProximityParams
 from mimomem.text.query import Query
-from mimomem.text.query_kind import KINDS
+from mimomem.text.query_kind import QUERY_KINDS
 from mimomem.text.tokens import tokenize
 
 BACKENDS = ("fts5-bigram", "native-index")
@@ -202,7 +202,7 @@ def test_resolve_and_the_policy():
     assert resolve("off", "部署") is OFF
     assert resolve(FEEDBACK, "anything") is FEEDBACK
     assert resolve(None, "部署") == options_for("部署") == resolve("auto", "部署")
-    assert set(rerank.DEFAULT_POLICY) <= set(KINDS)
+    assert set(rerank.DEFAULT_POLICY) <= set(QUERY_KINDS)
     assert options_for("部署", {"cjk-short": PROXIMITY}) is PROXIMITY
     assert options_for("connection pool", {"cjk-short": PROXIMITY}) is OFF
     with pytest.raises(InvalidRetrievalError, match="'off'"):

@@ -8,7 +8,7 @@ from mimomem.text.expansion import Vocabulary, cross_language, near_synonyms
 from mimomem.text.feedback import FeedbackParams, feedback_terms, relevance_model
 from mimomem.text.proximity import ProximityParams, proximity_bonus, query_pairs
 from mimomem.text.query import parse_query
-from mimomem.text.query_kind import KINDS, is_question, query_kind
+from mimomem.text.query_kind import QUERY_KINDS, is_question, query_kind
 
 
 def test_relevance_model_weights_documents_by_score_share():
@@ -117,7 +117,7 @@ def test_shipped_vocabularies_load_and_know_developer_words():
 )
 def test_query_kind(text, kind):
     assert query_kind(text) == kind
-    assert kind in KINDS
+    assert kind in QUERY_KINDS
 
 
 def test_is_question_needs_a_marker():

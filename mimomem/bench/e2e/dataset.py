@@ -21,7 +21,16 @@ from typing import Any
 
 from mimomem.errors import DatasetError
 
-KINDS = ("instruction", "decision", "fact", "failure", "workflow", "superseded", "cross-language", "distractor")
+QUESTION_KINDS = (
+    "instruction",
+    "decision",
+    "fact",
+    "failure",
+    "workflow",
+    "superseded",
+    "cross-language",
+    "distractor",
+)
 """Question kinds, in the order tables list them."""
 
 
@@ -148,8 +157,8 @@ def _question(row: dict[str, Any]) -> Question:
         tuple(str(a) for a in row.get("absent", ())),
         str(row.get("split", "dev")),
     )
-    if q.kind not in KINDS:
-        raise ValueError(f"kind {q.kind!r} is not one of {', '.join(KINDS)}")
+    if q.kind not in QUESTION_KINDS:
+        raise ValueError(f"kind {q.kind!r} is not one of {', '.join(QUESTION_KINDS)}")
     if q.require not in ("any", "all"):
         raise ValueError("require must be 'any' or 'all'")
     if (q.kind == "distractor") != (not q.answers):

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mimomem.bench.e2e.dataset import KINDS
+from mimomem.bench.e2e.dataset import QUESTION_KINDS
 from mimomem.errors import BenchDependencyError
 
 
@@ -17,7 +17,7 @@ def _pct(hits: int, total: int) -> str:
 def format_e2e(result: dict[str, Any], *, split: str = "all") -> str:
     """One table: a row per system, overall and per-kind hit rates, tokens, distractors, stale, cap."""
     systems = result["systems"]
-    kinds = [k for k in KINDS if any(k in s[split]["per_kind"] for s in systems.values())]
+    kinds = [k for k in QUESTION_KINDS if any(k in s[split]["per_kind"] for s in systems.values())]
     head = ["system", "hit rate", *kinds, "median tok", "p95 tok", "distractors w/ context", "stale-only", "over cap"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, by_split in systems.items():

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mimomem.bench.e2e.dataset import KINDS, Question, contains
+from mimomem.bench.e2e.dataset import QUESTION_KINDS, Question, contains
 from mimomem.context.hosts import CLAUDE_CODE, utf16_len
 
 HOST_CAP = CLAUDE_CODE.output_chars
@@ -136,7 +136,7 @@ class Summary:
 def summarize(outcomes: Sequence[Outcome], *, extra_over_cap: int = 0) -> Summary:
     """Hit rate overall and per kind, distractors with context, stale-only, token percentiles."""
     s = Summary(over_cap=extra_over_cap + sum(o.over_cap for o in outcomes))
-    for kind in KINDS:
+    for kind in QUESTION_KINDS:
         mine = [o for o in outcomes if o.question.kind == kind]
         if mine:
             s.per_kind[kind] = (sum(o.hit for o in mine), len(mine))
