@@ -56,6 +56,7 @@ def build(home: Path, files: int, memories: int, *, matching: bool = False) -> t
     os.environ["MIMOMEM_CACHE_DIR"] = str(home / "cache")  # curated snapshots: never the user's ~/.cache
     from mimomem.curated.store import CuratedMemory
     from mimomem.tree.memory_tree import MemoryTree
+    from mimomem.tree.writer import Writer
 
     rng = random.Random(7)
     repo = home / "shop-api"
@@ -80,9 +81,7 @@ def build(home: Path, files: int, memories: int, *, matching: bool = False) -> t
     tree.write(
         tree.project_memory(pid),
         "# Project memory\n\n## Rules\n" + "".join(note(rng, k) for k in range(20)),
-        agent="main",
-        project_id=pid,
-        worktree=repo,
+        Writer("main", project_id=pid, worktree=repo),
     )
     store = CuratedMemory(project_root=repo)
     items = [

@@ -6,7 +6,7 @@ CJK as character bigrams and Latin as words, and ranks with SQLite FTS5's exact 
 The public names below are imported on first use (PEP 562), so ``import mimomem`` is
 cheap: a Claude Code hook runs on every prompt and must not pay for the whole library.
 The names come in four tiers: ``ENGINE`` (the text engine), ``STORES`` (tree, search cache,
-curated store, history), ``MEMORY_FLOOR`` (who asks, the fused search, context for a model)
+curated store, history), ``MEMORY_FLOOR`` (who asks and who writes, the fused search, context for a model)
 and ``ERRORS`` (imported eagerly from ``mimomem.errors``).
 """
 
@@ -94,6 +94,7 @@ if TYPE_CHECKING:
     from mimomem.tree.project import ProjectIdentity, project_id
     from mimomem.tree.templates import NoteEntry
     from mimomem.tree.where import Where, locate
+    from mimomem.tree.writer import Writer
 
 __version__ = "0.1.0"
 
@@ -141,6 +142,7 @@ trajectory history, and the secret scanner every write passes."""
 MEMORY_FLOOR: dict[str, str] = {
     "Where": "mimomem.tree.where",
     "locate": "mimomem.tree.where",
+    "Writer": "mimomem.tree.writer",
     "Filters": "mimomem.search.params",
     "Found": "mimomem.search.hits",
     "Results": "mimomem.search.hits",
@@ -154,8 +156,8 @@ MEMORY_FLOOR: dict[str, str] = {
     "estimate_tokens": "mimomem.context.estimate",
     "truncate_to_tokens": "mimomem.context.estimate",
 }
-"""Tier 3, the memory floor: who is asking (``Where``), one search over the tree and the curated
-store, and the context handed to a model within a token budget."""
+"""Tier 3, the memory floor: who is asking (``Where``) and who writes (``Writer``), one search over
+the tree and the curated store, and the context handed to a model within a token budget."""
 
 _LAZY: dict[str, str] = {**ENGINE, **STORES, **MEMORY_FLOOR}
 """Public name -> the module that defines it (imported on first use)."""
@@ -336,6 +338,7 @@ __all__ = [
     "UsageError",
     "Where",
     "WriteDeniedError",
+    "Writer",
     "WritingDisabledError",
     "__version__",
     "classify_path",

@@ -83,6 +83,7 @@ def test_return_types_are_public() -> None:
         "Hit",
         "Context",
         "Where",
+        "Writer",
         "HistoryStore",
     ):
         assert name in mimomem.__all__

@@ -61,11 +61,11 @@ def _text_arg(value: str | None, what: str) -> str:
 
 def cmd_note(args: argparse.Namespace) -> int:
     """Append one entry to the session's notes inbox (``## [turn N · UTC time]`` heading)."""
-    from mimomem.memory.writes import Writer, note
+    from mimomem.memory.writes import note
 
     where = _where(args, need_session=True)
     text = _text_arg(args.text, "note text")
-    noted = note(Writer(where, _agent(args)), text, turn=args.turn)
+    noted = note(where, where.writer(_agent(args)), text, turn=args.turn)
     _report(args, {"path": str(noted.path), "turn": noted.turn, "session_id": where.session_id})
     return 0
 
@@ -74,12 +74,12 @@ def cmd_write(args: argparse.Namespace) -> int:
     """Replace (or ``--append`` to) TARGET with stdin, if the gate allows this agent to.
 
     A whole checkpoint is the checkpoint writer's checked write, as the MCP tool checks it."""
-    from mimomem.memory.writes import Writer, write
+    from mimomem.memory.writes import write
 
     where = _where(args)
-    by = Writer(where, _agent(args), task_id=args.task, delegated=delegated(args.agent, "cli", os.environ))
+    by = where.writer(_agent(args), task_id=args.task, delegated=delegated(args.agent, "cli", os.environ))
     target = resolve_target(where, args.target)  # a bad target is refused before stdin is read
-    written = write(by, target, _text_arg(None, "stdin"), append=args.append)
+    written = write(where, by, target, _text_arg(None, "stdin"), append=args.append)
     if written.undo is not None and not args.json:
         print(f"the previous checkpoint is kept as {written.undo}", file=sys.stderr)
     info: dict[str, Any] = {"path": str(written.path), "appended": written.appended}

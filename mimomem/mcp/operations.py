@@ -20,7 +20,7 @@ from mimomem.tree.where import Where
 
 if TYPE_CHECKING:
     from mimomem.mcp.state import MemoryState
-    from mimomem.memory.writes import Writer
+    from mimomem.tree.writer import Writer
 
 SNIPPET_CHARS = 300
 """A hit's snippet is cut to this many characters (the path is given to read the rest)."""
@@ -146,7 +146,7 @@ def note(state: MemoryState, where: Where, text: str) -> str:
     from mimomem.memory import writes
 
     sid = _session(where)
-    noted = writes.note(_writer(state, where), text)
+    noted = writes.note(where, _writer(state, where), text)
     return f"noted as turn {noted.turn} in {noted.path} (session {sid})"
 
 
@@ -154,17 +154,16 @@ def write(state: MemoryState, where: Where, target: str, text: str, append: bool
     """TARGET (``mimomem write``'s shortcuts) replaced or appended to, through the gate, as ``mimomem write`` does."""
     from mimomem.memory import writes
 
-    written = writes.write(_writer(state, where), target, text, append=append)
+    written = writes.write(where, _writer(state, where), target, text, append=append)
     return f"{'appended to' if append else 'wrote'} {written.path} ({len(text)} characters)"
 
 
 def _writer(state: MemoryState, where: Where) -> Writer:
     """This server's writer: its agent role, worded by the host's model (``delegated``), a model as author."""
-    from mimomem.memory.writes import Writer
     from mimomem.tree.agents import delegated
 
     agent = state.options.agent
-    return Writer(where, agent, delegated=delegated(agent, "mcp", {}), author=MODEL_AUTHOR)
+    return where.writer(agent, delegated=delegated(agent, "mcp", {}), author=MODEL_AUTHOR)
 
 
 def checkpoint(state: MemoryState, where: Where, text: str) -> str:

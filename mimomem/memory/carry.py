@@ -47,10 +47,10 @@ def append_digest(where: Where, transcript: str, *, trigger: str) -> Path | None
 def _write_digest(where: Where, turns: int, body: str) -> Path | None:
     from mimomem.common.secrets import redact_secrets
     from mimomem.errors import SecretRefusedError
-    from mimomem.memory.writes import Writer, note
+    from mimomem.memory.writes import note
 
     try:
-        return note(Writer(where, "main"), redact_secrets(body), turn=turns).path
+        return note(where, where.writer("main"), redact_secrets(body), turn=turns).path
     except SecretRefusedError:
         print("mimomem hook: the digest still held a likely secret after redaction; not written", file=sys.stderr)
         return None

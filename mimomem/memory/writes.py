@@ -2,8 +2,11 @@
 
 The CLI, the MCP server and the hooks each used to spell the writer out (seven keywords for
 the tree's gate, a ``delegated`` flag, an ``author`` for the curated store) and to repeat the
-note append.  Here the writer is one object and each write is one function; the gate, the
-secret scanner and the curated store's checks run beneath, unchanged.
+note append.  Here the writer is one object (:class:`mimomem.tree.writer.Writer`, most often
+``where.writer(agent)``) handed whole to the tree and its gate, and each write is one function;
+the gate, the secret scanner and the curated store's checks run beneath, unchanged.
+``note`` and ``write`` go to the tree of ``where``; ``remember`` and ``forget`` to the curated
+store (the one given, else the one of ``by.worktree``).
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mimomem.errors import UsageError
+from mimomem.tree.writer import Writer
 
 if TYPE_CHECKING:
     from mimomem.curated.memory import ForgetResult, Memory
@@ -21,26 +25,6 @@ if TYPE_CHECKING:
     from mimomem.tree.where import Where
 
 __all__ = ["Noted", "Writer", "Written", "forget", "note", "remember", "write"]
-
-
-@dataclass(frozen=True)
-class Writer:
-    """Who writes: the caller's place, the role it claims (``agent``), its task, and who worded the text.
-
-    ``delegated`` is True when the host agent's model worded a pass or checkpoint write
-    (:func:`mimomem.tree.agents.delegated`); ``author`` is the curated store's author
-    (``user`` or ``model``: a model's rule becomes a proposal).
-    """
-
-    where: Where
-    agent: str = "main"
-    task_id: str | None = None
-    delegated: bool = False
-    author: str = "model"
-
-    def keywords(self) -> dict[str, Any]:
-        """This writer as the tree's write gate takes it (``MemoryTree.write(..., **writer.keywords())``)."""
-        return self.where.who(self.agent, task_id=self.task_id) | {"delegated": self.delegated}
 
 
 @dataclass(frozen=True)
@@ -61,17 +45,17 @@ class Written:
     undo: Path | None = None
 
 
-def note(by: Writer, text: str, *, turn: int | None = None) -> Noted:
-    """Append ``text`` to the session's notes inbox as entry ``turn`` (the next number when None)."""
+def note(where: Where, by: Writer, text: str, *, turn: int | None = None) -> Noted:
+    """Append ``text`` to ``by``'s session's notes inbox as entry ``turn`` (the next number when None)."""
     if not text.strip():
         raise UsageError("the note is empty; pass the text to keep")
-    if by.where.session_id is None:
+    if by.session_id is None:
         raise UsageError("no session: pass --session SID or set MIMOMEM_SESSION")
-    path, number = by.where.tree.append_note(text, turn=turn, **by.keywords())
+    path, number = where.tree.append_note(text, by, turn=turn)
     return Noted(Path(path), number)
 
 
-def write(by: Writer, target: str, text: str, *, append: bool = False) -> Written:
+def write(where: Where, by: Writer, target: str, text: str, *, append: bool = False) -> Written:
     """Replace (or ``append`` to) ``target`` (a layer shortcut or a path, :mod:`mimomem.memory.targets`).
 
     A whole checkpoint is the checkpoint writer's checked write (the gate first, then
@@ -82,20 +66,20 @@ def write(by: Writer, target: str, text: str, *, append: bool = False) -> Writte
 
     if not text.strip():
         raise UsageError("text is empty; to clear a file write its template headings instead")
-    where, tree = by.where, by.where.tree
+    tree = where.tree
     path = resolve_target(where, target)
     if where.session_id is not None and path == str(tree.checkpoint(where.session_id)) and not append:
-        return _checkpoint(by, where.session_id, text)
-    written = tree.append(path, text, **by.keywords()) if append else tree.write(path, text, **by.keywords())
+        return _checkpoint(where, by, where.session_id, text)
+    written = tree.append(path, text, by) if append else tree.write(path, text, by)
     return Written(Path(written), append)
 
 
-def _checkpoint(by: Writer, session_id: str, text: str) -> Written:
+def _checkpoint(where: Where, by: Writer, session_id: str, text: str) -> Written:
     from mimomem.passes.checkpoint import write_checkpoint
 
-    tree = by.where.tree
-    tree.check_write(tree.checkpoint(session_id), **by.keywords())
-    written, undo = write_checkpoint(by.where, session_id, text, delegated=by.delegated)
+    tree = where.tree
+    tree.check_write(tree.checkpoint(session_id), by)
+    written, undo = write_checkpoint(where, session_id, text, delegated=by.delegated)
     return Written(Path(written or tree.checkpoint(session_id)), False, True, undo)
 
 
@@ -136,4 +120,4 @@ def forget(by: Writer, memory_id: str, *, scope: str | None = None, store: Curat
 def _store(by: Writer, store: CuratedMemory | None) -> CuratedMemory:
     from mimomem.curated.store import CuratedMemory
 
-    return store if store is not None else CuratedMemory(project_root=by.where.worktree)
+    return store if store is not None else CuratedMemory(project_root=by.worktree)

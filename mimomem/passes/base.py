@@ -22,6 +22,7 @@ from mimomem.common.secrets import redact_secrets
 from mimomem.history.evidence import Evidence, Window
 from mimomem.history.history_store import HistoryStore
 from mimomem.tree.where import Where
+from mimomem.tree.writer import Writer
 
 DAY_MS = 86_400_000
 
@@ -64,9 +65,9 @@ class PassContext:
             self._evidence = Evidence.gather(self.store, self.window())
         return self._evidence
 
-    def who(self, agent: str) -> dict[str, Any]:
-        """Gate arguments for ``agent`` writing in this project and session."""
-        return dict(self.where.who(agent))
+    def writer(self, agent: str) -> Writer:
+        """``agent`` writing in this project and session, as the write gate judges it."""
+        return self.where.writer(agent)
 
 
 @dataclass
@@ -132,7 +133,7 @@ class PassReport:
         }
 
 
-def apply_changes(ctx: PassContext, report: PassReport, agent: str, *, dry_run: bool, **extra: Any) -> None:
+def apply_changes(ctx: PassContext, report: PassReport, agent: str, *, dry_run: bool) -> None:
     """Write ``report.changes`` through the tree as ``agent`` (unless ``dry_run``).
 
     The text a change replaces is first saved as an undo copy (:func:`save_undo`), named in
@@ -140,11 +141,11 @@ def apply_changes(ctx: PassContext, report: PassReport, agent: str, *, dry_run: 
     report.dry_run = dry_run
     if dry_run:
         return
-    who = ctx.who(agent) | extra
+    by = ctx.writer(agent)
     tree = ctx.where.tree
     for change in report.changes:
         saved: list[Path] = []
-        path, changed = tree.update(change.path, _keeping_undo(tree, change, saved), **who)
+        path, changed = tree.update(change.path, _keeping_undo(tree, change, saved), by)
         if changed:
             report.written.append(str(path))
             report.undo += [f"{path} was {copy} (restore: cp {copy} {path})" for copy in saved]

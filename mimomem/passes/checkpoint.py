@@ -272,5 +272,5 @@ def write_checkpoint(where: Where, session_id: str, text: str, *, delegated: boo
             saved.append(save_undo(tree, path, live))
         return new
 
-    written, changed = tree.update(path, apply, **where.who(CHECKPOINT_WRITER), delegated=delegated)
+    written, changed = tree.update(path, apply, where.writer(CHECKPOINT_WRITER, delegated=delegated))
     return (written if changed else None), (saved[0] if saved else None)

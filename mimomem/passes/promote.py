@@ -162,17 +162,17 @@ def promote_marker(where: Where, marker: Marker, *, now: int) -> Promotion:
     items = [_relative(i, where.worktree) for i in items_of(episode)]
     today = iso_day(now)
     tree, pid = where.tree, where.project_id
-    who = where.who(CHECKPOINT_WRITER)
+    by = where.writer(CHECKPOINT_WRITER)
     memory = tree.project_memory(pid)
     live = read_text(memory)
     topics = set(spill_topics(live)) - {HISTORY_TOPIC, SESSIONS_TOPIC}
     spills = {t: read_text(tree.project_topic(pid, t)) for t in topics}
     planned, history = plan(live, items, spills, today=today)
     for topic, (heading, moved) in planned.spills.items():
-        tree.update(tree.project_topic(pid, topic), _spill(heading, moved), **who)
+        tree.update(tree.project_topic(pid, topic), _spill(heading, moved), by)
     if history:
-        tree.update(tree.project_topic(pid, HISTORY_TOPIC), _append_history(history), **who)
-    tree.update(memory, _keeping_undo(tree, memory, lambda text: plan(text, items, spills, today=today)[0].text), **who)
+        tree.update(tree.project_topic(pid, HISTORY_TOPIC), _append_history(history), by)
+    tree.update(memory, _keeping_undo(tree, memory, lambda text: plan(text, items, spills, today=today)[0].text), by)
     done.added = planned.lines.get("Consolidated", [])
     done.superseded = history
     times = [t for t in (s.time for s in episode.said) if t is not None] + [c.time for c in episode.calls if c.time]
@@ -180,7 +180,7 @@ def promote_marker(where: Where, marker: Marker, *, now: int) -> Promotion:
     marker.brief = merge_brief(marker.brief, brief_of(episode, items))
     marker.offset, marker.head = end, head
     write_marker(where, marker)
-    tree.update(tree.project_topic(pid, SESSIONS_TOPIC), lambda _old: render_briefs(markers(where)), **who)
+    tree.update(tree.project_topic(pid, SESSIONS_TOPIC), lambda _old: render_briefs(markers(where)), by)
     done.sessions = 1
     return done
 

@@ -84,6 +84,7 @@ from mimomem.tree.agents import (
 from mimomem.tree.layout import TASK_ID_RE, check_id, check_task_id
 from mimomem.tree.names import MAX_NAME_BYTES, NAME_MAX, is_utf8, printable
 from mimomem.tree.vocabulary import LAYER_DIRS
+from mimomem.tree.writer import Writer
 
 
 class GatedTree(Protocol):
@@ -94,30 +95,19 @@ class GatedTree(Protocol):
     worktree_dotdir: str
 
 
-def check_write(
-    tree: GatedTree,
-    target: str | os.PathLike[str],
-    *,
-    agent: str,
-    session_id: str | None = None,
-    project_id: str | None = None,
-    task_id: str | None = None,
-    worktree: str | os.PathLike[str] | None = None,
-    allow_foreign: bool = False,
-    delegated: bool = False,
-) -> Path:
-    """Decide whether ``agent`` may write ``target`` in ``tree``; return the real path to write to.
+def check_write(tree: GatedTree, target: str | os.PathLike[str], by: Writer) -> Path:
+    """Decide whether ``by`` may write ``target`` in ``tree``; return the real path to write to.
 
-    ``delegated``: a pass (or the checkpoint writer) worded by the host agent's own model, whose
-    text is the agent's (``mimomem write --agent dream`` typed in an agent's shell): global
-    memory stays closed to it.
+    ``by`` is the whole caller (:class:`~mimomem.tree.writer.Writer`): its ``agent``, session,
+    project, task and worktree, ``allow_foreign`` and ``delegated`` (a pass, or the checkpoint
+    writer, worded by the host agent's own model, whose text is the agent's: ``mimomem write
+    --agent dream`` typed in an agent's shell): global memory stays closed to a delegated writer.
 
     Raises a ``WriteDeniedError`` subclass (the rules are in this module's docstring) or
     ``InvalidMemoryIdError`` for a malformed id argument.  A relative ``target`` is taken
-    relative to ``worktree`` (or the current directory when no worktree is given).
+    relative to ``by.worktree`` (or the current directory when no worktree is given).
     """
-    gate = WriteGate(tree, agent, session_id, project_id, task_id, worktree, allow_foreign, delegated)
-    return gate.judge(target)
+    return WriteGate(tree, by).judge(target)
 
 
 # --- reserved names and their look-alikes ---
@@ -165,27 +155,18 @@ def _rel(base: str, target: str) -> list[str]:
 class WriteGate:
     """One caller's gate: its identity and the resolved areas every target is judged against."""
 
-    def __init__(
-        self,
-        tree: GatedTree,
-        agent: str,
-        session_id: str | None,
-        project_id: str | None,
-        task_id: str | None,
-        worktree: str | os.PathLike[str] | None,
-        allow_foreign: bool,
-        delegated: bool = False,
-    ) -> None:
+    def __init__(self, tree: GatedTree, by: Writer) -> None:
         self.tree = tree
-        self.agent = check_agent(agent)
-        self.sid = None if session_id is None else check_id(session_id, kind="session")
-        self.pid = None if project_id is None else check_id(project_id, kind="project")
-        self.tid = None if task_id is None else check_task_id(task_id)
+        self.agent = check_agent(by.agent)
+        self.sid = None if by.session_id is None else check_id(by.session_id, kind="session")
+        self.pid = None if by.project_id is None else check_id(by.project_id, kind="project")
+        self.tid = None if by.task_id is None else check_task_id(by.task_id)
         self.role = role_of(self.agent, self.tid)
-        self.delegated = delegated is True
-        self.allow_foreign = allow_foreign is True
+        self.delegated = by.delegated is True
+        self.allow_foreign = by.allow_foreign is True
         self.root = os.path.realpath(tree.root)
         self.worktree: str | None = None
+        worktree = by.worktree
         if worktree is not None:
             if not os.fspath(worktree):
                 raise ValueError("worktree is empty; pass the worktree directory, or None (or '/') when there is none")

@@ -52,8 +52,8 @@ class PathClass(NamedTuple):
     type: str
 
 
-def check_id(value: str, *, kind: str) -> str:
-    """Return ``value`` if it is a safe project/session id, else raise ``InvalidMemoryIdError``."""
+def check_id(value: str | None, *, kind: str) -> str:
+    """Return ``value`` if it is a safe project/session id, else (None too) raise ``InvalidMemoryIdError``."""
     if not isinstance(value, str) or not SAFE_ID_RE.fullmatch(value) or ".." in value:
         raise InvalidMemoryIdError(
             f"invalid {kind} id {value!r}: use 1-128 characters from A-Z a-z 0-9 _ . - "

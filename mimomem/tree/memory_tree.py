@@ -20,7 +20,6 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from mimomem.common.files import atomic_write
 from mimomem.errors import BadMemoryPathError
@@ -29,6 +28,7 @@ from mimomem.tree.gate import CHECKPOINT_WRITER, SANDBOXED_AGENTS, fold
 from mimomem.tree.layout import check_id, check_task_id
 from mimomem.tree.project import DEFAULT_ID_FILES, MIMOCODE_ID_FILES, ProjectIdentity
 from mimomem.tree.project import project_id as _project_id
+from mimomem.tree.writer import Writer
 
 
 class MemoryTree:
@@ -140,39 +140,35 @@ class MemoryTree:
 
     # --- templates ---
 
-    def migrate_project_memory(self, project_id: str, **who: Any) -> bool:
-        """Rename the project's legacy ``memory.md`` to ``MEMORY.md`` (idempotent); True if renamed.
+    def migrate_project_memory(self, by: Writer) -> bool:
+        """Rename ``by``'s project's legacy ``memory.md`` to ``MEMORY.md`` (idempotent); True if renamed.
 
-        Passes the gate for ``MEMORY.md`` first (``who`` as for :meth:`check_write`);
-        does nothing while writing is disabled.
+        Passes the gate for ``MEMORY.md`` first; does nothing while writing is disabled.
         """
         if not self.write_enabled:
             return False
-        path = self.check_write(self.project_memory(project_id), project_id=project_id, **who)
+        path = self.check_write(self.project_memory(check_id(by.project_id, kind="project")), by)
         return templates.migrate_legacy_memory(path.parent)
 
-    def ensure_templates(
-        self, *, agent: str, session_id: str | None = None, project_id: str | None = None, **who: Any
-    ) -> list[Path]:
-        """Create the missing templates for this caller; returns the paths created.
+    def ensure_templates(self, by: Writer) -> list[Path]:
+        """Create the missing templates for ``by``; returns the paths created.
 
-        With ``project_id``: the project ``MEMORY.md`` (after the legacy rename).  With
-        ``session_id``: ``notes.md``, and ``checkpoint.md`` for its writers (the checkpoint
+        With ``by.project_id``: the project ``MEMORY.md`` (after the legacy rename).  With
+        ``by.session_id``: ``notes.md``, and ``checkpoint.md`` for its writers (the checkpoint
         writer, the user).  Existing files are never
         touched, and nothing is written while writing is disabled.
         """
         if not self.write_enabled:
             return []
-        ids = dict(who, agent=agent, session_id=session_id, project_id=project_id)
         wanted: list[tuple[Path, str]] = []
-        if project_id is not None:
-            self.migrate_project_memory(project_id, agent=agent, session_id=session_id, **who)
-            wanted.append((self.project_memory(project_id), templates.memory_template()))
-        if session_id is not None:
-            if gate.role_of(agent, who.get("task_id")) in ("user", "checkpoint writer"):  # the checkpoint's writers
-                wanted.append((self.checkpoint(session_id), templates.checkpoint_template()))
-            wanted.append((self.notes(session_id), templates.notes_template()))
-        return [path for path, text in wanted if self.create(path, text, **ids)]
+        if by.project_id is not None:
+            self.migrate_project_memory(by)
+            wanted.append((self.project_memory(by.project_id), templates.memory_template()))
+        if by.session_id is not None:
+            if gate.role_of(by.agent, by.task_id) in ("user", "checkpoint writer"):  # the checkpoint's writers
+                wanted.append((self.checkpoint(by.session_id), templates.checkpoint_template()))
+            wanted.append((self.notes(by.session_id), templates.notes_template()))
+        return [path for path, text in wanted if self.create(path, text, by)]
 
     # --- the write gate (mimomem.tree.gate): one entry point, used by every mutation below ---
 
@@ -181,19 +177,8 @@ class MemoryTree:
         if str(path).startswith(str(self.root) + os.sep):
             generation.bump(self.data_dir)
 
-    def check_write(
-        self,
-        target: str | os.PathLike[str],
-        *,
-        agent: str,
-        session_id: str | None = None,
-        project_id: str | None = None,
-        task_id: str | None = None,
-        worktree: str | os.PathLike[str] | None = None,
-        allow_foreign: bool = False,
-        delegated: bool = False,
-    ) -> Path:
-        """Decide whether ``agent`` may write ``target``; return the real path to write to.
+    def check_write(self, target: str | os.PathLike[str], by: Writer) -> Path:
+        """Decide whether ``by`` may write ``target``; return the real path to write to.
 
         Raises a ``WriteDeniedError`` subclass (whose message lists what the caller *may*
         write) or ``InvalidMemoryIdError`` for a malformed id argument.  The rules are
@@ -203,37 +188,26 @@ class MemoryTree:
         ``allow_foreign=True``, for maintenance tools), restricted agents only their
         allowlist, everything else only inside ``worktree`` (never ``.git``).
 
-        A relative ``target`` is taken relative to ``worktree`` (or the current
+        A relative ``target`` is taken relative to ``by.worktree`` (or the current
         directory when no worktree is given).
         """
-        return gate.check_write(
-            self,
-            target,
-            agent=agent,
-            session_id=session_id,
-            project_id=project_id,
-            task_id=task_id,
-            worktree=worktree,
-            allow_foreign=allow_foreign,
-            delegated=delegated,
-        )
+        return gate.check_write(self, target, by)
 
-    def write(self, target: str | os.PathLike[str], text: str, **who: Any) -> Path:
-        """Replace ``target`` with ``text`` atomically, after the gate and the secret check.
+    def write(self, target: str | os.PathLike[str], text: str, by: Writer) -> Path:
+        """Replace ``target`` with ``text`` atomically, after the gate (judging ``by``) and the secret check.
 
-        ``who`` takes the keyword arguments of :meth:`check_write`.  Parent directories
-        are created.  Returns the real path written.
+        Parent directories are created.  Returns the real path written.
         """
-        path = self.check_write(target, **who)
+        path = self.check_write(target, by)
         _refuse_secrets(text, path)
         with _locked_dir(path) as dir_fd:
             atomic_write(path, text, dir_fd=dir_fd)
         self._changed(path)
         return path
 
-    def create(self, target: str | os.PathLike[str], text: str, **who: Any) -> bool:
+    def create(self, target: str | os.PathLike[str], text: str, by: Writer) -> bool:
         """Write ``text`` to ``target`` only if it does not exist yet; True if it was created."""
-        path = self.check_write(target, **who)
+        path = self.check_write(target, by)
         _refuse_secrets(text, path)
         with _locked_dir(path) as dir_fd:
             try:
@@ -245,7 +219,7 @@ class MemoryTree:
         self._changed(path)
         return True
 
-    def append(self, target: str | os.PathLike[str], text: str, **who: Any) -> Path:
+    def append(self, target: str | os.PathLike[str], text: str, by: Writer) -> Path:
         """Append ``text`` to ``target`` (created if missing), on a line of its own.
 
         Concurrent appenders never lose entries: the read-modify-write runs under an
@@ -254,19 +228,19 @@ class MemoryTree:
         symlink, lets a reader see half an entry, and cannot add the separating newline
         safely; the rename keeps every write all-or-nothing like :meth:`write`.
         """
-        path = self.check_write(target, **who)
+        path = self.check_write(target, by)
         _refuse_secrets(text, path)
         self._append(path, lambda _old: text)
         return path
 
-    def append_note(self, text: str, *, turn: int | None = None, **who: Any) -> tuple[Path, int]:
-        """Append ``text`` to the caller's (``who``'s session's) notes inbox as entry ``turn``; returns path and turn.
+    def append_note(self, text: str, by: Writer, *, turn: int | None = None) -> tuple[Path, int]:
+        """Append ``text`` to ``by``'s session's notes inbox as entry ``turn``; returns path and turn.
 
         Without ``turn`` the entry gets the next number, counted from the file as it is under
         the append's lock: two notes written at the same moment never share a number.  A
         missing inbox is created from its template in the same write.
         """
-        path = self.check_write(self.notes(who["session_id"]), **who)
+        path = self.check_write(self.notes(check_id(by.session_id, kind="session")), by)
         numbers: list[int] = []
 
         def entry(old: str) -> str:
@@ -290,7 +264,7 @@ class MemoryTree:
         self._changed(path)
 
     def update(
-        self, target: str | os.PathLike[str], change: Callable[[str | None], str | None], **who: Any
+        self, target: str | os.PathLike[str], change: Callable[[str | None], str | None], by: Writer
     ) -> tuple[Path, bool]:
         """Read-modify-write ``target`` under the directory lock: ``change(live_text)`` gives the new text.
 
@@ -298,7 +272,7 @@ class MemoryTree:
         same lock as the write, so a concurrent writer's change is never lost; returning
         None or the same text writes nothing.  Returns the real path and whether it changed.
         """
-        path = self.check_write(target, **who)
+        path = self.check_write(target, by)
         with _locked_dir(path) as dir_fd:
             try:
                 old: str | None = _read_regular(path, dir_fd).decode("utf-8")
@@ -312,9 +286,9 @@ class MemoryTree:
         self._changed(path)
         return path, True
 
-    def delete(self, target: str | os.PathLike[str], **who: Any) -> bool:
+    def delete(self, target: str | os.PathLike[str], by: Writer) -> bool:
         """Delete the file ``target`` (the real file a symlink points at); False if absent."""
-        path = self.check_write(target, **who)
+        path = self.check_write(target, by)
         if not os.path.lexists(path):
             return False
         with _locked_dir(path) as dir_fd:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from mimomem.tree.layout import check_id
 from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.writer import Writer
 
 SESSION_VARIABLE = "MIMOMEM_SESSION"
 """Environment variable naming the current session when no ``--session`` is given."""
@@ -31,15 +32,11 @@ class Where:
     worktree: Path | None
     session_id: str | None
 
-    def who(self, agent: str = "main", task_id: str | None = None) -> dict[str, object]:
-        """Keyword arguments for ``MemoryTree.write`` and friends: this caller, as ``agent``."""
-        return {
-            "agent": agent,
-            "session_id": self.session_id,
-            "project_id": self.project_id,
-            "task_id": task_id,
-            "worktree": self.worktree,
-        }
+    def writer(
+        self, agent: str = "main", *, task_id: str | None = None, delegated: bool = False, author: str = "model"
+    ) -> Writer:
+        """This caller writing as ``agent``: its session, project and worktree, with the role's task and wording."""
+        return Writer(agent, self.session_id, self.project_id, task_id, self.worktree, delegated, author=author)
 
 
 def locate(

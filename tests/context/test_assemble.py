@@ -16,6 +16,7 @@ from mimomem.context.rebuild import allocate
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import notes_entry, notes_template
 from mimomem.tree.where import Where, locate
+from mimomem.tree.writer import Writer
 
 
 def test_section_aware_keeps_headings_and_spillover_lines() -> None:
@@ -47,7 +48,7 @@ def test_allocate_gives_small_blocks_all_and_never_overspends() -> None:
 def test_notes_only_session_is_not_empty(tree: MemoryTree, repo: Path) -> None:
     where = locate(repo, session_id="S1", tree=tree)
     notes = tree.notes("S1")
-    tree.write(notes, notes_template() + "\n" + notes_entry(3, "用户说：端口改成 6543"), **where.who())
+    tree.write(notes, notes_template() + "\n" + notes_entry(3, "用户说：端口改成 6543"), where.writer())
     ctx = session_context(where, curated=False)
     assert "端口改成 6543" in ctx.text
     assert ctx.text.count("notes.md") >= 1
@@ -56,7 +57,7 @@ def test_notes_only_session_is_not_empty(tree: MemoryTree, repo: Path) -> None:
 
 def test_empty_memory_gives_instructions_only(tree: MemoryTree, repo: Path) -> None:
     where = locate(repo, session_id="S1", tree=tree)
-    tree.ensure_templates(agent="main", session_id="S1", project_id=where.project_id, worktree=repo)
+    tree.ensure_templates(Writer(agent="main", session_id="S1", project_id=where.project_id, worktree=repo))
     ctx = session_context(where, curated=False)
     assert [b.name for b in ctx.blocks] == ["instructions"]
 
@@ -66,14 +67,12 @@ def test_session_budget_holds_and_cuts_are_named(tree: MemoryTree, repo: Path, b
     where = locate(repo, session_id="S1", tree=tree)
     big = "\n".join(f"- 决定{i}：所有服务统一使用 PostgreSQL 16，端口 5433，连接池 20。" for i in range(400))
     tree.write(
-        tree.project_memory(where.project_id), f"# Project memory\n\n## Architecture decisions\n{big}\n", **where.who()
+        tree.project_memory(where.project_id), f"# Project memory\n\n## Architecture decisions\n{big}\n", where.writer()
     )
     tree.write(
         tree.checkpoint("S1"),
         f"# Session checkpoint\n\n## §5 Current work\n{big}\n",
-        agent="checkpoint-writer",
-        session_id="S1",
-        project_id=where.project_id,
+        Writer(agent="checkpoint-writer", session_id="S1", project_id=where.project_id),
     )
     ctx = session_context(where, budget=budget, curated=False)
     assert ctx.tokens <= budget
@@ -95,7 +94,7 @@ def test_writing_off_never_asks_to_write(tree: MemoryTree, repo: Path) -> None:
 def test_reminder_only_when_the_session_has_memory(tree: MemoryTree, repo: Path) -> None:
     where = locate(repo, session_id="S1", tree=tree)
     assert recall_reminder(where) == ""
-    tree.write(tree.notes("S1"), notes_template(), **where.who())
+    tree.write(tree.notes("S1"), notes_template(), where.writer())
     assert str(tree.session_dir("S1")) in recall_reminder(where)
 
 
@@ -105,7 +104,7 @@ def test_prompt_context_is_empty_without_memory(tree: MemoryTree, repo: Path) ->
 
 
 def _project_memory(tree: MemoryTree, where: Where, body: str) -> None:
-    tree.write(tree.project_memory(where.project_id), body, **where.who())
+    tree.write(tree.project_memory(where.project_id), body, where.writer())
 
 
 @pytest.mark.parametrize("char", ["端", "😀", "a"])
@@ -147,7 +146,7 @@ def test_a_secret_typed_by_hand_into_memory_never_reaches_the_model(tree: Memory
 def test_a_relevant_prompt_gets_the_entry_then_the_recall_reminder(tree: MemoryTree, repo: Path) -> None:
     where = locate(repo, session_id="S1", tree=tree)
     _project_memory(tree, where, "# Project memory\n\n## Discovered durable knowledge\n\n- 数据库端口是 5433。\n")
-    tree.write(tree.notes("S1"), notes_template(), **where.who())
+    tree.write(tree.notes("S1"), notes_template(), where.writer())
     ctx = prompt_context(where, "数据库端口是多少")
     names = [b.name for b in ctx.blocks]
     assert names[-1] == "reminder" and "entries" in names
@@ -182,7 +181,7 @@ def test_another_projects_memory_never_reaches_this_projects_prompts(
     here, there = locate(repo, session_id="S1", tree=tree), locate(other, session_id="S2", tree=tree)
     _project_memory(tree, here, "# Project memory\n\n## Discovered durable knowledge\n\n- 数据库端口是 5433。\n")
     _project_memory(tree, there, "# Project memory\n\n## Discovered durable knowledge\n\n- 数据库端口是 6543。\n")
-    tree.append_note("数据库端口临时改成 7000", **there.who())
+    tree.append_note("数据库端口临时改成 7000", there.writer())
     prompt = prompt_context(here, "数据库端口是多少").text
     session = session_context(here, curated=False).text
     assert "5433" in prompt and "5433" in session

@@ -48,12 +48,12 @@ def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Where:
     repo = tmp_path / "billing"
     (repo / ".git").mkdir(parents=True)
     old = locate(repo, session_id="s-old", tree=MemoryTree())
-    tree, who = old.tree, old.who("main")
-    tree.write(tree.project_memory(old.project_id), MEMORY, **who)
+    tree, who = old.tree, old.writer("main")
+    tree.write(tree.project_memory(old.project_id), MEMORY, who)
     history = tree.project_dir(old.project_id) / "memory-history.md"
     history.write_text("# History\n\n- staging 数据库端口 was 4321 (superseded 2026-10-09)\n", encoding="utf-8")
-    tree.create(tree.notes("s-old"), notes_template(), **who)
-    tree.append(tree.notes("s-old"), OLD_NOTES, **who)
+    tree.create(tree.notes("s-old"), notes_template(), who)
+    tree.append(tree.notes("s-old"), OLD_NOTES, who)
     return locate(repo, session_id="s-new", tree=tree)
 
 
@@ -86,8 +86,8 @@ def test_superseded_history_is_never_recalled(where: Where) -> None:
 def test_long_entries_are_cut_and_the_output_stays_under_the_host_cap(where: Where) -> None:
     tree = where.tree
     long_entry = "- 账单 staging 部署注意事项 " + "很长的说明 " * 5000 + "\n"
-    tree.create(tree.notes("s-new"), notes_template(), **where.who("main"))
-    tree.append(tree.notes("s-new"), "\n## [turn 9 · 2026-10-08T00:00:00Z]\n" + long_entry * 3, **where.who("main"))
+    tree.create(tree.notes("s-new"), notes_template(), where.writer("main"))
+    tree.append(tree.notes("s-new"), "\n## [turn 9 · 2026-10-08T00:00:00Z]\n" + long_entry * 3, where.writer("main"))
     text = recall_text(where, "staging 部署注意事项是什么？")
     assert "(cut; read sessions/s-new/notes.md:" in text
     assert utf16_len(text) < 4 * (ENTRY_CHARS + 200) < 10_000

@@ -27,7 +27,7 @@ def test_session_start_stays_under_the_host_cap(char: str, tmp_path: Path, monke
     where = locate(repo, session_id="s1", tree=MemoryTree(), env={})
     lines = "\n".join(f"- fact {i}: {char * 60}" for i in range(400))
     where.tree.write(
-        where.tree.project_memory(where.project_id), f"# Project memory\n\n## Rules\n\n{lines}\n", **where.who()
+        where.tree.project_memory(where.project_id), f"# Project memory\n\n## Rules\n\n{lines}\n", where.writer()
     )
     ctx = session_context(where, budget=50_000, char_cap=CLAUDE_CODE.safe_chars)
     assert 2_000 < utf16_len(ctx.text) <= CLAUDE_CODE.safe_chars

@@ -36,7 +36,7 @@ def test_recent_input_is_newest_first_and_the_oldest_is_what_a_cut_drops(tree: M
 
 def test_a_block_that_gets_no_room_is_reported_as_cut_not_dropped(tree: MemoryTree, repo: Path) -> None:
     where = locate(repo, session_id="S1", tree=tree)
-    tree.write(tree.project_memory(where.project_id), "# Project memory\n\n## Rules\n- 用 pnpm\n", **where.who())
+    tree.write(tree.project_memory(where.project_id), "# Project memory\n\n## Rules\n- 用 pnpm\n", where.writer())
     blocks = rebuild_blocks(where, 3)
     assert [b.name for b in blocks] == ["project"]
     assert blocks[0].text == "" and blocks[0].truncated and blocks[0].full_tokens > 0
@@ -79,9 +79,9 @@ def test_nested_headings_make_one_outline() -> None:
 
 def test_the_keys_index_lists_other_files_but_never_stands_alone(tree: MemoryTree, repo: Path) -> None:
     where = locate(repo, session_id="S1", tree=tree)
-    tree.write(tree.project_dir(where.project_id) / "deploy.md", "# 部署\n- pnpm\n", **where.who())
+    tree.write(tree.project_dir(where.project_id) / "deploy.md", "# 部署\n- pnpm\n", where.writer())
     assert rebuild_blocks(where, 4_000) == []  # an index alone is not memory worth a block
-    tree.write(tree.project_memory(where.project_id), "# Project memory\n\n## Rules\n- 用 pnpm\n", **where.who())
+    tree.write(tree.project_memory(where.project_id), "# Project memory\n\n## Rules\n- 用 pnpm\n", where.writer())
     keys = {b.name: b for b in rebuild_blocks(where, 4_000)}["keys"]
     assert f"projects/{where.project_id}/deploy.md" in keys.text
     assert "MEMORY.md" not in keys.text  # already pushed as its own block

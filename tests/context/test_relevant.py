@@ -34,7 +34,7 @@ def test_a_users_hard_rule_is_injected_at_every_session_start_before_project_mem
     where.tree.write(
         where.tree.project_memory(where.project_id),
         "# Project memory\n\n## Discovered durable knowledge\n\n- 数据库端口是 5433。\n",
-        **where.who(),
+        where.writer(),
     )
     text = session_context(where).text
     assert "Hard rules (always apply):" in text

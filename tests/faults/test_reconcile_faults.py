@@ -22,6 +22,7 @@ from mimomem.search import reconcile as reconcile_mod
 from mimomem.search.document_index import DocumentIndex
 from mimomem.search.index import MemoryIndex
 from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.writer import Writer
 
 
 def write(root: Path, rel: str, text: str) -> Path:
@@ -99,7 +100,7 @@ def test_fault_fuzz_file_names_through_the_gate_and_reconcile():
         write(root, "global/MEMORY.md", "global memory\n")
         index = MemoryIndex(root, reconcile_on_search=False)
         tree = MemoryTree(root)
-        who = {"agent": "main", "session_id": "S1", "project_id": "P1"}
+        who = Writer(agent="main", session_id="S1", project_id="P1")
 
         @settings(max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck))
         @given(name=names)
@@ -108,7 +109,7 @@ def test_fault_fuzz_file_names_through_the_gate_and_reconcile():
             s1.mkdir(parents=True)
             text = name if isinstance(name, str) else os.fsdecode(name)
             try:
-                written = tree.write(s1 / text, "fuzzed memory\n", **who)
+                written = tree.write(s1 / text, "fuzzed memory\n", who)
             except MimomemError:
                 written = None
             if written is not None:

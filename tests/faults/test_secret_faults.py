@@ -12,6 +12,7 @@ from mimomem.common.secrets import scan_secrets
 from mimomem.curated.store import CuratedMemory
 from mimomem.errors import SecretRefusedError
 from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.writer import Writer
 
 NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
 AWS_KEY_ID = "AKIA" + "Q7X2M9K4P1Z8R5T3"
@@ -83,24 +84,24 @@ def test_fault_secret_line_is_counted_in_the_users_text(store: CuratedMemory) ->
     assert "line 3," in str(info.value), str(info.value)
 
 
-def _tree(tmp_path: Path) -> tuple[MemoryTree, dict[str, object]]:
+def _tree(tmp_path: Path) -> tuple[MemoryTree, Writer]:
     root = tmp_path / "data" / "memory"
     root.mkdir(parents=True)
     worktree = tmp_path / "wt"
     worktree.mkdir()
-    return MemoryTree(root), {"agent": "main", "session_id": "S1", "project_id": "P1", "worktree": worktree}
+    return MemoryTree(root), Writer(agent="main", session_id="S1", project_id="P1", worktree=worktree)
 
 
 def test_fault_secret_split_across_appends(tmp_path: Path) -> None:
     """append("export AWS_SECRET_ACCESS_KEY=") then append(value) stored the key -> the second append is refused."""
     tree, who = _tree(tmp_path)
     notes = tree.notes("S1")
-    tree.append(notes, "export AWS_SECRET_ACCESS_KEY=", **who)
+    tree.append(notes, "export AWS_SECRET_ACCESS_KEY=", who)
     with pytest.raises(SecretRefusedError) as info:
-        tree.append(notes, AWS_SECRET, **who)
+        tree.append(notes, AWS_SECRET, who)
     assert not _echoes(info.value, AWS_SECRET)
     assert AWS_SECRET not in notes.read_text(encoding="utf-8")
-    tree.append(notes, "an ordinary entry", **who)  # the old text alone does not block later appends
+    tree.append(notes, "an ordinary entry", who)  # the old text alone does not block later appends
 
 
 def test_fault_secret_in_file_name_refused(tmp_path: Path) -> None:
@@ -108,7 +109,7 @@ def test_fault_secret_in_file_name_refused(tmp_path: Path) -> None:
     tree, who = _tree(tmp_path)
     target = tmp_path / "wt" / "notes" / f"{GITHUB_TOKEN}.md"
     with pytest.raises(SecretRefusedError) as info:
-        tree.write(target, "harmless text", **who)
+        tree.write(target, "harmless text", who)
     assert not _echoes(info.value, GITHUB_TOKEN)
     assert not target.exists()
 

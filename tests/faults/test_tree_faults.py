@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from mimomem.errors import BadMemoryPathError, MimomemError, ProjectIdError, Wri
 from mimomem.tree import gate as gate_mod
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.project import ID_FILE, project_id
+from mimomem.tree.writer import Writer
 
 
 class Env:
@@ -27,7 +29,7 @@ class Env:
         self.outside = tmp / "outside"
         self.outside.mkdir()
         self.tree = MemoryTree(self.root)
-        self.main = {"agent": "main", "session_id": "S1", "project_id": "P1", "worktree": self.wt}
+        self.main = Writer(agent="main", session_id="S1", project_id="P1", worktree=self.wt)
 
     def m(self, rel: str) -> Path:
         return self.root / rel
@@ -50,7 +52,7 @@ def _names(directory: Path) -> list[bytes]:
 def test_fault_gate_refuses_names_that_are_not_utf8(env, name, op):
     """write() created '\\xff.md' (or raised a raw UnicodeEncodeError) -> InvalidFileNameError naming it escaped."""
     with pytest.raises(errors.InvalidFileNameError) as caught:
-        getattr(env.tree, op)(env.m("sessions/S1") / name, "x", **env.main)
+        getattr(env.tree, op)(env.m("sessions/S1") / name, "x", env.main)
     assert isinstance(caught.value, BadMemoryPathError)
     message = str(caught.value)
     assert "UTF-8" in message and ("\\x" in message or "\\u" in message)
@@ -65,16 +67,16 @@ def test_fault_long_names_get_a_clear_refusal(env):
     """A 242-255 byte name failed with ENAMETOOLONG about the temp file -> refused up front, the limit named."""
     s1 = env.m("sessions/S1")
     fits = "a" * (gate_mod.MAX_NAME_BYTES - 3) + ".md"
-    env.tree.write(s1 / fits, "x", **env.main)
+    env.tree.write(s1 / fits, "x", env.main)
     assert (s1 / fits).read_text() == "x"
     for size in (gate_mod.MAX_NAME_BYTES + 1, 242, 255, 300):
         name = "b" * (size - 3) + ".md"
         limit = gate_mod.MAX_NAME_BYTES if size <= 255 else 255
         with pytest.raises(errors.InvalidFileNameError, match=f"{size} bytes.*{limit} bytes"):
-            env.tree.write(s1 / name, "x", **env.main)
+            env.tree.write(s1 / name, "x", env.main)
     wide = "é" * 120 + ".md"  # 243 bytes in UTF-8, 123 characters
     with pytest.raises(errors.InvalidFileNameError, match="bytes"):
-        env.tree.write(s1 / wide, "x", **env.main)
+        env.tree.write(s1 / wide, "x", env.main)
     assert [os.fsencode(fits)] == _names(s1)
 
 
@@ -85,7 +87,7 @@ def test_fault_target_is_a_directory(env, op):
     target.mkdir(parents=True)
     args = (target,) if op == "delete" else (target, "x")
     with pytest.raises(BadMemoryPathError, match="directory"):
-        getattr(env.tree, op)(*args, **env.main)
+        getattr(env.tree, op)(*args, env.main)
     assert target.is_dir() and [] == os.listdir(target)
 
 
@@ -94,7 +96,7 @@ def test_fault_parent_is_a_regular_file(env):
     (env.root / "projects").mkdir()
     env.m("projects/P1").write_text("not a directory")
     with pytest.raises(BadMemoryPathError, match="not a directory"):
-        env.tree.write(env.tree.project_memory("P1"), "x", **env.main)
+        env.tree.write(env.tree.project_memory("P1"), "x", env.main)
     assert env.m("projects/P1").read_text() == "not a directory"
 
 
@@ -151,7 +153,7 @@ def test_fault_commondir_is_a_fifo(tmp_path):
 def test_fault_nested_memory_paths_are_refused(env, rel):
     """The gate accepted projects/<pid>/a/b.md although the README refuses it -> BadMemoryPathError."""
     with pytest.raises(BadMemoryPathError, match="sub-director"):
-        env.tree.write(env.m(rel), "x", **env.main)
+        env.tree.write(env.m(rel), "x", env.main)
     assert not env.m(rel).parent.exists()
 
 
@@ -165,7 +167,7 @@ def test_fault_readme_states_the_nested_path_rule():
 def test_fault_nested_task_paths_keep_their_own_rule(env):
     """(unchanged) a subagent still writes anywhere below its own tasks/<TID>/."""
     target = env.m("sessions/S1/tasks/T1/a/b.md")
-    env.tree.write(target, "x", **dict(env.main, task_id="T1"))
+    env.tree.write(target, "x", replace(env.main, task_id="T1"))
     assert target.read_text() == "x"
 
 
@@ -184,7 +186,7 @@ def test_fault_swapped_parent_creates_nothing_outside(env, monkeypatch):
 
     monkeypatch.setattr(gate_mod, "check_write", check_then_swap)
     with pytest.raises(WriteDeniedError, match="symlink"):
-        env.tree.write(env.tree.notes("S1"), "x", **env.main)
+        env.tree.write(env.tree.notes("S1"), "x", env.main)
     assert [] == os.listdir(env.outside)
 
 
@@ -215,7 +217,7 @@ def test_fault_swapped_parent_creates_nothing_outside(env, monkeypatch):
 def test_fault_lookalike_agent_names_are_refused(env, agent):
     """Spellings like 'checkpoint‐writer' ran as unrestricted agents -> InvalidAgentNameError."""
     with pytest.raises(errors.InvalidAgentNameError) as caught:
-        env.tree.check_write(env.tree.notes("S1"), **dict(env.main, agent=agent))
+        env.tree.check_write(env.tree.notes("S1"), replace(env.main, agent=agent))
     assert isinstance(caught.value, ValueError) and isinstance(caught.value, MimomemError)
     str(caught.value).encode("utf-8")
 
@@ -224,11 +226,11 @@ def test_fault_lookalike_agent_names_are_refused(env, agent):
 def test_fault_control_characters_in_agent_names_are_refused(env, agent):
     """Control characters in an agent name were accepted -> InvalidAgentNameError."""
     with pytest.raises(errors.InvalidAgentNameError, match="control"):
-        env.tree.check_write(env.tree.notes("S1"), **dict(env.main, agent=agent))
+        env.tree.check_write(env.tree.notes("S1"), replace(env.main, agent=agent))
 
 
 @pytest.mark.parametrize("agent", ["main", "checkpoint-writer", "dream", "distill", "dream-helper", "general", "审阅"])
 def test_fault_exact_and_unrelated_agent_names_still_work(env, agent):
     """(unchanged) exact restricted names and unrelated names are accepted."""
     target = env.tree.notes("S1") if agent != "checkpoint-writer" else env.tree.checkpoint("S1")
-    assert env.tree.check_write(target, **dict(env.main, agent=agent)) == target
+    assert env.tree.check_write(target, replace(env.main, agent=agent)) == target

@@ -13,6 +13,7 @@ import pytest
 
 from mimomem.hooks import claude_code
 from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.writer import Writer
 
 DATA = Path(__file__).parent / "data"
 SID = "4b1f7c2e-9a0d-4c3e-8f51-2d6a1b9e0c77"
@@ -31,9 +32,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         tree.project_memory(pid),
         "# Project memory\n\n## Rules\n\n- 部署前先跑 `pnpm test`。\n\n"
         "## Discovered durable knowledge\n\n- 数据库端口是 5433（staging 和 prod 都一样）。\n",
-        agent="main",
-        project_id=pid,
-        worktree=repo,
+        Writer("main", project_id=pid, worktree=repo),
     )
     transcript = tmp_path / "transcript.jsonl"
     transcript.write_text(

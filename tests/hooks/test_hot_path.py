@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.writer import Writer
 
 SID = "hot-path-session"
 PROMPT = "部署前数据库端口要改成多少？"
@@ -46,9 +47,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     tree.write(
         tree.project_memory(pid),
         "# Project memory\n\n## Discovered durable knowledge\n\n- 部署前数据库端口是 5433（staging 和 prod 相同）。\n",
-        agent="main",
-        project_id=pid,
-        worktree=repo,
+        Writer("main", project_id=pid, worktree=repo),
     )
     (tmp_path / "transcript.jsonl").write_text("", encoding="utf-8")
     return repo

@@ -28,7 +28,7 @@ def prompt(project: Path, name: str, session: str = "s-1") -> str:
 
 def note(project: Path, session: str, words: str) -> None:
     where = locate(project, session_id=session, tree=MemoryTree(), env={})
-    where.tree.append_note(words, **where.who())
+    where.tree.append_note(words, where.writer())
 
 
 def test_dream_and_distill_see_this_projects_sessions_and_never_another_projects(repo: Path, tmp_path: Path) -> None:
@@ -48,9 +48,9 @@ def test_the_checkpoint_prompt_shows_only_the_journals_changed_since_the_checkpo
     tree = where.tree
     for tid in ("T1", "T2"):
         body = progress_template(tid).replace("- (one-line summary of the task)", f"- task {tid} migrates the cache")
-        tree.write(tree.progress("s-1", tid), body, **where.who(task_id=tid))
+        tree.write(tree.progress("s-1", tid), body, where.writer(task_id=tid))
     checkpoint = tree.checkpoint("s-1")
-    tree.write(checkpoint, checkpoint_template(), **where.who("checkpoint-writer"))
+    tree.write(checkpoint, checkpoint_template(), where.writer("checkpoint-writer"))
     stamp = os.stat(checkpoint).st_mtime_ns
     os.utime(tree.progress("s-1", "T1"), ns=(stamp - 10**9, stamp - 10**9))  # reconciled already
     os.utime(tree.progress("s-1", "T2"), ns=(stamp + 10**9, stamp + 10**9))  # written after the checkpoint

@@ -41,9 +41,9 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     where = _where(path)
     tree = where.tree
     tree.write(
-        tree.project_memory(where.project_id), "# Project memory\n\n## Rules\n- 数据库端口 5433\n", **where.who()
+        tree.project_memory(where.project_id), "# Project memory\n\n## Rules\n- 数据库端口 5433\n", where.writer()
     )
-    tree.append_note("数据库端口迁移到 5433 了", **where.who())
+    tree.append_note("数据库端口迁移到 5433 了", where.writer())
     CuratedMemory(project_root=path).remember("facts", "staging 的数据库端口是 6543", author="user")
     return path
 

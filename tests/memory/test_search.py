@@ -30,9 +30,11 @@ def shop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Where, Where]
     tree = MemoryTree()
     shop = locate(tmp_path / "shop", session_id="s1", tree=tree)
     blog = locate(tmp_path / "blog", session_id="s2", tree=tree)
-    tree.write(tree.project_memory(shop.project_id), "# Project memory\n\n## Rules\n- 数据库端口 5433\n", **shop.who())
-    tree.write(tree.project_memory(blog.project_id), "# P\n\n## Rules\n- 数据库端口 3306\n", **blog.who())
-    tree.write(tree.notes("s1"), "# Session notes\n\n## [turn 1 · 2026-12-01T10:00Z]\n\n数据库端口迁移\n", **shop.who())
+    tree.write(tree.project_memory(shop.project_id), "# Project memory\n\n## Rules\n- 数据库端口 5433\n", shop.writer())
+    tree.write(tree.project_memory(blog.project_id), "# P\n\n## Rules\n- 数据库端口 3306\n", blog.writer())
+    tree.write(
+        tree.notes("s1"), "# Session notes\n\n## [turn 1 · 2026-12-01T10:00Z]\n\n数据库端口迁移\n", shop.writer()
+    )
     CuratedMemory(project_root=tmp_path / "shop").remember("facts", "staging 的数据库端口是 6543", author="user")
     return shop, blog
 

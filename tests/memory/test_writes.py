@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from mimomem.errors import UsageError, WriteDeniedError
 from mimomem.memory.writes import Writer, forget, note, remember, write
+from mimomem.tree import gate
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import checkpoint_template, parse_notes
 from mimomem.tree.where import Where, locate
@@ -21,37 +23,49 @@ def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Where:
     return locate(repo, session_id="s-1", tree=MemoryTree(tmp_path / "memory"), env={})
 
 
-def test_the_writer_is_what_the_gate_takes(where: Where) -> None:
-    by = Writer(where, "worker", task_id="T1", delegated=True)
-    assert by.keywords() == where.who("worker", task_id="T1") | {"delegated": True}
+def test_the_writer_reaches_the_gate_whole(where: Where, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The front end's one object is what the gate judges: no keywords rebuilt on the way."""
+    judged: list[Writer] = []
+    check = gate.check_write
+
+    def spy(tree: gate.GatedTree, target: str | os.PathLike[str], by: Writer) -> Path:
+        judged.append(by)
+        return check(tree, target, by)
+
+    monkeypatch.setattr(gate, "check_write", spy)
+    by = where.writer("worker", task_id="T1", delegated=True)
+    write(where, by, "progress:T1", "- 第一步\n")
+    note(where, main := where.writer(), "端口 5433")
+    assert judged[0] is by and judged[1] is main
 
 
 def test_notes_are_numbered_entries_and_need_text_and_a_session(where: Where, tmp_path: Path) -> None:
-    by = Writer(where)
-    assert note(by, "端口 5433").turn == 1 and note(by, "第二条", turn=7).turn == 7
+    by = where.writer()
+    assert note(where, by, "端口 5433").turn == 1 and note(where, by, "第二条", turn=7).turn == 7
     entries = parse_notes(where.tree.notes("s-1").read_text(encoding="utf-8"))
     assert [(e.turn, e.body.strip()) for e in entries] == [(1, "端口 5433"), (7, "第二条")]
     with pytest.raises(UsageError, match="empty"):
-        note(by, "  \n")
+        note(where, by, "  \n")
     with pytest.raises(UsageError, match="no session"):
-        note(Writer(locate(where.worktree or ".", tree=where.tree, env={})), "x")
+        nowhere = locate(where.worktree or ".", tree=where.tree, env={})
+        note(nowhere, nowhere.writer(), "x")
 
 
 def test_write_goes_through_the_gate_and_a_checkpoint_is_checked(where: Where) -> None:
-    written = write(Writer(where), "project", "# Project memory\n\n## Rules\n- 用 pnpm\n")
+    written = write(where, where.writer(), "project", "# Project memory\n\n## Rules\n- 用 pnpm\n")
     assert written.path == where.tree.project_memory(where.project_id) and not written.checkpoint
     with pytest.raises(WriteDeniedError):
-        write(Writer(where), "checkpoint", checkpoint_template())  # the main agent: not its file
-    writer = Writer(where, "checkpoint-writer")
+        write(where, where.writer(), "checkpoint", checkpoint_template())  # the main agent: not its file
+    writer = where.writer("checkpoint-writer")
     filled = checkpoint_template().replace("## §2 Next concrete action\n", "## §2 Next concrete action\n- 跑迁移\n")
-    first = write(writer, "checkpoint", filled)
+    first = write(where, writer, "checkpoint", filled)
     assert first.checkpoint and first.path == where.tree.checkpoint("s-1")
     with pytest.raises(Exception, match="§2"):
-        write(writer, "checkpoint", checkpoint_template())  # drops a filled section: refused, file kept
+        write(where, writer, "checkpoint", checkpoint_template())  # drops a filled section: refused, file kept
     assert "跑迁移" in where.tree.checkpoint("s-1").read_text(encoding="utf-8")
 
 
 def test_curated_writes_carry_the_author(where: Where) -> None:
-    memory = remember(Writer(where, author="model"), "rules", "总是先跑测试再部署")
+    memory = remember(where.writer(author="model"), "rules", "总是先跑测试再部署")
     assert memory.kind == "rule-proposal"  # a model's rule waits for a person
-    assert forget(Writer(where), memory.id).id == memory.id
+    assert forget(where.writer(), memory.id).id == memory.id

@@ -36,7 +36,7 @@ def _change(path: Path, new: str) -> Change:
 def test_apply_writes_as_the_passes_agent_and_names_the_undo_copy(world: World) -> None:
     ctx = world.context()
     path = world.memory()
-    world.tree.write(path, "# Project memory\n\n## Rules\n\n- old\n", **ctx.who("main"))
+    world.tree.write(path, "# Project memory\n\n## Rules\n\n- old\n", ctx.writer("main"))
     report = PassReport("dream", ("Consolidated",), changes=[_change(path, "# Project memory\n\n## Rules\n\n- new\n")])
     apply_changes(ctx, report, "dream", dry_run=False)
     assert report.written == [str(path)] and len(report.undo) == 1
@@ -59,7 +59,7 @@ def test_a_dry_run_writes_nothing_and_shows_the_diff(world: World) -> None:
 def test_an_unchanged_file_is_neither_written_nor_copied(world: World) -> None:
     ctx = world.context()
     path = world.memory()
-    world.tree.write(path, "# Project memory\n", **ctx.who("main"))
+    world.tree.write(path, "# Project memory\n", ctx.writer("main"))
     report = PassReport("dream", ("Consolidated",), changes=[Change(path, "x", "y", lambda live: live)])
     apply_changes(ctx, report, "dream", dry_run=False)
     assert (report.written, report.undo) == ([], [])

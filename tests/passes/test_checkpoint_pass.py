@@ -10,6 +10,7 @@ from mimomem.errors import NotInWriterAllowlistError, PassError
 from mimomem.passes.checkpoint import merge_checkpoint, run_checkpoint, validate_checkpoint, write_checkpoint
 from mimomem.passes.memory_doc import MemoryDoc
 from mimomem.tree.templates import CHECKPOINT_SECTIONS, checkpoint_template, notes_entry, progress_template
+from mimomem.tree.writer import Writer
 
 
 def _body(text: str, heading: str) -> list[str]:
@@ -20,14 +21,14 @@ def _body(text: str, heading: str) -> list[str]:
 
 def _prepare(world: World) -> None:
     ctx = world.context(SID_B)
-    tree, who = world.tree, ctx.where.who("main")
-    tree.create(tree.notes(SID_B), "# Session notes\n", **who)
-    tree.append(tree.notes(SID_B), "\n" + notes_entry(3, "The cache key includes the tenant id."), **who)
+    tree, who = world.tree, ctx.where.writer("main")
+    tree.create(tree.notes(SID_B), "# Session notes\n", who)
+    tree.append(tree.notes(SID_B), "\n" + notes_entry(3, "The cache key includes the tenant id."), who)
     for tid, summary in (("T1", "Move the cache to SQLite"), ("T1.1", "Write the migration")):
         text = "---\nwritten-at: 1796040000000\n---\n" + progress_template(tid).replace(
             "- (one-line summary of the task)", f"- {summary}"
         ).replace("- path: what you did there", "- src/cache.py: new SQLite backend")
-        tree.write(tree.progress(SID_B, tid), text, **ctx.where.who("main", task_id=tid))
+        tree.write(tree.progress(SID_B, tid), text, ctx.where.writer("main", task_id=tid))
 
 
 def test_checkpoint_fills_the_factual_sections(world: World) -> None:
@@ -61,7 +62,7 @@ def test_sections_written_by_a_model_are_kept(world: World) -> None:
     path = world.tree.checkpoint(SID_B)
     start = checkpoint_template().replace("## §5 Current work\n", "## §5 Current work\n\nMigrating the cache.\n", 1)
     start = start.replace("## §10 Design decisions", "## Extra\n\nkept too\n\n## §10 Design decisions")
-    world.tree.write(path, start, **ctx.where.who("checkpoint-writer"))
+    world.tree.write(path, start, ctx.where.writer("checkpoint-writer"))
     run_checkpoint(ctx)
     text = path.read_text(encoding="utf-8")
     assert "Migrating the cache." in text and "kept too" in text
@@ -96,7 +97,9 @@ def test_no_session_and_the_writer_allowlist(world: World) -> None:
     assert not world.tree.checkpoint(SID_B).exists()
     assert report.changes[0].diff().startswith("--- /dev/null")
     with pytest.raises(NotInWriterAllowlistError):
-        world.tree.check_write(world.tree.session_dir(SID_B) / "other.md", agent="checkpoint-writer", session_id=SID_B)
+        world.tree.check_write(
+            world.tree.session_dir(SID_B) / "other.md", Writer(agent="checkpoint-writer", session_id=SID_B)
+        )
 
 
 def test_a_whole_checkpoint_write_is_checked_and_keeps_the_old_one(world: World) -> None:

@@ -16,6 +16,7 @@ from mimomem.passes.dream import Candidate, plan_memory, run_dream
 from mimomem.passes.memory_doc import MAX_BYTES, MAX_LINES, MemoryDoc, health
 from mimomem.passes.wording import absolute_dates
 from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.writer import Writer
 
 EXPECTED_RULES = [
     "- 以后都用 pnpm (user, 2026-11-28, s:aaaaaaaa)",
@@ -152,7 +153,7 @@ def test_the_live_file_is_merged_under_the_lock(world: World) -> None:
     memory.parent.mkdir(parents=True)
     memory.write_text("# Project memory\n\n## Rules\n\n- Written meanwhile by the user.\n", encoding="utf-8")
     change = report.changes[0]
-    world.tree.update(change.path, change.apply, agent="dream", project_id=world.context().where.project_id)
+    world.tree.update(change.path, change.apply, Writer(agent="dream", project_id=world.context().where.project_id))
     rules = _items(memory, "Rules")
     assert ["- Written meanwhile by the user.", *EXPECTED_RULES] == rules
 

@@ -16,6 +16,7 @@ from mimomem.errors import ModelEndpointError, PassError, SecretRefusedError
 from mimomem.passes.checkpoint import validate_checkpoint
 from mimomem.passes.llm import OpenAICompatible, fenced_blocks, run_with_model
 from mimomem.tree.templates import checkpoint_template
+from mimomem.tree.writer import Writer
 
 
 class FakeServer:
@@ -169,7 +170,7 @@ def test_a_file_changed_meanwhile_is_not_overwritten(world: World, server: FakeS
     memory.write_text("# Project memory\n\n## Rules\n\n- written meanwhile\n", encoding="utf-8")
     change = report.changes[0]
     with pytest.raises(PassError, match="changed while the model was working"):
-        world.tree.update(change.path, change.apply, agent="dream", project_id=world.context().where.project_id)
+        world.tree.update(change.path, change.apply, Writer(agent="dream", project_id=world.context().where.project_id))
     assert "written meanwhile" in memory.read_text(encoding="utf-8")
 
 
@@ -225,7 +226,7 @@ USER_MEMORY = "# Project memory\n\n## Rules\n\n- 部署前先跑 `pnpm test`。\
 )
 def test_a_model_answer_that_would_lose_what_the_user_wrote_is_refused(world: World, answer: str, refused: str) -> None:
     ctx = world.context()
-    world.tree.write(world.memory(), USER_MEMORY, **ctx.where.who("main"))
+    world.tree.write(world.memory(), USER_MEMORY, ctx.where.writer("main"))
     with pytest.raises((PassError, ModelEndpointError), match=refused):
         run_with_model("dream", ctx, "http://unused", model=Scripted(answer))
     assert world.memory().read_text(encoding="utf-8") == USER_MEMORY
@@ -234,7 +235,7 @@ def test_a_model_answer_that_would_lose_what_the_user_wrote_is_refused(world: Wo
 
 def test_a_deletion_the_model_reports_is_accepted_and_the_old_file_kept(world: World) -> None:
     ctx = world.context()
-    world.tree.write(world.memory(), USER_MEMORY, **ctx.where.who("main"))
+    world.tree.write(world.memory(), USER_MEMORY, ctx.where.writer("main"))
     answer = (
         "```markdown\n# Project memory\n\n## Rules\n\n- Never push to main.\n```\n\nDeleted:\n- 部署前先跑 pnpm test\n"
     )

@@ -10,6 +10,7 @@ from mimomem.curated.store import CuratedMemory
 from mimomem.search.everything import search_everything
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
+from mimomem.tree.writer import Writer
 
 
 @pytest.fixture
@@ -21,12 +22,14 @@ def two_projects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Where
     tree = MemoryTree()
     shop = locate(tmp_path / "shop", session_id="s1", tree=tree)
     blog = locate(tmp_path / "blog", session_id="s2", tree=tree)
-    tree.write(tree.project_memory(shop.project_id), "# Project memory\n\n## Rules\n- 数据库端口 5433\n", **shop.who())
+    tree.write(tree.project_memory(shop.project_id), "# Project memory\n\n## Rules\n- 数据库端口 5433\n", shop.writer())
     tree.write(
-        tree.project_memory(blog.project_id), "# P\n\n## Rules\n- 数据库端口 3306，数据库端口别改\n", **blog.who()
+        tree.project_memory(blog.project_id), "# P\n\n## Rules\n- 数据库端口 3306，数据库端口别改\n", blog.writer()
     )
-    tree.write(tree.notes("s2"), "# Session notes\n\n## [turn 1 · 2026-12-01T10:00Z]\n\n数据库端口迁移\n", **blog.who())
-    tree.ensure_templates(agent="main", session_id="s1", project_id=shop.project_id, worktree=tmp_path / "shop")
+    tree.write(
+        tree.notes("s2"), "# Session notes\n\n## [turn 1 · 2026-12-01T10:00Z]\n\n数据库端口迁移\n", blog.writer()
+    )
+    tree.ensure_templates(Writer(agent="main", session_id="s1", project_id=shop.project_id, worktree=tmp_path / "shop"))
     CuratedMemory(project_root=tmp_path / "shop").remember("facts", "staging 的数据库端口是 6543", author="user")
     return shop, blog
 

@@ -9,13 +9,14 @@ from pathlib import Path
 
 from mimomem.search.memory_index import MemoryIndex
 from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.writer import Writer
 
 
 def test_search_right_after_a_write_finds_it(tmp_path: Path) -> None:
     tree = MemoryTree(tmp_path / "data" / "memory")
     with MemoryIndex(tree, reconcile_interval=3600, progress=False) as index:
         assert not index.search("蓝绿部署")  # builds the cache; the interval now says "fresh"
-        tree.write(tree.global_memory(), "# Global\n\n- 蓝绿部署先切 10% 流量\n", agent="user")
+        tree.write(tree.global_memory(), "# Global\n\n- 蓝绿部署先切 10% 流量\n", Writer(agent="user"))
         hits = index.search("蓝绿部署")
         assert [Path(h.path).name for h in hits] == ["MEMORY.md"]
 

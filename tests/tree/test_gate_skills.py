@@ -9,6 +9,7 @@ import pytest
 
 from mimomem.errors import OutsideAllowedAreaError, WriteDeniedError, WritingDisabledError
 from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.writer import Writer
 
 
 @pytest.fixture
@@ -21,8 +22,8 @@ def worktree(tmp_path: Path) -> Path:
 def test_distill_may_create_a_skill_file(tmp_path: Path, worktree: Path) -> None:
     tree = MemoryTree(tmp_path / "memory")
     target = worktree / ".claude" / "skills" / "pnpm-deploy" / "SKILL.md"
-    assert target == tree.check_write(target, agent="distill", worktree=worktree)
-    tree.write(target, "---\nname: pnpm-deploy\n---\n", agent="distill", worktree=worktree)
+    assert target == tree.check_write(target, Writer(agent="distill", worktree=worktree))
+    tree.write(target, "---\nname: pnpm-deploy\n---\n", Writer(agent="distill", worktree=worktree))
     assert target.read_text(encoding="utf-8").startswith("---")
 
 
@@ -41,18 +42,20 @@ def test_distill_may_create_a_skill_file(tmp_path: Path, worktree: Path) -> None
 def test_nothing_else_of_the_worktree(tmp_path: Path, worktree: Path, relative: str) -> None:
     tree = MemoryTree(tmp_path / "memory")
     with pytest.raises(WriteDeniedError) as caught:
-        tree.check_write(worktree / relative, agent="distill", worktree=worktree)
+        tree.check_write(worktree / relative, Writer(agent="distill", worktree=worktree))
     assert ".claude/skills/<name>/SKILL.md" in str(caught.value)
 
 
 def test_only_distill_and_only_while_writing_is_enabled(tmp_path: Path, worktree: Path) -> None:
     target = worktree / ".claude" / "skills" / "x" / "SKILL.md"
     with pytest.raises(OutsideAllowedAreaError):
-        MemoryTree(tmp_path / "memory").check_write(target, agent="dream", worktree=worktree)
+        MemoryTree(tmp_path / "memory").check_write(target, Writer(agent="dream", worktree=worktree))
     with pytest.raises(OutsideAllowedAreaError):
-        MemoryTree(tmp_path / "memory").check_write(target, agent="checkpoint-writer", worktree=worktree)
+        MemoryTree(tmp_path / "memory").check_write(target, Writer(agent="checkpoint-writer", worktree=worktree))
     with pytest.raises(WritingDisabledError):
-        MemoryTree(tmp_path / "memory", write_enabled=False).check_write(target, agent="distill", worktree=worktree)
+        MemoryTree(tmp_path / "memory", write_enabled=False).check_write(
+            target, Writer(agent="distill", worktree=worktree)
+        )
 
 
 def test_a_skills_folder_that_links_elsewhere_is_refused(tmp_path: Path, worktree: Path) -> None:
@@ -62,5 +65,5 @@ def test_a_skills_folder_that_links_elsewhere_is_refused(tmp_path: Path, worktre
     os.symlink(outside, worktree / ".claude" / "skills")
     with pytest.raises(OutsideAllowedAreaError):
         MemoryTree(tmp_path / "memory").check_write(
-            worktree / ".claude" / "skills" / "x" / "SKILL.md", agent="distill", worktree=worktree
+            worktree / ".claude" / "skills" / "x" / "SKILL.md", Writer(agent="distill", worktree=worktree)
         )

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from mimomem.errors import (
 )
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import parse_notes
+from mimomem.tree.writer import Writer
 
 
 class Env:
@@ -37,9 +39,9 @@ class Env:
         self.outside = tmp / "outside"
         self.outside.mkdir()
         self.tree = MemoryTree(self.root)
-        self.main = {"agent": "main", "session_id": "S1", "project_id": "P1", "worktree": self.wt}
-        self.writer = dict(self.main, agent="checkpoint-writer")
-        self.dream = dict(self.main, agent="dream")
+        self.main = Writer(agent="main", session_id="S1", project_id="P1", worktree=self.wt)
+        self.writer = replace(self.main, agent="checkpoint-writer")
+        self.dream = replace(self.main, agent="dream")
 
     def m(self, rel: str) -> Path:
         return self.root / rel
@@ -98,7 +100,7 @@ def test_error_classes():
 def test_main_agent_canonical_writes(env):
     t = env.tree
     for target in (t.notes("S1"), t.project_memory("P1"), env.m("sessions/S1/scratch.md")):
-        assert t.write(target, "hello\n", **env.main) == target
+        assert t.write(target, "hello\n", env.main) == target
         assert target.read_text() == "hello\n"
     assert not [p for p in env.root.rglob(".*")]  # no temp files left
 
@@ -106,47 +108,47 @@ def test_main_agent_canonical_writes(env):
 @pytest.mark.parametrize("rel", ["global/MEMORY.md", "global/extra.md", "sessions/S1/checkpoint.md"])
 def test_main_agent_never_writes_the_users_or_the_writers_files(env, rel):
     with pytest.raises(ReservedForRoleError, match=r"memory_note|ask the user"):
-        env.tree.write(env.m(rel), "x", **env.main)
+        env.tree.write(env.m(rel), "x", env.main)
     with pytest.raises(ReservedForRoleError):
-        env.tree.write(env.m(rel), "x", **dict(env.main, agent="subagent-1"))
+        env.tree.write(env.m(rel), "x", replace(env.main, agent="subagent-1"))
     assert not env.m(rel).exists()
 
 
 def test_the_user_writes_global_memory_and_the_checkpoint(env):
-    user = dict(env.main, agent="user")
+    user = replace(env.main, agent="user")
     for target in (env.tree.global_memory(), env.tree.checkpoint("S1")):
-        env.tree.write(target, "mine\n", **user)
+        env.tree.write(target, "mine\n", user)
         assert target.read_text() == "mine\n"
 
 
 def test_write_replaces_atomically_and_failure_keeps_old(env):
     target = env.tree.notes("S1")
-    env.tree.write(target, "old", **env.main)
+    env.tree.write(target, "old", env.main)
     with pytest.raises(UnicodeEncodeError):
-        env.tree.write(target, "bad \udcff", **env.main)
+        env.tree.write(target, "bad \udcff", env.main)
     assert target.read_text() == "old"
     assert _files(env.root) == {"sessions/S1/notes.md"}
 
 
 def test_relative_target_is_relative_to_worktree(env):
-    assert env.tree.write("src/a.py", "x", **env.main) == env.wt / "src" / "a.py"
+    assert env.tree.write("src/a.py", "x", env.main) == env.wt / "src" / "a.py"
 
 
 def test_create_never_overwrites(env):
     target = env.tree.notes("S1")
-    assert env.tree.create(target, "first", **env.main) is True
-    assert env.tree.create(target, "second", **env.main) is False
+    assert env.tree.create(target, "first", env.main) is True
+    assert env.tree.create(target, "second", env.main) is False
     assert target.read_text() == "first"
 
 
 def test_append_separates_lines_and_keeps_bytes(env):
     target = env.tree.notes("S1")
-    env.tree.append(target, "a", **env.main)
-    env.tree.append(target, "b\n", **env.main)
-    env.tree.append(target, "c", **env.main)
+    env.tree.append(target, "a", env.main)
+    env.tree.append(target, "b\n", env.main)
+    env.tree.append(target, "c", env.main)
     assert target.read_text() == "a\nb\nc"
     target.write_bytes(b"\xff\xfe raw")
-    env.tree.append(target, "d", **env.main)
+    env.tree.append(target, "d", env.main)
     assert target.read_bytes() == b"\xff\xfe raw\nd"
 
 
@@ -156,20 +158,20 @@ def test_append_breaks_hard_links_instead_of_writing_through(env):
     target = env.tree.notes("S1")
     target.parent.mkdir(parents=True)
     os.link(victim, target)
-    env.tree.append(target, "entry", **env.main)
+    env.tree.append(target, "entry", env.main)
     assert victim.read_text() == "precious"
     assert target.read_text() == "precious\nentry"
 
 
 def test_delete(env):
     target = env.tree.notes("S1")
-    env.tree.write(target, "x", **env.main)
-    assert env.tree.delete(target, **env.main) is True
+    env.tree.write(target, "x", env.main)
+    assert env.tree.delete(target, env.main) is True
     assert not target.exists()
-    assert env.tree.delete(target, **env.main) is False
-    env.tree.write(env.m("sessions/S2/notes.md"), "x", **dict(env.main, session_id="S2"))
+    assert env.tree.delete(target, env.main) is False
+    env.tree.write(env.m("sessions/S2/notes.md"), "x", replace(env.main, session_id="S2"))
     with pytest.raises(NotOwnerError):
-        env.tree.delete(env.m("sessions/S2/notes.md"), **env.main)
+        env.tree.delete(env.m("sessions/S2/notes.md"), env.main)
     assert env.m("sessions/S2/notes.md").exists()
 
 
@@ -177,23 +179,23 @@ def test_secrets_are_refused_before_writing(env):
     target = env.tree.notes("S1")
     token = "ghp_" + "a1B2c3D4e5" * 4
     with pytest.raises(SecretRefusedError, match="github-token"):
-        env.tree.write(target, f"token {token}", **env.main)
+        env.tree.write(target, f"token {token}", env.main)
     with pytest.raises(SecretRefusedError):
-        env.tree.append(target, f"token {token}", **env.main)
+        env.tree.append(target, f"token {token}", env.main)
     with pytest.raises(SecretRefusedError):
-        env.tree.write(env.wt / "config.md", f"token {token}", **env.main)
+        env.tree.write(env.wt / "config.md", f"token {token}", env.main)
     assert not target.exists() and not (env.wt / "config.md").exists()
 
 
 def test_bad_arguments(env):
     with pytest.raises(ValueError, match="agent"):
-        env.tree.write(env.tree.notes("S1"), "x", **dict(env.main, agent=""))
+        env.tree.write(env.tree.notes("S1"), "x", replace(env.main, agent=""))
     with pytest.raises(InvalidMemoryIdError):
-        env.tree.write(env.tree.notes("S1"), "x", **dict(env.main, session_id="../S1"))
+        env.tree.write(env.tree.notes("S1"), "x", replace(env.main, session_id="../S1"))
     with pytest.raises(InvalidMemoryIdError):
-        env.tree.write(env.tree.notes("S1"), "x", **dict(env.main, task_id="7"))
+        env.tree.write(env.tree.notes("S1"), "x", replace(env.main, task_id="7"))
     with pytest.raises(TypeError):
-        env.tree.write(env.tree.notes("S1"), b"bytes", **env.main)  # type: ignore[arg-type]
+        env.tree.write(env.tree.notes("S1"), b"bytes", env.main)  # type: ignore[arg-type]
 
 
 # --- the gate on its own (mimomem.tree.gate) ---
@@ -211,13 +213,13 @@ def test_the_gate_judges_without_a_memory_tree_and_writes_nothing(env):
         worktree_dotdir: str = ".mimomem"
 
     own = env.root / "sessions" / "S1" / "notes.md"
-    assert gate.check_write(Bare(env.root), own, **env.main) == env.tree.check_write(own, **env.main)
+    assert gate.check_write(Bare(env.root), own, env.main) == env.tree.check_write(own, env.main)
     with pytest.raises(NotOwnerError):
-        gate.check_write(Bare(env.root), env.root / "sessions" / "S2" / "notes.md", **env.main)
+        gate.check_write(Bare(env.root), env.root / "sessions" / "S2" / "notes.md", env.main)
     with pytest.raises(WritingDisabledError):
-        gate.check_write(Bare(env.root, write_enabled=False), own, **env.main)
+        gate.check_write(Bare(env.root, write_enabled=False), own, env.main)
     with pytest.raises(NotInWriterAllowlistError, match=r"Allowed: .*checkpoint\.md"):
-        gate.check_write(Bare(env.root), env.root / "sessions" / "S1" / "other.md", **env.writer)
+        gate.check_write(Bare(env.root), env.root / "sessions" / "S1" / "other.md", env.writer)
     assert [] == list(env.root.iterdir())
 
 
@@ -239,9 +241,9 @@ def test_the_gate_judges_without_a_memory_tree_and_writes_nothing(env):
 )
 def test_disabled_refuses_every_memory_write(env, who, target):
     tree = MemoryTree(env.root, write_enabled=False)
-    kw = {"writer": env.writer, "main": env.main, "task": dict(env.main, task_id="T1")}[who]
+    kw = {"writer": env.writer, "main": env.main, "task": replace(env.main, task_id="T1")}[who]
     with pytest.raises(WritingDisabledError) as info:
-        tree.write(env.m(target), "x", **kw)
+        tree.write(env.m(target), "x", kw)
     msg = str(info.value)
     assert "WRITING is disabled" in msg and "Do NOT retry with another memory path" in msg
     assert "READABLE" in msg and "search" in msg
@@ -251,11 +253,11 @@ def test_disabled_refuses_every_memory_write(env, who, target):
 def test_disabled_also_covers_dotdir_but_not_other_worktree_files(env):
     tree = MemoryTree(env.root, write_enabled=False)
     with pytest.raises(WritingDisabledError):
-        tree.write(env.wt / ".mimomem" / "skill.md", "x", **env.dream)
+        tree.write(env.wt / ".mimomem" / "skill.md", "x", env.dream)
     with pytest.raises(WritingDisabledError):
-        tree.write(env.wt / ".mimomem" / "skill.md", "x", **env.main)
-    assert tree.write(env.wt / "src.py", "x", **env.main).read_text() == "x"
-    assert tree.ensure_templates(agent="checkpoint-writer", session_id="S1", project_id="P1") == []
+        tree.write(env.wt / ".mimomem" / "skill.md", "x", env.main)
+    assert tree.write(env.wt / "src.py", "x", env.main).read_text() == "x"
+    assert tree.ensure_templates(Writer(agent="checkpoint-writer", session_id="S1", project_id="P1")) == []
     assert _files(env.root) == set()
 
 
@@ -283,14 +285,14 @@ def test_only_literal_false_disables(env, value):
 )
 def test_bad_shapes(env, rel):
     with pytest.raises(BadMemoryPathError) as info:
-        env.tree.write(env.m(rel), "x", **env.main)
+        env.tree.write(env.m(rel), "x", env.main)
     msg = str(info.value)
     assert str(env.tree.project_memory("P1")) in msg and str(env.tree.notes("S1")) in msg
 
 
 def test_root_itself_is_refused(env):
     with pytest.raises(OutsideAllowedAreaError, match="memory root"):
-        env.tree.write(env.root, "x", **dict(env.main, worktree=env.tmp))
+        env.tree.write(env.root, "x", replace(env.main, worktree=env.tmp))
 
 
 # --- tasks/ is reserved ---
@@ -299,28 +301,28 @@ def test_root_itself_is_refused(env):
 def test_main_agent_cannot_write_tasks(env):
     for rel in ("sessions/S1/tasks/T1/progress.md", "sessions/S1/tasks/loose.md", "sessions/S1/tasks/T1/a/b.md"):
         with pytest.raises(ReservedTaskPathError, match="pass task_id"):
-            env.tree.write(env.m(rel), "x", **env.main)
+            env.tree.write(env.m(rel), "x", env.main)
 
 
 def test_task_subagent_writes_only_its_task(env):
-    sub = dict(env.main, agent="general", task_id="T4")
+    sub = replace(env.main, agent="general", task_id="T4")
     for rel in ("sessions/S1/tasks/T4/progress.md", "sessions/S1/tasks/T4/spec.md", "sessions/S1/tasks/T4/n/x.md"):
-        env.tree.write(env.m(rel), "x", **sub)
+        env.tree.write(env.m(rel), "x", sub)
     with pytest.raises(ReservedTaskPathError):
-        env.tree.write(env.m("sessions/S1/tasks/T5/progress.md"), "x", **sub)
+        env.tree.write(env.m("sessions/S1/tasks/T5/progress.md"), "x", sub)
     with pytest.raises(ReservedTaskPathError, match="bound to task T4"):
-        env.tree.write(env.tree.notes("S1"), "x", **sub)
+        env.tree.write(env.tree.notes("S1"), "x", sub)
     with pytest.raises(BadMemoryPathError):
-        env.tree.write(env.m("sessions/S1/tasks/T4/raw"), "x", **sub)
+        env.tree.write(env.m("sessions/S1/tasks/T4/raw"), "x", sub)
     with pytest.raises(NotOwnerError):
-        env.tree.write(env.m("sessions/S2/tasks/T4/progress.md"), "x", **sub)
-    assert env.tree.write(env.wt / "code.py", "x", **sub)  # outside the tree it is an ordinary agent
+        env.tree.write(env.m("sessions/S2/tasks/T4/progress.md"), "x", sub)
+    assert env.tree.write(env.wt / "code.py", "x", sub)  # outside the tree it is an ordinary agent
 
 
 def test_task_message_names_own_task_dir(env):
-    sub = dict(env.main, task_id="T4")
+    sub = replace(env.main, task_id="T4")
     with pytest.raises(ReservedTaskPathError) as info:
-        env.tree.write(env.m("sessions/S1/tasks/T5/progress.md"), "x", **sub)
+        env.tree.write(env.m("sessions/S1/tasks/T5/progress.md"), "x", sub)
     assert str(env.tree.task_dir("S1", "T4")) in str(info.value)
 
 
@@ -341,7 +343,7 @@ def test_task_message_names_own_task_dir(env):
     ],
 )
 def test_writer_allowlist(env, rel):
-    env.tree.write(env.m(rel), "x", **env.writer)
+    env.tree.write(env.m(rel), "x", env.writer)
     assert env.m(rel).read_text() == "x"
 
 
@@ -362,13 +364,13 @@ def test_writer_allowlist(env, rel):
 )
 def test_writer_refusals(env, rel, error):
     with pytest.raises(error):
-        env.tree.write(env.m(rel), "x", **env.writer)
+        env.tree.write(env.m(rel), "x", env.writer)
     assert not env.m(rel).exists()
 
 
 def test_writer_message_lists_its_allowlist(env):
     with pytest.raises(NotInWriterAllowlistError) as info:
-        env.tree.write(env.m("projects/P1/pinned.md"), "x", **env.writer)
+        env.tree.write(env.m("projects/P1/pinned.md"), "x", env.writer)
     msg = str(info.value)
     assert "not in the checkpoint-writer allowlist" in msg
     assert str(env.tree.checkpoint("S1")) in msg and str(env.tree.tasks_dir("S1")) in msg
@@ -377,7 +379,7 @@ def test_writer_message_lists_its_allowlist(env):
 def test_writer_never_writes_outside_the_tree(env):
     for target in (env.wt / "src.py", env.wt / ".mimomem" / "x.md", env.outside / "x.md"):
         with pytest.raises(OutsideAllowedAreaError, match="only write under the memory tree"):
-            env.tree.write(target, "x", **env.writer)
+            env.tree.write(target, "x", env.writer)
 
 
 # --- ownership ---
@@ -385,23 +387,23 @@ def test_writer_never_writes_outside_the_tree(env):
 
 def test_ownership(env):
     with pytest.raises(NotOwnerError, match="another session"):
-        env.tree.write(env.m("sessions/S2/notes.md"), "x", **env.main)
+        env.tree.write(env.m("sessions/S2/notes.md"), "x", env.main)
     with pytest.raises(NotOwnerError, match="another project"):
-        env.tree.write(env.m("projects/P2/MEMORY.md"), "x", **env.main)
+        env.tree.write(env.m("projects/P2/MEMORY.md"), "x", env.main)
     with pytest.raises(NotOwnerError, match="pass session_id"):
-        env.tree.write(env.m("sessions/S1/notes.md"), "x", agent="main", project_id="P1")
+        env.tree.write(env.m("sessions/S1/notes.md"), "x", Writer(agent="main", project_id="P1"))
     with pytest.raises(NotOwnerError, match="pass project_id"):
-        env.tree.write(env.m("projects/P1/MEMORY.md"), "x", agent="main", session_id="S1")
+        env.tree.write(env.m("projects/P1/MEMORY.md"), "x", Writer(agent="main", session_id="S1"))
     with pytest.raises(NotOwnerError):  # only a literal True overrides
-        env.tree.write(env.m("sessions/S2/notes.md"), "x", **env.main, allow_foreign="yes")  # type: ignore[arg-type]
-    env.tree.write(env.m("sessions/S2/notes.md"), "x", **env.main, allow_foreign=True)
-    env.tree.write(env.m("projects/P2/MEMORY.md"), "x", agent="main", allow_foreign=True)
-    env.tree.write(env.tree.global_memory(), "x", agent="user")  # global has no owner (and is the user's)
+        env.tree.write(env.m("sessions/S2/notes.md"), "x", replace(env.main, allow_foreign="yes"))  # type: ignore[arg-type]
+    env.tree.write(env.m("sessions/S2/notes.md"), "x", replace(env.main, allow_foreign=True))
+    env.tree.write(env.m("projects/P2/MEMORY.md"), "x", Writer(agent="main", allow_foreign=True))
+    env.tree.write(env.tree.global_memory(), "x", Writer(agent="user"))  # global has no owner (and is the user's)
 
 
 def test_allow_foreign_does_not_open_tasks(env):
     with pytest.raises(ReservedTaskPathError):
-        env.tree.write(env.m("sessions/S2/tasks/T1/progress.md"), "x", **env.main, allow_foreign=True)
+        env.tree.write(env.m("sessions/S2/tasks/T1/progress.md"), "x", replace(env.main, allow_foreign=True))
 
 
 # --- dream / distill and the worktree ---
@@ -409,11 +411,11 @@ def test_allow_foreign_does_not_open_tasks(env):
 
 @pytest.mark.parametrize("agent", ["dream", "distill"])
 def test_consolidation_sandbox(env, agent):
-    who = dict(env.main, agent=agent)
-    env.tree.write(env.tree.project_memory("P1"), "x", **who)
-    env.tree.write(env.tree.global_memory(), "x", **who)
-    env.tree.write(env.wt / ".mimomem" / "skills" / "a.md", "x", **who)
-    env.tree.write(env.wt / "src" / ".." / ".mimomem" / "b.md", "x", **who)  # in-bounds ..
+    who = replace(env.main, agent=agent)
+    env.tree.write(env.tree.project_memory("P1"), "x", who)
+    env.tree.write(env.tree.global_memory(), "x", who)
+    env.tree.write(env.wt / ".mimomem" / "skills" / "a.md", "x", who)
+    env.tree.write(env.wt / "src" / ".." / ".mimomem" / "b.md", "x", who)  # in-bounds ..
     for target in (
         env.wt / "src.py",
         env.outside / "x",
@@ -422,18 +424,18 @@ def test_consolidation_sandbox(env, agent):
         env.wt / ".mimomem",
     ):
         with pytest.raises(OutsideAllowedAreaError, match=r"\.mimomem"):
-            env.tree.write(target, "x", **who)
+            env.tree.write(target, "x", who)
 
 
 def test_main_agent_worktree_rules(env):
-    env.tree.write(env.wt / "pkg" / "mod.py", "x", **env.main)
+    env.tree.write(env.wt / "pkg" / "mod.py", "x", env.main)
     for target in (env.outside / "x.md", env.wt / ".git" / "config", env.wt / "sub" / ".git" / "hooks" / "pre-commit"):
         with pytest.raises(OutsideAllowedAreaError):
-            env.tree.write(target, "x", **env.main)
+            env.tree.write(target, "x", env.main)
     with pytest.raises(OutsideAllowedAreaError, match="outside the memory tree and outside the worktree"):
-        env.tree.write(env.wt / "a.py", "x", agent="main")  # no worktree given
+        env.tree.write(env.wt / "a.py", "x", Writer(agent="main"))  # no worktree given
     with pytest.raises(OutsideAllowedAreaError):
-        env.tree.write(env.wt / "a.py", "x", agent="main", worktree="/")  # "/" means no worktree
+        env.tree.write(env.wt / "a.py", "x", Writer(agent="main", worktree="/"))  # "/" means no worktree
 
 
 # --- resolution: .., symlinks, case, Unicode, NUL ---
@@ -443,10 +445,10 @@ def test_dotdot_into_the_tree_gets_memory_rules(env):
     # MiMo's bypass: an absolute path that reaches the tree through ".." from the worktree.
     sneaky = env.wt / ".." / "data" / "memory" / "sessions" / "S1" / "tasks" / "T9" / "progress.md"
     with pytest.raises(ReservedTaskPathError):
-        env.tree.write(sneaky, "x", **dict(env.main, worktree=env.tmp))
+        env.tree.write(sneaky, "x", replace(env.main, worktree=env.tmp))
     with pytest.raises(WritingDisabledError):
         MemoryTree(env.root, write_enabled=False).write(
-            env.wt / ".." / "data" / "memory" / "global" / "x.md", "x", **dict(env.main, worktree=env.tmp)
+            env.wt / ".." / "data" / "memory" / "global" / "x.md", "x", replace(env.main, worktree=env.tmp)
         )
 
 
@@ -454,13 +456,13 @@ def test_symlink_from_worktree_into_tree(env):
     (env.root / "sessions" / "S1").mkdir(parents=True)
     (env.wt / "link").symlink_to(env.root / "sessions" / "S1")
     with pytest.raises(ReservedTaskPathError):
-        env.tree.write(env.wt / "link" / "tasks" / "T1" / "progress.md", "x", **env.main)
+        env.tree.write(env.wt / "link" / "tasks" / "T1" / "progress.md", "x", env.main)
     (env.wt / "other").symlink_to(env.root / "sessions")
     with pytest.raises(NotOwnerError):
-        env.tree.write(env.wt / "other" / "S2" / "notes.md", "x", **env.main)
-    assert env.tree.write(env.wt / "link" / "notes.md", "x", **env.main) == env.tree.notes("S1")
+        env.tree.write(env.wt / "other" / "S2" / "notes.md", "x", env.main)
+    assert env.tree.write(env.wt / "link" / "notes.md", "x", env.main) == env.tree.notes("S1")
     with pytest.raises(WritingDisabledError):
-        MemoryTree(env.root, write_enabled=False).write(env.wt / "link" / "notes.md", "y", **env.main)
+        MemoryTree(env.root, write_enabled=False).write(env.wt / "link" / "notes.md", "y", env.main)
 
 
 def test_symlinks_out_of_the_tree(env):
@@ -475,7 +477,7 @@ def test_symlinks_out_of_the_tree(env):
         for op in ("write", "append", "delete"):
             args = (target,) if op == "delete" else (target, "x")
             with pytest.raises(OutsideAllowedAreaError):
-                getattr(env.tree, op)(*args, **dict(env.main, worktree=None))
+                getattr(env.tree, op)(*args, replace(env.main, worktree=None))
     assert victim.read_text() == "precious"
     assert sorted(os.listdir(env.outside)) == ["victim.txt"]
 
@@ -486,7 +488,7 @@ def test_symlink_loop(env):
     (s1 / "a").symlink_to(s1 / "b")
     (s1 / "b").symlink_to(s1 / "a")
     with pytest.raises(BadMemoryPathError, match="loop"):
-        env.tree.write(s1 / "a" / "x.md", "x", **env.main)
+        env.tree.write(s1 / "a" / "x.md", "x", env.main)
 
 
 @pytest.mark.parametrize(
@@ -504,26 +506,26 @@ def test_symlink_loop(env):
 )
 def test_case_and_compat_variants_of_reserved_names(env, rel):
     with pytest.raises(BadMemoryPathError, match=r"variant|lower-case"):
-        env.tree.write(env.m(rel), "x", **env.main)
+        env.tree.write(env.m(rel), "x", env.main)
     assert _files(env.root) == set()
 
 
 def test_case_variant_of_root_or_dotdir(env):
     upper_root = env.tmp / "data" / "MEMORY" / "sessions" / "S1" / "tasks" / "T1" / "progress.md"
     with pytest.raises(BadMemoryPathError, match="letter case"):
-        env.tree.write(upper_root, "x", **dict(env.main, worktree=env.tmp))
+        env.tree.write(upper_root, "x", replace(env.main, worktree=env.tmp))
     with pytest.raises(BadMemoryPathError):
-        env.tree.write(env.wt / ".MIMOMEM" / "x.md", "x", **env.dream)
+        env.tree.write(env.wt / ".MIMOMEM" / "x.md", "x", env.dream)
     with pytest.raises(BadMemoryPathError):
-        env.tree.write(env.wt / ".Git" / "config", "x", **env.main)
+        env.tree.write(env.wt / ".Git" / "config", "x", env.main)
     assert not (env.tmp / "data" / "MEMORY").exists()
 
 
 def test_unicode_free_names_are_written_exactly(env):
     nfc = unicodedata.normalize("NFC", "café.md")
     nfd = unicodedata.normalize("NFD", "café.md")
-    p1 = env.tree.write(env.m(f"sessions/S1/{nfc}"), "nfc", **env.main)
-    p2 = env.tree.write(env.m(f"sessions/S1/{nfd}"), "nfd", **env.main)
+    p1 = env.tree.write(env.m(f"sessions/S1/{nfc}"), "nfc", env.main)
+    p2 = env.tree.write(env.m(f"sessions/S1/{nfd}"), "nfd", env.main)
     assert p1.name == nfc and p2.name == nfd
     if os.path.samefile(p1, p2):  # normalization-insensitive filesystem (APFS, HFS+)
         assert p1.read_text() == "nfd"
@@ -537,19 +539,19 @@ def test_unicode_form_variant_of_root(tmp_path):
     tree = MemoryTree(root)
     variant = tmp_path / unicodedata.normalize("NFD", "mémoire") / "sessions" / "S1" / "tasks" / "T1" / "progress.md"
     with pytest.raises(BadMemoryPathError, match="Unicode form"):
-        tree.write(variant, "x", agent="main", session_id="S1", worktree=tmp_path)
-    assert tree.write(root / "sessions" / "S1" / "notes.md", "x", agent="main", session_id="S1")
+        tree.write(variant, "x", Writer(agent="main", session_id="S1", worktree=tmp_path))
+    assert tree.write(root / "sessions" / "S1" / "notes.md", "x", Writer(agent="main", session_id="S1"))
 
 
 @pytest.mark.parametrize("target", ["", "a\x00b", b"/tmp/x"])
 def test_nul_empty_and_bytes_targets(env, target):
     with pytest.raises(BadMemoryPathError):
-        env.tree.write(target, "x", **env.main)  # type: ignore[arg-type]
+        env.tree.write(target, "x", env.main)  # type: ignore[arg-type]
 
 
 def test_long_names_fail_cleanly(env):
     with pytest.raises(OSError):
-        env.tree.write(env.m("sessions/S1/" + "a" * 300 + ".md"), "x", **env.main)
+        env.tree.write(env.m("sessions/S1/" + "a" * 300 + ".md"), "x", env.main)
     assert _files(env.root) == set()
 
 
@@ -560,12 +562,12 @@ def test_ensure_templates_creates_migrates_and_is_idempotent(env):
     pdir = env.root / "projects" / "P1"
     pdir.mkdir(parents=True)
     (pdir / "memory.md").write_text("legacy")
-    created = env.tree.ensure_templates(agent="checkpoint-writer", session_id="S1", project_id="P1")
+    created = env.tree.ensure_templates(Writer(agent="checkpoint-writer", session_id="S1", project_id="P1"))
     assert created == [env.tree.checkpoint("S1"), env.tree.notes("S1")]
     assert os.listdir(pdir) == ["MEMORY.md"] and (pdir / "MEMORY.md").read_text() == "legacy"
     assert env.tree.checkpoint("S1").read_text().startswith("# Session checkpoint")
-    assert env.tree.ensure_templates(agent="checkpoint-writer", session_id="S1", project_id="P1") == []
-    env.tree.ensure_templates(agent="main", project_id="P2")
+    assert env.tree.ensure_templates(Writer(agent="checkpoint-writer", session_id="S1", project_id="P1")) == []
+    env.tree.ensure_templates(Writer(agent="main", project_id="P2"))
     assert env.tree.project_memory("P2").read_text().startswith("# Project memory")
 
 
@@ -585,12 +587,13 @@ import os, sys, time
 sys.path.insert(0, {src!r})
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import notes_entry
+from mimomem.tree.writer import Writer
 tree = MemoryTree({root!r})
 while not os.path.exists({start!r}):
     time.sleep(0.001)
 for i in range({n}):
     tree.append(tree.notes("S1"), notes_entry({w} * 1000 + i, "entry %d-%d" % ({w}, i)),
-                agent="main", session_id="S1", project_id="P1")
+                Writer(agent="main", session_id="S1", project_id="P1"))
 """
 
 
@@ -664,7 +667,7 @@ def test_cli_paths_text_and_errors(tmp_path, capsys):
 )
 def test_ignorable_code_points_and_trailing_dots_are_variants(env, rel):
     with pytest.raises(BadMemoryPathError, match="variant"):
-        env.tree.write(env.tmp / rel, "x", **dict(env.main, worktree=env.wt))
+        env.tree.write(env.tmp / rel, "x", replace(env.main, worktree=env.wt))
     assert _files(env.root) == set() and _files(env.wt) == set()
 
 
@@ -672,14 +675,14 @@ def test_ignorable_code_points_and_trailing_dots_are_variants(env, rel):
 def test_near_spellings_of_sandboxed_agents_are_refused(env, agent):
     # a typo must not turn a sandboxed background agent into one that may write source code
     with pytest.raises(ValueError, match="agent"):
-        env.tree.write(env.wt / "a.py", "x", **dict(env.main, agent=agent))
+        env.tree.write(env.wt / "a.py", "x", replace(env.main, agent=agent))
     assert _files(env.wt) == set()
 
 
 def test_empty_worktree_is_refused_not_the_current_directory(env, monkeypatch):
     monkeypatch.chdir(env.outside)
     with pytest.raises(ValueError, match="worktree"):
-        env.tree.write("x.py", "x", **dict(env.main, worktree=""))
+        env.tree.write("x.py", "x", replace(env.main, worktree=""))
     assert os.listdir(env.outside) == []
 
 
@@ -693,7 +696,7 @@ def test_append_to_a_fifo_fails_instead_of_hanging(env):
 
     def run() -> None:
         try:
-            outcome.append(env.tree.append(fifo, "x", **env.main))
+            outcome.append(env.tree.append(fifo, "x", env.main))
         except Exception as exc:
             outcome.append(exc)
 
@@ -728,5 +731,5 @@ def test_parent_swapped_for_a_symlink_after_the_verdict_changes_nothing_outside(
     monkeypatch.setattr(tree_mod.fcntl, "flock", swap_then_lock)
     args = (s1 / "notes.md",) if op == "delete" else (s1 / "notes.md", "x")
     with contextlib.suppress(WriteDeniedError):
-        getattr(env.tree, op)(*args, **env.main)
+        getattr(env.tree, op)(*args, env.main)
     assert os.listdir(env.outside) == ["notes.md"] and victim.read_text() == "precious"

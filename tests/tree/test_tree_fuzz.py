@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from mimomem.errors import InvalidMemoryIdError, WriteDeniedError
 from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.writer import Writer
 
 ROOT = "l1/l2/l3/home/data/memory"
 WT = "l1/l2/l3/wt"
@@ -301,14 +302,14 @@ context = st.fixed_dictionaries(
 
 
 def _check_one(box: Path, trees: dict[bool, MemoryTree], target: str, ctx: dict, enabled: bool, op: str) -> None:
-    who = dict(ctx, worktree=None if ctx["worktree"] is None else box / WT)
+    who = Writer(**dict(ctx, worktree=None if ctx["worktree"] is None else box / WT))
     before = snapshot(box)
     tree = trees[enabled]
     try:
         if op == "delete":
-            tree.delete(target, **who)
+            tree.delete(target, who)
         else:
-            getattr(tree, op)(target, "fuzz\n", **who)
+            getattr(tree, op)(target, "fuzz\n", who)
     except (WriteDeniedError, InvalidMemoryIdError, OSError):
         pass
     after = snapshot(box)

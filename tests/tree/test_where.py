@@ -10,6 +10,7 @@ from mimomem.errors import InvalidMemoryIdError
 from mimomem.tree.layout import GLOBAL_ID
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate, project_names, session_projects
+from mimomem.tree.writer import Writer
 
 
 @pytest.fixture
@@ -58,15 +59,15 @@ def test_an_unsafe_session_id_is_refused_and_nothing_is_recorded(tree: MemoryTre
     assert session_projects(tree) == {}
 
 
-def test_who_names_the_caller_for_the_gate(tree: MemoryTree, repo: Path) -> None:
+def test_the_writer_names_the_caller_for_the_gate(tree: MemoryTree, repo: Path) -> None:
     where = locate(repo, session_id="S1", tree=tree, env={})
-    assert where.who("checkpoint-writer", task_id="T1") == {
-        "agent": "checkpoint-writer",
-        "session_id": "S1",
-        "project_id": where.project_id,
-        "task_id": "T1",
-        "worktree": repo,
-    }
+    assert where.writer("checkpoint-writer", task_id="T1") == Writer(
+        agent="checkpoint-writer", session_id="S1", project_id=where.project_id, task_id="T1", worktree=repo
+    )
+    assert where.writer() == Writer("main", "S1", where.project_id, worktree=repo)  # main, as a model
+    assert where.writer(delegated=True, author="user") == Writer(
+        "main", "S1", where.project_id, worktree=repo, delegated=True, author="user"
+    )
 
 
 def test_an_unreadable_state_directory_never_stops_a_call(tree: MemoryTree, repo: Path) -> None:
