@@ -66,23 +66,26 @@ def _recall_json(r: Recalled) -> dict[str, Any]:
 
 
 def cmd_remember(args: argparse.Namespace) -> int:
-    """Store one memory; a model-written rule becomes a proposal a person must accept."""
+    """Store one memory through the writer API; a model-written rule becomes a proposal a person must accept."""
+    from mimomem.memory import writes
+
     body = checks.utf8(checks.text_or_stdin(args.body or "", "the body"), "the body")
     checks.utf8(args.summary, "the summary")
     checks.utf8(args.highlight or "", "--highlight")
     for scenario in args.when or ():
         checks.utf8(scenario, "--when")
-    memory = open_store(args).remember(
+    memory = writes.remember(
+        writes.Writer(author=args.author),
         args.category,
         args.summary,
         body,
-        author=args.author,
         highlight=args.highlight or "",
         load_when=args.when or (),
         pinned=args.pinned,
         supersedes=args.supersedes,
         scope=_scope(args),
         slug=args.slug,
+        store=open_store(args),
     )
     proposal = memory.kind == "rule-proposal"
     note = " (stored as a rule-proposal: a person must run `mimomem rules accept`)" if proposal else ""
@@ -91,8 +94,11 @@ def cmd_remember(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
-    """Delete one memory; memories still linking to it are named."""
-    result = open_store(args).forget(args.id, scope="global" if args.use_global else None)
+    """Delete one memory through the writer API; memories still linking to it are named."""
+    from mimomem.memory import writes
+
+    scope = "global" if args.use_global else None
+    result = writes.forget(writes.Writer(), args.id, scope=scope, store=open_store(args))
     print(f"forgot {result.id} ({result.scope})")
     for other in result.dangling:
         print(f"note: {other} still links to {result.id} (supersedes chain); `mimomem inspect` reports it")
