@@ -3,7 +3,9 @@
 Search: ``mimomem search`` and the MCP ``memory_search`` tool return the floor's hits, in its order
 (:func:`mimomem.memory.search.search`).  Note: ``mimomem note``, the MCP ``memory_note`` tool and
 the hook's digest (PreCompact) each append one entry to the same inbox through
-:func:`mimomem.memory.writes.note`, so the entries have one shape whoever wrote them.
+:func:`mimomem.memory.writes.note`, so the entries have one shape whoever wrote them.  Remember and
+forget: ``mimomem remember`` / ``forget`` and the MCP ``memory_remember`` / ``memory_forget`` tools
+call :func:`mimomem.memory.writes.remember` / ``forget`` and leave the same curated files.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -21,10 +25,12 @@ from mimomem.curated.store import CuratedMemory
 from mimomem.hooks import claude_code
 from mimomem.mcp import operations as ops
 from mimomem.mcp.state import MemoryState, Options
+from mimomem.memory import writes
 from mimomem.memory.search import Filters, search
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import parse_notes
 from mimomem.tree.where import Where, locate
+from mimomem.tree.writer import Writer
 
 SID = "sess-front-1"
 QUERY = "数据库端口"
@@ -107,3 +113,62 @@ def test_a_note_is_one_entry_of_one_shape_from_every_front_end(
     assert [e.turn for e in entries] == [1, 2, 3, 1]  # the hook numbers by the transcript's turns
     texts = [e.body for e in entries]
     assert "从命令行记下" in texts[1] and "从 MCP 记下" in texts[2] and "记下：端口改成 5433" in texts[3]
+
+
+FIRST = ("decisions", "部署用 pnpm，不用 npm", "lockfile 是 pnpm-lock.yaml", "部署时")
+SECOND = ("decisions", "部署改用 bun 了", "bun 装依赖更快")
+STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+
+
+def _files(repo: Path) -> dict[str, str]:
+    """The curated store of ``repo`` as it is on disk (times masked: the three runs are seconds apart)."""
+    root = repo / ".memory"
+    return {str(p.relative_to(root)): STAMP.sub("<time>", p.read_text("utf-8")) for p in root.rglob("*") if p.is_file()}
+
+
+def test_remember_and_forget_leave_the_same_files_from_the_cli_from_mcp_and_the_floor(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """One call (a model's decision, then one superseding it, then the first forgotten) in three fresh
+    projects: every front end writes through the floor's ``remember`` / ``forget`` and leaves the same files."""
+    seen: list[tuple[str, str]] = []
+    for name in ("remember", "forget"):
+        real = getattr(writes, name)
+        monkeypatch.setattr(writes, name, _spy(seen, name, real))
+    cli, mcp, floor = (_project(tmp_path / name) for name in ("cli", "mcp", "floor"))
+    category, summary, body, when = FIRST
+
+    as_model = ("--author", "model", "--project", str(cli))  # the MCP server writes as a model
+    first = _cli(capsys, "remember", category, summary, body, "--when", when, "--pinned", *as_model).split()[1]
+    _cli(capsys, "remember", *SECOND, "--supersedes", first, *as_model)
+    remembered = _files(cli)
+    cli_forgot = _cli(capsys, "forget", first, "--project", str(cli)).splitlines()
+
+    assert _mcp(mcp, ops.remember, category, summary, body, [when], True, None).split()[1] == first
+    _mcp(mcp, ops.remember, *SECOND, [], False, first)
+    assert _files(mcp) == remembered
+    mcp_forgot = _mcp(mcp, ops.forget, first).splitlines()
+
+    by = Writer(worktree=floor, author="model")
+    assert writes.remember(by, category, summary, body, load_when=[when], pinned=True).id == first
+    writes.remember(by, *SECOND, supersedes=first)
+    assert _files(floor) == remembered
+    gone = writes.forget(by, first)
+
+    assert _files(cli) == _files(mcp) == _files(floor) and f"{first}.md" not in _files(floor)
+    assert cli_forgot[0] == mcp_forgot[0] == f"forgot {gone.id} ({gone.scope})"
+    assert len(gone.dangling) == 1 and all(gone.dangling[0] in lines[1] for lines in (cli_forgot, mcp_forgot))
+    assert seen == [("remember", "model"), ("remember", "model"), ("forget", "model")] * 3
+
+
+def _project(path: Path) -> Path:
+    (path / ".git").mkdir(parents=True)
+    return path
+
+
+def _spy(seen: list[tuple[str, str]], name: str, real: Any) -> Any:
+    def call(by: Writer, *args: Any, **kwargs: Any) -> Any:
+        seen.append((name, by.author))
+        return real(by, *args, **kwargs)
+
+    return call
