@@ -1,9 +1,10 @@
 """The ``mimomem`` command: thin adapters over the library, one subcommand per operation.
 
-``parser`` defines the arguments; ``text``, ``tree``, ``search``, ``curated``, ``bench`` and ``hooks``
-hold the commands, each a ``cmd_*`` function that checks its arguments (``checks``), calls the
-library and prints.  ``main`` turns errors into one line on stderr and an exit status
-(``exits``); anything else is a bug and keeps its traceback.
+``parser`` defines the arguments (``bench``, ``install`` and ``history`` add their own); ``text``,
+``tree``, ``search``, ``curated``, ``bench`` and ``hooks`` hold the commands, each a ``cmd_*``
+function that checks its arguments (``checks``), calls the library and prints.  ``main`` turns
+errors into one line on stderr and an exit status (``exits``); anything else is a bug and keeps
+its traceback.
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_search(sub)
     _add_index(sub)
     _add_paths(sub)
-    _add_bench(sub)
+    bench.add_parsers(sub)
     _add_agent(sub)
     install.add_parsers(sub)
     _add_hook(sub)
@@ -302,96 +302,6 @@ def _add_paths(sub: Subparsers) -> None:
     )
     p.add_argument("--json", action="store_true", help="print a JSON object")
     p.set_defaults(func=tree.cmd_paths)
-
-
-def _add_bench(sub: Subparsers) -> None:
-    from mimomem.bench.engines import (
-        BACKENDS as BENCH_BACKENDS,  # the peers too, not only the library's own
-    )
-    from mimomem.bench.scale import MAX_DOCS
-
-    p = sub.add_parser(
-        "bench",
-        help="benchmark every retrieval backend on BEIR-layout datasets (quality, latency, size)",
-        description="Run each backend on each dataset and print one table per dataset; progress on stderr. "
-        "Exit status 1 when --compare finds a regression: a quality metric dropped, or (--scale) a user path's "
-        "CPU time grew beyond --time-tolerance.",
-    )
-    p.add_argument(
-        "--dataset",
-        action="append",
-        metavar="DIR",
-        help="BEIR dataset directory (repeatable; default: every dataset under corpora/)",
-    )
-    p.add_argument(
-        "--backend",
-        action="append",
-        metavar="NAME",
-        help=f"backend to run, one of {', '.join(BENCH_BACKENDS)} (repeatable; default: every available one)",
-    )
-    p.add_argument(
-        "--run-file",
-        metavar="DIR",
-        help="write TREC runs (top 100) as DIR/<dataset>.<backend>.trec (DIR is created; its parent must exist)",
-    )
-    p.add_argument("--json", action="store_true", help="print the whole result as JSON on stdout")
-    p.add_argument(
-        "--report",
-        metavar="DIR",
-        help="write report.md and PNG charts into DIR (created; its parent must exist); charts need matplotlib, "
-        "the scaling and user-path charts --scale",
-    )
-    p.add_argument("--scale", metavar="N[,N...]", help=f"also time generated corpora of N documents (up to {MAX_DOCS})")
-    p.add_argument(
-        "--e2e",
-        nargs="?",
-        const="",
-        metavar="DIR",
-        help="instead: the end-to-end memory benchmark - replay recorded Claude Code sessions through the hooks, "
-        "ask each question from a fresh session, score what it received (default DIR: corpora/e2e-dev); "
-        "--json and --report apply",
-    )
-    _bench_compare_options(p)
-    bench.add_tokenizer_options(p)
-    p.add_argument(
-        "--failures",
-        action="store_true",
-        help="only the documented CJK failure cases (corpora/failures/): hits per backend side by side",
-    )
-    p.set_defaults(func=bench.cmd_bench)
-
-
-def _bench_compare_options(p: argparse.ArgumentParser) -> None:
-    from mimomem.bench.paths import SLOWER, SLOWER_FLOOR
-
-    p.add_argument("--save", metavar="FILE", help="save the result (JSON) for a later --compare")
-    p.add_argument(
-        "--compare",
-        metavar="FILE",
-        help="compare with a saved result; exit 1 if a metric dropped or a user path got slower",
-    )
-    p.add_argument(
-        "--tolerance",
-        type=float,
-        default=0.0,
-        metavar="X",
-        help="allowed drop per metric for --compare (default 0)",
-    )
-    p.add_argument(
-        "--time-tolerance",
-        type=float,
-        default=SLOWER,
-        metavar="X",
-        help=f"--compare fails when a --scale user path's CPU time grew more than X times (default {SLOWER:g}) "
-        "and more than --time-floor",
-    )
-    p.add_argument(
-        "--time-floor",
-        type=float,
-        default=SLOWER_FLOOR,
-        metavar="SECONDS",
-        help=f"a user path slower by less than this is noise for --compare (default {SLOWER_FLOOR:g})",
-    )
 
 
 def _add_hook(sub: Subparsers) -> None:
