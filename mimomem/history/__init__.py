@@ -9,5 +9,6 @@
 - ``search``: ranked search over the history;
 - ``signals``: what one tool call or message says (command, files, statements);
 - ``evidence``: the evidence queries the write-back passes are built on;
+- ``evidence_items``: what those queries return, each item with its provenance; the promotion rule;
 - ``digest``: a deterministic digest of a Claude Code transcript (what compaction must not lose).
 """

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mimomem.common.secrets import redact_secrets, scan_secrets
-from mimomem.history.evidence import Evidence, FailureFix, Provenance, Step, short_id
+from mimomem.history.evidence import Evidence
+from mimomem.history.evidence_items import FailureFix, Provenance, Step, short_id
 from mimomem.history.signals import command_family, is_trivial
 from mimomem.passes.base import Change, PassContext, PassReport, apply_changes
 from mimomem.passes.wording import quote, without_secrets

@@ -32,7 +32,7 @@ from typing import Any
 from mimomem.common.detach import spawn_detached
 from mimomem.common.secrets import scan_secrets
 from mimomem.history.episode import Episode, clip
-from mimomem.history.evidence import Provenance
+from mimomem.history.evidence_items import Provenance
 from mimomem.history.jsonl import read_jsonl
 from mimomem.history.records import iso_day
 from mimomem.history.transcript import message_of, parts

@@ -156,7 +156,7 @@ def merge_brief(old: dict[str, list[str]], new: dict[str, list[str]]) -> dict[st
 
 def render_briefs(all_markers: list[Marker]) -> str:
     """``memory-sessions.md``: the newest sessions in brief, newest first."""
-    from mimomem.history.evidence import short_id  # the history package: not on the per-prompt path
+    from mimomem.history.evidence_items import short_id  # the history package: not on the per-prompt path
     from mimomem.history.records import iso_day
 
     shown = sorted((m for m in all_markers if m.brief), key=lambda m: -(m.time or 0))[:MAX_BRIEFS]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 
 from mimomem.common.secrets import redact_secrets, scan_secrets
-from mimomem.history.evidence import Provenance, short_id
+from mimomem.history.evidence_items import Provenance, short_id
 
 MAX_CITES = 3
 """Sessions cited on one line at most (the first ones)."""

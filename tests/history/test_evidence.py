@@ -24,17 +24,14 @@ from mimomem.history.agent_db import import_agent_db
 from mimomem.history.claude_code import import_claude_code
 from mimomem.history.evidence import (
     Evidence,
-    Provenance,
-    UserStatement,
     Window,
     failures_and_fixes,
     files_touched,
-    promotable,
     repeated_commands,
-    short_id,
     tool_trace,
     user_statements,
 )
+from mimomem.history.evidence_items import Provenance, promotable
 from mimomem.history.history_store import HistoryStore
 from mimomem.history.signals import command_family, files_of, is_trivial, normalize_command, statements_in
 
@@ -190,11 +187,3 @@ def test_statements_said_again_count_once_with_every_session(tmp_path: Path, pro
         said[0].count,
         said[0].sessions,
     )
-
-
-def test_promotion_rule_and_short_ids() -> None:
-    assert promotable(UserStatement("always x", "rule", Provenance("s", 0)))
-    assert not promotable(object())
-    assert "aaaaaaaa" == short_id(SID_A)
-    assert "ses_d4d4d4d4mimo" == short_id(SID_D)
-    assert "abc" == short_id("abc")
