@@ -1,6 +1,6 @@
 """The bulk load of the search cache: a first build of many rows in one pass per FTS5 index.
 
-``db.put_rows`` calls it for a large write (``db.BULK_MIN_ROWS`` rows, and at least as many as
+``rows.put_rows`` calls it for a large write (``rows.BULK_MIN_ROWS`` rows, and at least as many as
 the table holds): the rows go in without the index triggers, then each FTS5 index is rebuilt
 from the table once, and the triggers come back as they were (a lazy index not built yet,
 ``db.LAZY``, is left for its first query).
@@ -11,9 +11,10 @@ from __future__ import annotations
 import sqlite3
 
 from mimomem.search import db, lazy_index
+from mimomem.search.rows import INSERT_ROW, Row
 
 
-def bulk_load(conn: sqlite3.Connection, batch: list[db.Row], stamp: int) -> None:
+def bulk_load(conn: sqlite3.Connection, batch: list[Row], stamp: int) -> None:
     """``put_rows`` for a large batch: rows without triggers, then each FTS5 index rebuilt from the table.
 
     The same rows and ids as row-by-row writing (a path given twice keeps its last version).
@@ -30,7 +31,7 @@ def bulk_load(conn: sqlite3.Connection, batch: list[db.Row], stamp: int) -> None
         (row.path, row.scope, row.scope_id, row.type, row.body, row.fingerprint, stamp, tokens)
         for row, tokens in zip(kept, db.shadow_tokens_many([row.body for row in kept]), strict=True)
     )
-    conn.executemany(db.INSERT_ROW, values)
+    conn.executemany(INSERT_ROW, values)
     for spec in specs:
         _rebuild_unmerged(conn, spec.table)
         for stmt in db.fts_sql(spec)[1:]:  # the triggers again, as they were

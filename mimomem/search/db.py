@@ -1,4 +1,4 @@
-"""The SQLite cache: connection settings, the versioned schema, and row writes.
+"""The SQLite cache: connection settings, the versioned schema and its meta values (row writes: ``rows``).
 
 One content table, ``memory_fts`` (MiMo-Code's columns plus ``tokens``), feeds two
 external-content FTS5 indexes:
@@ -41,8 +41,7 @@ import functools
 import hashlib
 import os
 import sqlite3
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from mimomem.errors import ForeignDatabaseError, SchemaTooNewError
@@ -257,8 +256,8 @@ def _migrate_3(conn: sqlite3.Connection) -> None:
     rows = conn.execute("SELECT id, body FROM memory_fts").fetchall()
     conn.executemany("UPDATE memory_fts SET tokens = ? WHERE id = ?", [(shadow_tokens(b), i) for i, b in rows])
     create_index(conn, "fts5-bigram")
-    _bump(conn, "epoch")
-    _bump(conn, "generation")
+    bump(conn, "epoch")
+    bump(conn, "generation")
 
 
 def _migrate_4(conn: sqlite3.Connection) -> None:
@@ -347,11 +346,11 @@ def ensure_tokenizers(conn: sqlite3.Connection) -> list[str]:
                 conn.executemany(
                     "UPDATE memory_fts SET tokens = ? WHERE id = ?", [(shadow_tokens(b), i) for i, b in rows]
                 )
-                _bump(conn, "epoch")
+                bump(conn, "epoch")
             create_index(conn, backend)
             rebuilt.append(backend)
         if rebuilt:
-            _bump(conn, "generation")
+            bump(conn, "generation")
     return rebuilt
 
 
@@ -371,7 +370,8 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     )
 
 
-def _bump(conn: sqlite3.Connection, key: str) -> None:
+def bump(conn: sqlite3.Connection, key: str) -> None:
+    """Add one to the integer ``meta`` value ``key`` (``generation``, ``epoch``)."""
     conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ?", (key,))
 
 
@@ -381,87 +381,22 @@ def generation(conn: sqlite3.Connection) -> tuple[int, int]:
     return int(rows.get("epoch", 0)), int(rows.get("generation", 0))
 
 
-# --- rows -----------------------------------------------------------------------------
-
-
-class Row(NamedTuple):
-    """One document to store: ``path`` is its unique key (a file path or a document id)."""
-
-    path: str
-    scope: str
-    scope_id: str
-    type: str
-    body: str
-    fingerprint: str
-
-
-BULK_MIN_ROWS = 1000
-"""A write of at least this many rows, and at least as many as the table holds, is a bulk load."""
-
-INSERT_ROW = (
-    "INSERT INTO memory_fts(path, scope, scope_id, type, body, fingerprint, last_indexed_at, tokens)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-)
-
-
-def put_rows(conn: sqlite3.Connection, rows: Iterable[Row], *, now: int | None = None) -> int:
-    """Store ``rows`` (inside the caller's transaction), replacing rows with the same path.
-
-    A changed document is deleted and re-inserted, so it gets a new, larger id: ids then
-    only grow, and an in-memory index can catch up by loading ids above the last one it
-    saw.  A large write (``BULK_MIN_ROWS``, and at least the table's size: a first build)
-    is a bulk load: rows go in without the index triggers, then both FTS5 indexes are
-    rebuilt in one pass each, merged once (100,000 notes: 40 s -> about 20 s of CPU).  Returns the
-    number of rows written.
-    """
-    stamp = int(time.time() * 1000) if now is None else now
-    batch = list(rows)
-    if not batch:
-        return 0
-    if len(batch) >= BULK_MIN_ROWS and len(batch) >= int(conn.execute("SELECT count(*) FROM memory_fts").fetchone()[0]):
-        from mimomem.search.bulk_load import bulk_load  # (imports this module)
-
-        bulk_load(conn, batch, stamp)
-    else:
-        for row in batch:
-            conn.execute("DELETE FROM memory_fts WHERE path = ?", (row.path,))
-            conn.execute(INSERT_ROW, _values(row, stamp))
-    _bump(conn, "generation")
-    return len(batch)
-
-
-def _values(row: Row, stamp: int) -> tuple[str | int, ...]:
-    return (row.path, row.scope, row.scope_id, row.type, row.body, row.fingerprint, stamp, shadow_tokens(row.body))
-
-
-def delete_paths(conn: sqlite3.Connection, paths: Iterable[str]) -> int:
-    """Delete the rows for ``paths`` (inside the caller's transaction); returns how many."""
-    count = 0
-    for path in paths:
-        count += conn.execute("DELETE FROM memory_fts WHERE path = ?", (path,)).rowcount
-    if count:
-        _bump(conn, "generation")
-    return count
-
-
 __all__ = [
     "INDEXES",
     "LAZY",
     "MIGRATIONS",
     "SCHEMA_VERSION",
-    "Row",
     "SchemaTooNewError",
     "bigram_tokenizer_id",
+    "bump",
     "connect",
     "create_index",
     "database_file",
-    "delete_paths",
     "ensure_tokenizers",
     "generation",
     "get_meta",
     "is_corrupt",
     "migrate",
-    "put_rows",
     "reporting_corruption",
     "set_meta",
     "shadow_tokens",

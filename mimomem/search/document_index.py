@@ -34,6 +34,7 @@ from mimomem.search.params import (
     stored_scope,
 )
 from mimomem.search.rerank import Retrieval, rank_with_options, resolve
+from mimomem.search.rows import Row, delete_paths, put_rows
 from mimomem.text.query import MAX_TERMS, Query, clip_query_text, parse_query
 from mimomem.text.synonyms import DEFAULT_WEIGHT, Glossary
 
@@ -107,14 +108,14 @@ class DocumentIndex:
     # -- writing ---------------------------------------------------------------------
     def add_documents(self, docs: Iterable[tuple[str, str]]) -> int:
         """Add or replace ``(doc_id, text)`` documents in one transaction; returns the count."""
-        rows = (db.Row(str(doc_id), "", "", "", text, "") for doc_id, text in docs)
+        rows = (Row(str(doc_id), "", "", "", text, "") for doc_id, text in docs)
         with self._lock, db.reporting_corruption(self._conn), db.transaction(self._conn):
-            return db.put_rows(self._conn, rows)
+            return put_rows(self._conn, rows)
 
     def remove_documents(self, doc_ids: Iterable[str]) -> int:
         """Remove documents by id; returns how many existed."""
         with self._lock, db.reporting_corruption(self._conn), db.transaction(self._conn):
-            return db.delete_paths(self._conn, (str(d) for d in doc_ids))
+            return delete_paths(self._conn, (str(d) for d in doc_ids))
 
     def __len__(self) -> int:
         with self._lock:

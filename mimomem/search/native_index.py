@@ -15,7 +15,7 @@ is exactly what this database held at that generation.  A file from another data
 nonce and is ignored; a damaged file is rebuilt.  If the database has moved on since
 (same epoch), the index catches up as an open one does: rows that are gone are removed,
 rows with larger ids added (a changed document always gets a new id, see
-``db.put_rows``).  A new epoch (the tokenizer changed) rebuilds everything.
+``rows.put_rows``).  A new epoch (the tokenizer changed) rebuilds everything.
 
 When it is saved: after a full build of at least ``save_min_rows`` rows, and after
 catching up once the documents added or removed since the file was written exceed

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TextIO
 
 from mimomem.search import db
+from mimomem.search.rows import Row, delete_paths, put_rows
 from mimomem.search.walk import DEFAULT_MAX_FILE_BYTES, Issue, Parents, read_text, walk
 from mimomem.tree.layout import classify_path, split_memory_path
 from mimomem.tree.names import printable
@@ -103,16 +104,16 @@ def reconcile(
             on_disk.update(walk(Path(root), max_bytes, issues))
         indexed: dict[str, str] = dict(conn.execute("SELECT path, fingerprint FROM memory_fts"))  # covering index
         gone = [p for p in indexed if p not in on_disk]
-        report.pruned = db.delete_paths(conn, gone)
+        report.pruned = delete_paths(conn, gone)
         changed = sorted(p for p, fp in on_disk.items() if indexed.get(p) != fp)
         report.unchanged = len(on_disk) - len(changed)
         reader = _Reader(conn, paths, os.fspath(classify_root), max_bytes, issues)
         new_rows, report.touched = reader.read_changed(changed, indexed, now_ms=int(now * 1000), progress=progress)
-        report.indexed = db.put_rows(conn, new_rows, now=int(now * 1000))
+        report.indexed = put_rows(conn, new_rows, now=int(now * 1000))
         # Files indexed before but skipped now (grown too big, unreadable) must not stay searchable.
         gone_set = set(gone)
         skipped_now = [i.path for i in issues if i.kind == "skipped" and i.path in indexed and i.path not in gone_set]
-        report.pruned += db.delete_paths(conn, skipped_now)
+        report.pruned += delete_paths(conn, skipped_now)
         _store_issues(conn, issues, reader.warned, set(changed), gone_set | set(skipped_now))
         db.set_meta(conn, "last_reconcile", repr(now))
         db.set_meta(conn, "last_reconcile_roots", printable(walked))
@@ -137,11 +138,11 @@ class _Reader:
 
     def read_changed(
         self, changed: list[str], indexed: dict[str, str], *, now_ms: int, progress: TextIO | None
-    ) -> tuple[list[db.Row], int]:
+    ) -> tuple[list[Row], int]:
         """``(rows to write, touched)``: a file whose text and class are unchanged (a ``touch``)
         only gets its new fingerprint stored; ``touched`` counts those."""
         bar = Progress(len(changed), progress)
-        new_rows: list[db.Row] = []
+        new_rows: list[Row] = []
         touched = 0
         parents = Parents(self.roots)
         try:
@@ -158,7 +159,7 @@ class _Reader:
             parents.close()
         return new_rows, touched
 
-    def read_one(self, path: str, parents: Parents) -> db.Row | None:
+    def read_one(self, path: str, parents: Parents) -> Row | None:
         """The row for ``path``, or None (the reason appended to ``issues``)."""
         mimo_prefix = self.mimo_root.rstrip(os.sep) + os.sep
         if path.startswith(mimo_prefix) and split_memory_path(self.mimo_root, path) is None:
@@ -178,9 +179,9 @@ class _Reader:
             return None
         if problem:
             self.warned[path] = problem
-        return db.Row(path, cls.scope, cls.scope_id, cls.type, text, fp)
+        return Row(path, cls.scope, cls.scope_id, cls.type, text, fp)
 
-    def same_as_stored(self, row: db.Row, now_ms: int) -> bool:
+    def same_as_stored(self, row: Row, now_ms: int) -> bool:
         """True (and the new fingerprint stored) when the indexed row already holds this text and class."""
         stored = self.conn.execute(
             "SELECT id, body, scope, scope_id, type FROM memory_fts WHERE path = ?", (row.path,)

@@ -9,6 +9,7 @@ import pytest
 
 from mimomem import DocumentIndex, parse_query
 from mimomem.search.backends import BACKENDS, UnknownBackendError, check_backend, cut_snippet, mimo_fts_query
+from mimomem.search.rows import Row, put_rows
 
 FAILURE_DOCS = {
     "deploy": "部署脚本用 pnpm 而不是 npm,因为 lockfile 不兼容",
@@ -164,10 +165,10 @@ def test_bigram_and_native_agree_with_filters():
     from mimomem.search import db
 
     with db.transaction(index.connection):
-        db.put_rows(
+        put_rows(
             index.connection,
             [
-                db.Row(
+                Row(
                     f"/m/{i}.md",
                     rng.choice(["global", "projects"]),
                     rng.choice(["", "p1", "p2"]),

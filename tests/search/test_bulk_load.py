@@ -8,17 +8,19 @@ import pytest
 
 from mimomem.search import bulk_load as bulk_load_module
 from mimomem.search import db, lazy_index
+from mimomem.search import rows as rows_module
+from mimomem.search.rows import Row, delete_paths, put_rows
 
 WORDS = ["部署", "脚本", "端口", "数据库", "pnpm", "lockfile", "postgres", "5433", "Crème", "缓存"]
 QUERIES = ['"部署"', '"脚本" OR "5433"', '"数据 据库"', '"creme"', '"pnpm" OR "lockfile"']
 
 
-def _rows(n: int, seed: int) -> list[db.Row]:
+def _rows(n: int, seed: int) -> list[Row]:
     rng = random.Random(seed)
     rows = []
     for i in range(n):
         text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 15)))
-        rows.append(db.Row(f"/m/{rng.randrange(n // 2)}.md", "projects", f"p{i % 3}", "memory", text, f"fp{i}"))
+        rows.append(Row(f"/m/{rng.randrange(n // 2)}.md", "projects", f"p{i % 3}", "memory", text, f"fp{i}"))
     return rows  # about half the paths repeat: later versions replace earlier ones
 
 
@@ -44,21 +46,21 @@ def test_bulk_load_equals_row_by_row(monkeypatch, existing, unicode61):
     first, second = _rows(existing, 1), _rows(2400, 2)
     states = []
     for bulk in (False, True):
-        monkeypatch.setattr(db, "BULK_MIN_ROWS", 1000 if bulk else 10**9)
+        monkeypatch.setattr(rows_module, "BULK_MIN_ROWS", 1000 if bulk else 10**9)
         conn = db.connect(":memory:")
         if unicode61:  # queried before: the bulk load rebuilds it too
             assert lazy_index.ensure_index(conn, "fts5-unicode61")
         epoch, generation = db.generation(conn)
         with db.transaction(conn):
-            db.put_rows(conn, first, now=5)
+            put_rows(conn, first, now=5)
         with db.transaction(conn):
-            assert db.put_rows(conn, second, now=7) == len(second)
+            assert put_rows(conn, second, now=7) == len(second)
         assert db.generation(conn) == (epoch, generation + (2 if first else 1))
         states.append(_state(conn))
         # the triggers are back: later row-by-row writes keep both indexes in step
         with db.transaction(conn):
-            db.put_rows(conn, second[:5], now=9)
-            db.delete_paths(conn, [second[7].path])
+            put_rows(conn, second[:5], now=9)
+            delete_paths(conn, [second[7].path])
         states.append(_state(conn))
         assert unicode61 == lazy_index.is_built(conn, "fts5-unicode61")  # a bulk load never builds a lazy index
         conn.close()
@@ -69,11 +71,11 @@ def test_bulk_load_equals_row_by_row(monkeypatch, existing, unicode61):
 def test_small_writes_to_a_large_table_are_row_by_row(monkeypatch):
     conn = db.connect(":memory:")
     with db.transaction(conn):
-        db.put_rows(conn, [row._replace(path=f"/m/x{i}.md") for i, row in enumerate(_rows(1200, 3))])
+        put_rows(conn, [row._replace(path=f"/m/x{i}.md") for i, row in enumerate(_rows(1200, 3))])
     calls = []
     monkeypatch.setattr(bulk_load_module, "bulk_load", lambda *args: calls.append(args))
     with db.transaction(conn):
-        db.put_rows(conn, _rows(1100, 4))  # fewer rows than the table holds: triggers, no rebuild
+        put_rows(conn, _rows(1100, 4))  # fewer rows than the table holds: triggers, no rebuild
     assert calls == []
 
 
@@ -81,7 +83,7 @@ def test_bulk_load_leaves_fts5_merging_as_it_found_it():
     conn = db.connect(":memory:")
     assert lazy_index.ensure_index(conn, "fts5-unicode61")  # queried before: rebuilt by the bulk load too
     with db.transaction(conn):
-        db.put_rows(conn, [row._replace(path=f"/m/x{i}.md") for i, row in enumerate(_rows(1500, 5))])
+        put_rows(conn, [row._replace(path=f"/m/x{i}.md") for i, row in enumerate(_rows(1500, 5))])
     for spec in db.INDEXES.values():
         t = spec.table
         settings = dict(conn.execute(f"SELECT k, v FROM {t}_config"))

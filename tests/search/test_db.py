@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import shutil
 import sqlite3
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from mimomem.search import db, lazy_index
-
-
-@pytest.fixture
-def mem() -> Iterator[sqlite3.Connection]:
-    """A migrated in-memory database with both FTS5 indexes (the lazy one built), closed after the test."""
-    with contextlib.closing(db.connect(":memory:")) as conn:
-        lazy_index.ensure_index(conn, "fts5-unicode61")
-        yield conn
+from mimomem.search.rows import Row, delete_paths, put_rows
 
 
 def _match(conn: sqlite3.Connection, backend: str, match: str) -> list[str]:
@@ -39,7 +30,7 @@ def _integrity(conn: sqlite3.Connection) -> None:
 
 def _put(conn: sqlite3.Connection, path: str, body: str) -> None:
     with db.transaction(conn):
-        db.put_rows(conn, [db.Row(path, "global", "", "free", body, "fp")])
+        put_rows(conn, [Row(path, "global", "", "free", body, "fp")])
 
 
 def test_new_database_has_current_schema_wal_and_busy_timeout(tmp_path):
@@ -177,23 +168,12 @@ def test_delete_removes_tokens_and_ids_only_grow(mem):
     second = conn.execute("SELECT id FROM memory_fts").fetchone()[0]
     assert second > first
     with db.transaction(conn):
-        assert 1 == db.delete_paths(conn, ["/m/a.md", "/m/missing.md"])
+        assert 1 == delete_paths(conn, ["/m/a.md", "/m/missing.md"])
     assert [] == _match(conn, "fts5-bigram", '"alpha"')
     assert [] == _match(conn, "fts5-unicode61", '"alpha"')
     _integrity(conn)
     _put(conn, "/m/b.md", "beta")
     assert conn.execute("SELECT id FROM memory_fts").fetchone()[0] > second  # AUTOINCREMENT never reuses
-
-
-def test_generation_moves_on_writes_only(mem):
-    conn = mem
-    before = db.generation(conn)
-    _put(conn, "/m/a.md", "alpha")
-    after = db.generation(conn)
-    assert before[0] == after[0] and after[1] > before[1]
-    with db.transaction(conn):
-        db.delete_paths(conn, ["/m/none.md"])
-    assert after == db.generation(conn)
 
 
 def test_changed_tokenizer_rebuilds_the_index(tmp_path):

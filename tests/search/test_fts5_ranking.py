@@ -9,6 +9,7 @@ import pytest
 from mimomem import DocumentIndex, parse_query
 from mimomem.search import db
 from mimomem.search.backends import Fts5Backend
+from mimomem.search.rows import Row, put_rows
 
 WORDS = ["部署", "脚本", "端口", "数据库", "配置", "pnpm", "lockfile", "postgres", "5433", "缓存", "回滚", "发布"]
 SCOPES = ("global", "projects", "sessions")
@@ -24,7 +25,7 @@ def index() -> DocumentIndex:
         if i % 5 == 0:
             text = "部署 脚本"  # many identical documents: ties decided by path
         rows.append(
-            db.Row(
+            Row(
                 f"/m/{rng.randrange(10**6):06d}-{i}.md",
                 SCOPES[i % 3],
                 f"s{i % 4}",
@@ -35,7 +36,7 @@ def index() -> DocumentIndex:
         )
     index = DocumentIndex()
     with db.transaction(index.connection):
-        db.put_rows(index.connection, rows)
+        put_rows(index.connection, rows)
     return index
 
 

@@ -17,6 +17,7 @@ import pytest
 from mimomem import DocumentIndex
 from mimomem.search import db
 from mimomem.search.native_index import FILE_SUFFIX, META_KEY, NativeIndex
+from mimomem.search.rows import Row, put_rows
 from mimomem.text import bm25_file
 
 WORDS = ["部署", "脚本", "端口", "数据库", "配置", "依赖", "接口", "记忆", "pnpm", "lockfile", "postgres", "5433"]
@@ -181,11 +182,11 @@ def test_saving_is_best_effort(tmp_path, monkeypatch):
 def test_filters_on_a_mapped_index(tmp_path):
     path = tmp_path / "c.db"
     rows = [
-        db.Row(f"/m/{i}.md", ("global", "projects", "sessions")[i % 3], f"s{i % 4}", ("memory", "notes")[i % 2], t, "")
+        Row(f"/m/{i}.md", ("global", "projects", "sessions")[i % 3], f"s{i % 4}", ("memory", "notes")[i % 2], t, "")
         for i, (_, t) in enumerate(_docs(240, seed=5))
     ]
     with DocumentIndex(path) as first, db.transaction(first.connection):
-        db.put_rows(first.connection, rows)
+        put_rows(first.connection, rows)
     with DocumentIndex(path) as first:
         _native(first).load()
     with _fresh(path) as index:

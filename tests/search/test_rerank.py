@@ -11,6 +11,7 @@ import pytest
 from mimomem import DocumentIndex, InvalidRetrievalError, MemoryIndex
 from mimomem.search import rerank
 from mimomem.search.rerank import OFF, RetrievalOptions, options_for, rank_with_options, resolve
+from mimomem.search.rows import Row, put_rows
 from mimomem.text.expansion import Vocabulary
 from mimomem.text.feedback import FeedbackParams
 from mimomem.text.proximity import ProximityParams
@@ -189,9 +190,9 @@ def test_filters_apply_to_every_pass(tmp_path):
     from mimomem.search import db
 
     idx = DocumentIndex()
-    rows = [db.Row(d, "global" if i % 2 else "projects", "", "memory", t, "") for i, (d, t) in enumerate(DOCS)]
+    rows = [Row(d, "global" if i % 2 else "projects", "", "memory", t, "") for i, (d, t) in enumerate(DOCS)]
     with db.transaction(idx.connection):
-        db.put_rows(idx.connection, rows)
+        put_rows(idx.connection, rows)
     for backend in BACKENDS:
         parsed = idx.parse("部署", backend)
         got, _ = rank_with_options(idx, parsed, backend, EVERYTHING, limit=20, scope="global", vocabularies=VOCAB)
