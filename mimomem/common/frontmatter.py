@@ -9,15 +9,13 @@ no tags are executed.  Anything wrong with the header comes back as a
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import marshal
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 FENCE = "---"
 
@@ -49,8 +47,7 @@ def _yaml_load(header: str) -> Any:
         raise _InvalidYaml(exc) from exc
 
 
-@dataclass(frozen=True)
-class FrontmatterProblem:
+class FrontmatterProblem(NamedTuple):
     """Why a document's header could not be read: ``kind``, a message and a 1-based line."""
 
     kind: str  # "missing" | "unterminated" | "yaml" | "not-a-mapping"
@@ -61,11 +58,10 @@ class FrontmatterProblem:
         return f"line {self.line}: {self.message}"
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(NamedTuple):
     """A parsed document: header mapping (empty on a problem), body, and the problem if any."""
 
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, Any]
     body: str = ""
     problem: FrontmatterProblem | None = None
     body_line: int = 1
@@ -144,6 +140,8 @@ class HeaderCache:
 
     @staticmethod
     def _key(header: str) -> bytes:
+        import hashlib  # only when a header is parsed; a cached read never pays for it
+
         return hashlib.blake2b(header.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
     def get(self, header: str) -> Any:

@@ -8,7 +8,6 @@ base64 that decodes to ordinary prose.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import itertools
 import math
@@ -133,6 +132,8 @@ def hex_token_like(value: str) -> bool:
 
 def decodes_to_prose(value: str) -> bool:
     """Base64 of ordinary text ("hello world, ...") is not a secret: mostly letters and spaces."""
+    import base64  # only when a candidate turned up: a scan of clean text never pays for it
+
     try:
         raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
         text = raw.decode("utf-8")

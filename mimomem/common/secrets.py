@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from mimomem.common.secret_context import CONTEXT_RULES
 from mimomem.common.secret_needles import NeedleFinder, needle_text
@@ -40,8 +40,7 @@ APPEND_CONTEXT_LINES = 8
 """How many lines before an appended text are scanned with it (a secret split over two appends)."""
 
 
-@dataclass(frozen=True)
-class SecretFinding:
+class SecretFinding(NamedTuple):
     """A likely secret: its kind, 1-based line, 0-based column span on that line, and the field it is in.
 
     ``field`` names the part of the caller's input (``summary``, ``body``, ``file name``...)
@@ -146,7 +145,7 @@ def redact_secrets(text: str) -> str:
 
 def scan_fields(fields: Mapping[str, str]) -> list[SecretFinding]:
     """Likely secrets in each named field, lines and columns counted in that field's own text."""
-    return [replace(f, field=name) for name, text in fields.items() if text for f in scan_secrets(text)]
+    return [f._replace(field=name) for name, text in fields.items() if text for f in scan_secrets(text)]
 
 
 def ensure_no_secrets(text: str, *, where: str, field: str = "") -> None:
@@ -156,7 +155,7 @@ def ensure_no_secrets(text: str, *, where: str, field: str = "") -> None:
     """
     findings = scan_secrets(text)
     if findings:
-        raise SecretRefusedError(redact_secrets(where), [replace(f, field=field) for f in findings])
+        raise SecretRefusedError(redact_secrets(where), [f._replace(field=field) for f in findings])
 
 
 def ensure_no_secrets_in_fields(fields: Mapping[str, str], *, where: str) -> None:

@@ -18,7 +18,6 @@ anything cut or left out is named with the path or command that shows it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from mimomem.common.secrets import redact_secrets
@@ -36,15 +35,45 @@ PROMPT_BUDGET = 1200
 """Default tokens for the per-prompt context: it is paid on every turn, so keep it small."""
 
 
-@dataclass
 class Context:
-    """Assembled context: ordered blocks, the budget, and what was left out."""
+    """Assembled context: ordered blocks, the budget, and what was left out.
 
-    budget: int
-    blocks: list[Block] = field(default_factory=list)
-    left_out: list[str] = field(default_factory=list)
-    char_cap: int | None = None
-    """At most this many UTF-16 units of :attr:`text` (the host's output cap), when set."""
+    A plain class, not a dataclass: the hook imports this module on every prompt, and
+    ``dataclasses`` (with the ``inspect`` it imports) costs about 10 ms of a hook process.
+    """
+
+    __slots__ = ("blocks", "budget", "char_cap", "left_out")
+
+    def __init__(
+        self,
+        budget: int,
+        blocks: list[Block] | None = None,
+        left_out: list[str] | None = None,
+        char_cap: int | None = None,
+    ) -> None:
+        self.budget = budget
+        self.blocks: list[Block] = [] if blocks is None else blocks
+        self.left_out: list[str] = [] if left_out is None else left_out
+        self.char_cap = char_cap
+        """At most this many UTF-16 units of :attr:`text` (the host's output cap), when set."""
+
+    def __repr__(self) -> str:
+        return (
+            f"Context(budget={self.budget!r}, blocks={self.blocks!r}, left_out={self.left_out!r},"
+            f" char_cap={self.char_cap!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Context):
+            return NotImplemented
+        return (self.budget, self.blocks, self.left_out, self.char_cap) == (
+            other.budget,
+            other.blocks,
+            other.left_out,
+            other.char_cap,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
 
     @property
     def tokens(self) -> int:

@@ -27,8 +27,8 @@ import math
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mimomem.context.entries import Entry, template_terms
 from mimomem.context.entry_cache import Cached, EntryIndex
@@ -72,8 +72,7 @@ MAX_FILES = 2000
 _DATE = re.compile(r"\b(20\d\d-\d\d-\d\d)\b")
 
 
-@dataclass(frozen=True)
-class PromptTerm:
+class PromptTerm(NamedTuple):
     """One query term: its tokens (all must be in an entry), weight, and whether it is distinctive."""
 
     tokens: tuple[str, ...]
@@ -84,8 +83,7 @@ class PromptTerm:
     """Index of the token in the prompt (consecutive Chinese bigrams of one word are adjacent)."""
 
 
-@dataclass(frozen=True)
-class RecalledEntry:
+class RecalledEntry(NamedTuple):
     """An entry that passed the gate, with its score and coverage."""
 
     entry: Entry

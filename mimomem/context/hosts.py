@@ -11,11 +11,10 @@ time budget (:attr:`HostLimits.inline_seconds`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class HostLimits:
+class HostLimits(NamedTuple):
     """One host's limits: output cap in UTF-16 units, the margin kept, and time budgets in seconds."""
 
     name: str

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -18,7 +17,7 @@ from mimomem.common.secrets import redact_secrets
 from mimomem.curated.memory import MAX_FILE_BYTES, MemoryFields, str_list
 from mimomem.errors import InvalidMemoryError
 
-ITEM_FIELDS = frozenset(f.name for f in fields(MemoryFields))
+ITEM_FIELDS = frozenset(MemoryFields._fields)
 """The keys an item of ``remember_many`` may have (``category`` and ``summary`` are needed)."""
 
 
@@ -39,7 +38,7 @@ def item_arguments(n: int, item: Any) -> MemoryFields:
     if unknown:
         raise InvalidMemoryError(f"unknown fields {sorted(unknown)}; allowed: {sorted(ITEM_FIELDS)}")
     given = MemoryFields(**{"category": "", "summary": "", **item})
-    return replace(given, pinned=bool(given.pinned))
+    return given._replace(pinned=bool(given.pinned))
 
 
 def read_notes(base: Path, categories: Sequence[str]) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:

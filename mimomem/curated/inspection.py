@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from mimomem.common.secrets import redact_secrets, scan_secrets
@@ -60,10 +59,10 @@ def shown(statuses: Iterable[MemoryStatus], problems: Iterable[Problem]) -> tupl
     """Statuses and problems as reported: a likely secret in an id, path, summary or message is redacted."""
     return (
         [
-            replace(s, id=redact_secrets(s.id), path=redact_secrets(s.path), summary=redact_secrets(s.summary))
+            s._replace(id=redact_secrets(s.id), path=redact_secrets(s.path), summary=redact_secrets(s.summary))
             for s in statuses
         ],
-        [replace(p, path=redact_secrets(p.path), message=redact_secrets(p.message)) for p in problems],
+        [p._replace(path=redact_secrets(p.path), message=redact_secrets(p.message)) for p in problems],
     )
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from mimomem.common import frontmatter
 
@@ -32,8 +31,7 @@ KIND_OF = {
 """The kind a new memory gets from its category (other categories give ``note``)."""
 
 
-@dataclass(slots=True)
-class Memory:
+class Memory(NamedTuple):
     """One memory file, parsed.  ``id`` is ``<category>/<slug>``; ``scope`` names its root."""
 
     id: str
@@ -69,8 +67,7 @@ class Memory:
         return f"{self.summary}\n{self.highlight}\n{self.body}"
 
 
-@dataclass(frozen=True)
-class MemoryFields:
+class MemoryFields(NamedTuple):
     """What a caller gives for one new memory (``remember``, an item of ``remember_many``, a note).
 
     The one spelling of that field list on the way to the file: ``remember`` builds it,
@@ -87,8 +84,7 @@ class MemoryFields:
     slug: str | None = None
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """Something wrong in a root: ``kind``, the file (or root) and what to do about it."""
 
     kind: str  # malformed | field | skipped | secret | drift | orphaned-supersedes | id-mismatch
@@ -99,8 +95,7 @@ class Problem:
         return f"{self.kind}: {self.path}: {self.message}"
 
 
-@dataclass(frozen=True)
-class Recalled:
+class Recalled(NamedTuple):
     """A recall result: the memory, its final score and every factor that made it."""
 
     memory: Memory
@@ -125,8 +120,7 @@ class Recalled:
         )
 
 
-@dataclass(frozen=True)
-class MemoryStatus:
+class MemoryStatus(NamedTuple):
     """A memory as ``inspect`` lists it."""
 
     id: str
@@ -138,8 +132,7 @@ class MemoryStatus:
     summary: str
 
 
-@dataclass(frozen=True)
-class InspectReport:
+class InspectReport(NamedTuple):
     """Every memory with its status, plus the consistency problems found."""
 
     roots: dict[str, str | None]
@@ -151,16 +144,14 @@ class InspectReport:
         return not self.problems
 
 
-@dataclass(frozen=True)
-class BulkResult:
+class BulkResult(NamedTuple):
     """What ``remember_many`` / ``import_dir`` did: ids written, items refused and why."""
 
-    written: list[str] = field(default_factory=list)
-    refused: list[tuple[str, str]] = field(default_factory=list)  # (item label, reason)
+    written: list[str]
+    refused: list[tuple[str, str]]  # (item label, reason)
 
 
-@dataclass(frozen=True)
-class ForgetResult:
+class ForgetResult(NamedTuple):
     """The removed memory and any memories whose supersedes links now dangle."""
 
     id: str

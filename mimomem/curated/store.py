@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from mimomem.common.secrets import redact_secrets
 from mimomem.curated.ids import checked_categories, split_id
-from mimomem.curated.importer import item_arguments, item_label, read_notes
-from mimomem.curated.inspection import inspect_roots
 from mimomem.curated.listing import StaleListingError
 from mimomem.curated.memory import (
     CURATED_SCOPES,
@@ -40,9 +38,6 @@ from mimomem.curated.ranking import RecallIndex, decay, memory_key, rehearsal
 from mimomem.curated.recall_cache import build_ranking
 from mimomem.curated.render import outline_lines
 from mimomem.curated.roots import CuratedRoot, default_global_root
-from mimomem.curated.transaction import recover_root, writing
-from mimomem.curated.undo import Undo
-from mimomem.curated.warm import warm_caches
 from mimomem.errors import (
     CuratedError,
     InvalidMemoryError,
@@ -54,6 +49,7 @@ from mimomem.text.query import Query, parse_query
 
 if TYPE_CHECKING:  # a write imports writing and the duplicate filter; a read never needs them
     from mimomem.curated.dedup import DedupIndex
+    from mimomem.curated.undo import Undo
 
 Now = _dt.datetime | Callable[[], _dt.datetime] | None
 _T = TypeVar("_T")
@@ -128,6 +124,8 @@ class CuratedMemory:
             if root.fingerprint is None or root.current_fingerprint() != root.fingerprint:
                 root.scan()
                 if recover and root.exists():
+                    from mimomem.curated.transaction import recover_root
+
                     recover_root(root, self.categories)
                 self._dedup.pop(root.scope, None)
                 changed = True
@@ -248,6 +246,8 @@ class CuratedMemory:
 
     def _writing(self, root: CuratedRoot) -> AbstractContextManager[Undo]:
         """One all-or-nothing write to ``root`` (``transaction.writing``; ``reset`` after an undo)."""
+        from mimomem.curated.transaction import writing  # writes only: a read never imports them
+
         return writing(root, self.categories, refresh=lambda: self._refresh(recover=False), reset=self._reset)
 
     def _reset(self, root: CuratedRoot) -> None:
@@ -275,6 +275,8 @@ class CuratedMemory:
         base = Path(directory)
         if not base.is_dir():
             raise FileNotFoundError(f"{base} is not a directory")
+        from mimomem.curated.importer import read_notes
+
         items, labels, skipped = read_notes(base, self.categories)
         result = self._bulk(items, author=author, scope=scope, labels=labels)
         result.refused[:0] = skipped
@@ -283,8 +285,11 @@ class CuratedMemory:
     def _bulk(
         self, items: Iterable[Any], *, author: str, scope: str, labels: Sequence[str] | None = None
     ) -> BulkResult:
+        from mimomem.curated.importer import item_arguments, item_label
+        from mimomem.curated.warm import warm_caches
+
         root = self._root(scope)
-        result = BulkResult()
+        result = BulkResult([], [])
         with self._writing(root) as undo:  # all or nothing: a full disk undoes the whole batch
             for n, item in enumerate(items):
                 try:
@@ -439,6 +444,8 @@ class CuratedMemory:
 
     def inspect(self) -> InspectReport:
         """Every memory with its status, plus the self-check: drift, broken links, malformed files, secrets."""
+        from mimomem.curated.inspection import inspect_roots
+
         self._refresh()
         return inspect_roots(list(self._roots.values()), self.categories, self._is_eligible)
 

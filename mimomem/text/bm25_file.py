@@ -32,7 +32,6 @@ import mmap
 import os
 import struct
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -83,6 +82,8 @@ def save_index(index: BM25Index, path: str | os.PathLike[str], *, stamp: Any = N
         raise AssertionError("index file header outgrew its reserved space")
     target = Path(path)
     remove_stale_temps(target)
+    import tempfile  # writes only: a read of the index never pays for it
+
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -35,7 +35,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from mimomem.text._chars import CJK, char_class
@@ -72,8 +71,7 @@ class Term(NamedTuple):
     source: str  # the user's own text this term came from
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(NamedTuple):
     """A parsed query: the text searched, the OR of its terms, and whether a cap cut it.
 
     ``truncated`` is True when the text was longer than ``MAX_QUERY_CHARS`` (``text`` is

@@ -16,9 +16,11 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 from mimomem.tree.layout import check_task_id
 
@@ -136,6 +138,8 @@ class NoteEntry(NamedTuple):
 
 def utc_stamp(when: datetime | None = None) -> str:
     """``YYYY-MM-DDTHH:MM:SSZ`` for ``when`` (default now); naive datetimes are taken as UTC."""
+    from datetime import datetime, timezone  # writes only: a read never pays for it
+
     when = datetime.now(timezone.utc) if when is None else when
     if when.tzinfo is not None:
         when = when.astimezone(timezone.utc)

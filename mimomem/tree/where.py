@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mimomem.tree.layout import check_id
 from mimomem.tree.memory_tree import MemoryTree
@@ -22,8 +22,7 @@ SESSION_VARIABLE = "MIMOMEM_SESSION"
 """Environment variable naming the current session when no ``--session`` is given."""
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(NamedTuple):
     """The tree, project and (optional) session a call works in."""
 
     tree: MemoryTree

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import os
 import sys
@@ -50,7 +49,7 @@ def _view(tmp_path: Path) -> list[tuple[object, ...]]:
     for query in QUERIES:
         for r in store.recall(query, limit=100, count_hits=False):
             factors = (r.score, r.bm25, r.scope_prior, r.decay, r.rehearsal, r.hits, r.matched_terms)
-            out.append((query, r.memory.scope, *factors, dataclasses.astuple(r.memory)))
+            out.append((query, r.memory.scope, *factors, tuple(r.memory)))
     return out
 
 

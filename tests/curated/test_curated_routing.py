@@ -68,8 +68,8 @@ def test_routing_from_the_snapshot_equals_routing_over_every_memory(tmp_path, mo
     _fill(tmp_path)
     CuratedMemory(tmp_path / "proj", tmp_path / "global", now=NOW).memories()  # a new process saves snapshots
     built = []
-    real = Memory.__init__
-    monkeypatch.setattr(Memory, "__init__", lambda self, *a, **k: built.append(1) or real(self, *a, **k))
+    real = Memory.__new__
+    monkeypatch.setattr(Memory, "__new__", lambda cls, *a, **k: built.append(1) or real(cls, *a, **k))
     for prompt in PROMPTS:
         built.clear()
         new, old = _views(tmp_path, prompt)

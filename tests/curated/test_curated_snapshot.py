@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import os
 from pathlib import Path
@@ -56,7 +55,7 @@ def _parsed(path: Path, *, use_snapshot: bool, monkeypatch: pytest.MonkeyPatch) 
 
 
 def _view(root: CuratedRoot) -> tuple[dict[str, tuple[object, ...]], list[object]]:
-    return {k: dataclasses.astuple(m) for k, m in root.memories.items()}, sorted(map(str, root.problems))
+    return {k: tuple(m) for k, m in root.memories.items()}, sorted(map(str, root.problems))
 
 
 def test_a_new_process_gets_what_a_full_parse_gives(tmp_path, monkeypatch, cache):

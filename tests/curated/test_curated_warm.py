@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,7 +52,7 @@ class Reads:
 
 
 def _everything(store: CuratedMemory) -> tuple[list[Any], list[Any]]:
-    memories = [dataclasses.astuple(m) for m in store.memories()]
+    memories = [tuple(m) for m in store.memories()]
     ranked = [(r.memory.id, r.score) for r in store.recall("deploy 端口 redis", limit=50, count_hits=False)]
     return memories, ranked
 

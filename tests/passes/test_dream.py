@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -172,7 +171,7 @@ def test_writing_disabled_and_empty_history(world: World, tmp_path: Path) -> Non
     off = MemoryTree(world.tree.root, write_enabled=False)
     ctx = world.context()
     with pytest.raises(WritingDisabledError):
-        run_dream(PassContext(dataclasses.replace(ctx.where, tree=off), ctx.store, ctx.project_dir, ctx.now))
+        run_dream(PassContext(ctx.where._replace(tree=off), ctx.store, ctx.project_dir, ctx.now))
     empty = PassContext(ctx.where, ctx.store, "/no/such/project", ctx.now)
     report = run_dream(empty)
     assert any("history import" in line for line in report.sections["Skipped"])
