@@ -6,7 +6,8 @@ no tags are executed.  Anything wrong with the header comes back as a
 ``FrontmatterProblem`` value that callers report; it is never raised.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typing.NamedTuple compiles every string
+# annotation (a compile() per field), which a hook process would pay on every prompt.
 
 import datetime as _dt
 import marshal

@@ -14,7 +14,8 @@ A false positive is overridden by putting the marker ``mimomem:allow-secret``
 anywhere on the offending line (for a private key block: on its BEGIN line).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typing.NamedTuple compiles every string
+# annotation (a compile() per field), which a hook process would pay on every prompt.
 
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping

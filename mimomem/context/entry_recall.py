@@ -21,7 +21,8 @@ scores at least :data:`RELATIVE` of the best entry.  The thresholds were calibra
 e2e dev set's dev split (distractors must get nothing), not on its held-out questions.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typing.NamedTuple compiles every string
+# annotation (a compile() per field), which a hook process would pay on every prompt.
 
 import math
 import os

@@ -9,7 +9,8 @@ mimomem aims below the cap (:attr:`HostLimits.safe_chars`), because one report s
 time budget (:attr:`HostLimits.inline_seconds`).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typing.NamedTuple compiles every string
+# annotation (a compile() per field), which a hook process would pay on every prompt.
 
 from typing import NamedTuple
 

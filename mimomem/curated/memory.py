@@ -6,7 +6,8 @@ body.  Reading is forgiving (a bad optional field falls back to its default and 
 as a ``Problem``); writing is deterministic (``new_memory_meta`` fixes the key order).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typing.NamedTuple compiles every string
+# annotation (a compile() per field), which a hook process would pay on every prompt.
 
 import datetime as _dt
 from collections.abc import Callable, Mapping, Sequence

@@ -6,7 +6,8 @@ directory's git repository (``global`` outside git), the session from an explici
 else ``MIMOMEM_SESSION``.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typing.NamedTuple compiles every string
+# annotation (a compile() per field), which a hook process would pay on every prompt.
 
 import os
 from collections.abc import Mapping
