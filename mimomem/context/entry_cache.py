@@ -91,18 +91,20 @@ class EntryIndex:
         return (self[i] for i in range(len(self)))
 
 
-def load_index(files: Sequence[Path], root: Path, data_dir: Path) -> EntryIndex:
+def load_index(files: Sequence[str | Path], root: Path, data_dir: Path) -> EntryIndex:
     """The entries of ``files`` (paths shown relative to ``root``), through the cache, kept current."""
     path = cache_path(data_dir)
     saved = load(path)
     old: dict[str, Any] = saved.get("files", {})
-    listed: list[tuple[Path, str, Stamp]] = []
+    listed: list[tuple[str, str, Stamp]] = []
+    stat = os.stat
     for file in files:
+        key = os.fspath(file)
         try:
-            st = os.stat(file)
+            st = stat(key)
         except OSError:
             continue
-        listed.append((file, str(file), (st.st_size, st.st_mtime_ns)))
+        listed.append((key, key, (st.st_size, st.st_mtime_ns)))
     order = [(key, stamp) for _, key, stamp in listed]
     if saved and saved["order"] == tuple(order):  # nothing changed: nothing read, nothing written
         return EntryIndex(old, saved["order"], saved["index"])
@@ -137,12 +139,12 @@ def _postings(blobs: list[bytes]) -> dict[str, Any]:
     return {"postings": {w: a.tobytes() for w, a in words.items()}, "starts": tuple(starts)}
 
 
-def entries_of(files: Sequence[Path], root: Path, data_dir: Path) -> list[Cached]:
+def entries_of(files: Sequence[str | Path], root: Path, data_dir: Path) -> list[Cached]:
     """Every entry of ``files`` (paths shown relative to ``root``) with its words; cache used and kept."""
     return list(load_index(files, root, data_dir))
 
 
-def _rows(file: Path, shown: str) -> list[tuple[Any, ...]]:
+def _rows(file: str, shown: str) -> list[tuple[Any, ...]]:
     from mimomem.text.stopwords import stem
     from mimomem.text.tokens import tokenize_many
 

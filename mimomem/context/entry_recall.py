@@ -28,7 +28,6 @@ import math
 import os
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import NamedTuple
 
 from mimomem.context.entries import Entry, template_terms
@@ -135,8 +134,11 @@ def _expansions(prompt: str, kept: list[str], have: set[tuple[str, ...]]) -> lis
     return out
 
 
-def recall_files(where: Where) -> list[Path]:
-    """The memory files in this prompt's scope (see the module docstring), at most :data:`MAX_FILES`."""
+def recall_files(where: Where) -> list[str]:
+    """The memory files in this prompt's scope (see the module docstring), at most :data:`MAX_FILES`.
+
+    Plain strings, not ``Path`` objects: the prompt hook lists a few hundred files per prompt.
+    """
     tree = where.tree
     dirs = [tree.project_dir(where.project_id), tree.root / "global"]
     owners = session_projects(tree)
@@ -144,13 +146,14 @@ def recall_files(where: Where) -> list[Path]:
     if where.session_id is not None and where.session_id not in sids:
         sids.append(where.session_id)
     dirs += [tree.session_dir(sid) for sid in sids]
-    out: list[Path] = []
+    out: list[str] = []
+    join = os.path.join
     for top in dirs:
         for dirpath, dirnames, filenames in os.walk(top):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             for name in sorted(filenames):
                 if name.endswith(".md") and not name.startswith(".") and name != HISTORY_FILE:
-                    out.append(Path(dirpath) / name)
+                    out.append(join(dirpath, name))
                     if len(out) >= MAX_FILES:
                         return out
     return out

@@ -185,7 +185,7 @@ def _densify(out: dict[str, tuple[str, str, bool]]) -> None:
             out[name] = (compact_memory(text, source), source, sectioned)
 
 
-def read_memory_file(path: Path) -> str:
+def read_memory_file(path: str | Path) -> str:
     """The text of a memory file, or ``""`` if missing, not a regular file, too big or unreadable."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
