@@ -5,7 +5,8 @@ documents, order and scores (see ``_bm25_py`` for the formula).  Scores are FTS5
 ``bm25()`` negated, so higher is better.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typing.NamedTuple would turn every string
+# annotation into a ForwardRef, whose compile() costs a hook process ~2 ms (the AST types' set-up).
 
 import math
 import os
@@ -112,7 +113,7 @@ class BM25Index:
         return save_index(self, path, stamp=stamp)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> BM25Index:
+    def load(cls, path: str | os.PathLike[str]) -> "BM25Index":
         """The index saved at ``path`` (``IndexFileError`` when damaged or from the other engine)."""
         from mimomem.text.bm25_file import load_index
 

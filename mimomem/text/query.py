@@ -30,7 +30,8 @@ naive baseline (bigrams and words only).  User text never reaches FTS5 syntax: t
 string is built only from tokens, each phrase double-quoted.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typing.NamedTuple would turn every string
+# annotation into a ForwardRef, whose compile() costs a hook process ~2 ms (the AST types' set-up).
 
 import re
 import unicodedata
