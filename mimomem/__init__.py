@@ -12,7 +12,6 @@ and ``ERRORS`` (imported eagerly from ``mimomem.errors``).
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from mimomem.errors import (
@@ -181,7 +180,9 @@ def __getattr__(name: str) -> Any:
                 " every memory search returns Results of Found, BM25Index.search Hit, DocumentIndex.search DocumentHit"
             )
         raise AttributeError(f"module 'mimomem' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    from importlib import import_module  # on first use: a hook process never imports importlib's package
+
+    value = getattr(import_module(module), name)
     globals()[name] = value
     return value
 

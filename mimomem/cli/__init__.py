@@ -19,11 +19,15 @@ if TYPE_CHECKING:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mimomem`` with ``argv`` (default: ``sys.argv[1:]``) and return the exit status."""
+    whole_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["hook", "claude-code"]:  # the per-prompt hot path: skip building the whole parser
         from mimomem.hooks import claude_code
 
-        return claude_code.run(sys.stdin, sys.stdout, sys.stderr)
+        status = claude_code.run(sys.stdin, sys.stdout, sys.stderr)
+        if whole_process:  # the process is this hook: end it without the interpreter's teardown
+            claude_code.exit_now(status)
+        return status
     import sqlite3
 
     from mimomem.cli import exits

@@ -141,9 +141,9 @@ class HeaderCache:
 
     @staticmethod
     def _key(header: str) -> bytes:
-        import hashlib  # only when a header is parsed; a cached read never pays for it
+        from mimomem.common.digest import digest
 
-        return hashlib.blake2b(header.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        return digest(header.encode("utf-8", "surrogatepass"), 16)
 
     def get(self, header: str) -> Any:
         """The parsed header, or ``_MISSING``."""

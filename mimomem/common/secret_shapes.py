@@ -11,7 +11,6 @@ coverage of the public rule sets of detect-secrets and gitleaks; the patterns ar
 
 from __future__ import annotations
 
-import base64
 import binascii
 import json
 import re
@@ -36,6 +35,8 @@ _E = r"(?![A-Za-z0-9_\-])"  # ... and ends at one
 
 
 def _b64url_json_with_alg(segment: str) -> bool:
+    import base64  # only for a candidate: a scan of clean text never pays for it
+
     try:
         raw = base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
         header = json.loads(raw.decode("utf-8"))
@@ -46,6 +47,8 @@ def _b64url_json_with_alg(segment: str) -> bool:
 
 def _b64_has_colon(segment: str) -> bool:
     """A Basic-auth credential: base64 of ``user:password`` with a non-placeholder password."""
+    import base64
+
     try:
         raw = base64.b64decode(segment + "=" * (-len(segment) % 4), validate=True).decode("utf-8")
     except (ValueError, binascii.Error, UnicodeDecodeError):
@@ -56,6 +59,8 @@ def _b64_has_colon(segment: str) -> bool:
 
 def _discord_bot_token(value: str) -> bool:
     """``<base64 of the bot's numeric id>.<timestamp>.<hmac>``: the first part decodes to digits."""
+    import base64
+
     first = value.split(".", 1)[0]
     try:
         raw = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")

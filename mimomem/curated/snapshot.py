@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-import hashlib
 import marshal
 import os
 from pathlib import Path
@@ -43,8 +42,9 @@ Payload = tuple[Any, ...]
 def snapshot_file(root: Path) -> Path:
     """Where the snapshot of ``root`` is kept."""
     from mimomem.common.cache import cache_dir
+    from mimomem.common.digest import hexdigest
 
-    digest = hashlib.blake2b(os.path.realpath(root).encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+    digest = hexdigest(os.path.realpath(root).encode("utf-8", "surrogateescape"), 12)
     return cache_dir() / "curated" / f"{digest}.snapshot"
 
 

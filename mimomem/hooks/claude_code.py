@@ -191,6 +191,22 @@ def append_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> Pa
         raise HookInputError(str(exc)) from None
 
 
+def exit_now(status: int) -> None:
+    """End a hook process at once, its output flushed, without the interpreter's teardown.
+
+    Freeing every module and object at exit costs a hook process ~25M instructions (~6 ms, a
+    quarter of ``python -c pass``) on every prompt.  Nothing is lost: stdout and stderr are
+    flushed here, every file the hook writes is closed (and atomic) before this point, locks
+    are released by the kernel, and the hook registers no ``atexit`` work.
+    """
+    from contextlib import suppress
+
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(OSError, ValueError):  # a closed or broken pipe: the host went away; nothing to save
+            stream.flush()
+    os._exit(status)
+
+
 def main() -> int:
     """Entry point for ``mimomem hook claude-code``."""
     return run(sys.stdin, sys.stdout, sys.stderr)

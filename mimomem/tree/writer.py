@@ -7,16 +7,15 @@ to :class:`~mimomem.tree.memory_tree.MemoryTree`, whose every change passes it t
 when it judges a write, so a bad name is refused in one place with one message.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: typing.NamedTuple would compile each string annotation
+# (see mimomem.tree.layout); every hook process builds this class.
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Writer"]
 
 
-@dataclass(frozen=True)
-class Writer:
+class Writer(NamedTuple):
     """The caller of a write: the role it claims (``agent``), its session, project, task and worktree.
 
     ``delegated``: the host agent's own model worded the text of a pass or checkpoint write

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -167,7 +166,7 @@ def test_fault_readme_states_the_nested_path_rule():
 def test_fault_nested_task_paths_keep_their_own_rule(env):
     """(unchanged) a subagent still writes anywhere below its own tasks/<TID>/."""
     target = env.m("sessions/S1/tasks/T1/a/b.md")
-    env.tree.write(target, "x", replace(env.main, task_id="T1"))
+    env.tree.write(target, "x", env.main._replace(task_id="T1"))
     assert target.read_text() == "x"
 
 
@@ -217,7 +216,7 @@ def test_fault_swapped_parent_creates_nothing_outside(env, monkeypatch):
 def test_fault_lookalike_agent_names_are_refused(env, agent):
     """Spellings like 'checkpoint‐writer' ran as unrestricted agents -> InvalidAgentNameError."""
     with pytest.raises(errors.InvalidAgentNameError) as caught:
-        env.tree.check_write(env.tree.notes("S1"), replace(env.main, agent=agent))
+        env.tree.check_write(env.tree.notes("S1"), env.main._replace(agent=agent))
     assert isinstance(caught.value, ValueError) and isinstance(caught.value, MimomemError)
     str(caught.value).encode("utf-8")
 
@@ -226,11 +225,11 @@ def test_fault_lookalike_agent_names_are_refused(env, agent):
 def test_fault_control_characters_in_agent_names_are_refused(env, agent):
     """Control characters in an agent name were accepted -> InvalidAgentNameError."""
     with pytest.raises(errors.InvalidAgentNameError, match="control"):
-        env.tree.check_write(env.tree.notes("S1"), replace(env.main, agent=agent))
+        env.tree.check_write(env.tree.notes("S1"), env.main._replace(agent=agent))
 
 
 @pytest.mark.parametrize("agent", ["main", "checkpoint-writer", "dream", "distill", "dream-helper", "general", "审阅"])
 def test_fault_exact_and_unrelated_agent_names_still_work(env, agent):
     """(unchanged) exact restricted names and unrelated names are accepted."""
     target = env.tree.notes("S1") if agent != "checkpoint-writer" else env.tree.checkpoint("S1")
-    assert env.tree.check_write(target, replace(env.main, agent=agent)) == target
+    assert env.tree.check_write(target, env.main._replace(agent=agent)) == target

@@ -6,7 +6,6 @@ import subprocess
 import sys
 import time
 import unicodedata
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -40,8 +39,8 @@ class Env:
         self.outside.mkdir()
         self.tree = MemoryTree(self.root)
         self.main = Writer(agent="main", session_id="S1", project_id="P1", worktree=self.wt)
-        self.writer = replace(self.main, agent="checkpoint-writer")
-        self.dream = replace(self.main, agent="dream")
+        self.writer = self.main._replace(agent="checkpoint-writer")
+        self.dream = self.main._replace(agent="dream")
 
     def m(self, rel: str) -> Path:
         return self.root / rel
@@ -110,12 +109,12 @@ def test_main_agent_never_writes_the_users_or_the_writers_files(env, rel):
     with pytest.raises(ReservedForRoleError, match=r"memory_note|ask the user"):
         env.tree.write(env.m(rel), "x", env.main)
     with pytest.raises(ReservedForRoleError):
-        env.tree.write(env.m(rel), "x", replace(env.main, agent="subagent-1"))
+        env.tree.write(env.m(rel), "x", env.main._replace(agent="subagent-1"))
     assert not env.m(rel).exists()
 
 
 def test_the_user_writes_global_memory_and_the_checkpoint(env):
-    user = replace(env.main, agent="user")
+    user = env.main._replace(agent="user")
     for target in (env.tree.global_memory(), env.tree.checkpoint("S1")):
         env.tree.write(target, "mine\n", user)
         assert target.read_text() == "mine\n"
@@ -169,7 +168,7 @@ def test_delete(env):
     assert env.tree.delete(target, env.main) is True
     assert not target.exists()
     assert env.tree.delete(target, env.main) is False
-    env.tree.write(env.m("sessions/S2/notes.md"), "x", replace(env.main, session_id="S2"))
+    env.tree.write(env.m("sessions/S2/notes.md"), "x", env.main._replace(session_id="S2"))
     with pytest.raises(NotOwnerError):
         env.tree.delete(env.m("sessions/S2/notes.md"), env.main)
     assert env.m("sessions/S2/notes.md").exists()
@@ -189,11 +188,11 @@ def test_secrets_are_refused_before_writing(env):
 
 def test_bad_arguments(env):
     with pytest.raises(ValueError, match="agent"):
-        env.tree.write(env.tree.notes("S1"), "x", replace(env.main, agent=""))
+        env.tree.write(env.tree.notes("S1"), "x", env.main._replace(agent=""))
     with pytest.raises(InvalidMemoryIdError):
-        env.tree.write(env.tree.notes("S1"), "x", replace(env.main, session_id="../S1"))
+        env.tree.write(env.tree.notes("S1"), "x", env.main._replace(session_id="../S1"))
     with pytest.raises(InvalidMemoryIdError):
-        env.tree.write(env.tree.notes("S1"), "x", replace(env.main, task_id="7"))
+        env.tree.write(env.tree.notes("S1"), "x", env.main._replace(task_id="7"))
     with pytest.raises(TypeError):
         env.tree.write(env.tree.notes("S1"), b"bytes", env.main)  # type: ignore[arg-type]
 
@@ -241,7 +240,7 @@ def test_the_gate_judges_without_a_memory_tree_and_writes_nothing(env):
 )
 def test_disabled_refuses_every_memory_write(env, who, target):
     tree = MemoryTree(env.root, write_enabled=False)
-    kw = {"writer": env.writer, "main": env.main, "task": replace(env.main, task_id="T1")}[who]
+    kw = {"writer": env.writer, "main": env.main, "task": env.main._replace(task_id="T1")}[who]
     with pytest.raises(WritingDisabledError) as info:
         tree.write(env.m(target), "x", kw)
     msg = str(info.value)
@@ -292,7 +291,7 @@ def test_bad_shapes(env, rel):
 
 def test_root_itself_is_refused(env):
     with pytest.raises(OutsideAllowedAreaError, match="memory root"):
-        env.tree.write(env.root, "x", replace(env.main, worktree=env.tmp))
+        env.tree.write(env.root, "x", env.main._replace(worktree=env.tmp))
 
 
 # --- tasks/ is reserved ---
@@ -305,7 +304,7 @@ def test_main_agent_cannot_write_tasks(env):
 
 
 def test_task_subagent_writes_only_its_task(env):
-    sub = replace(env.main, agent="general", task_id="T4")
+    sub = env.main._replace(agent="general", task_id="T4")
     for rel in ("sessions/S1/tasks/T4/progress.md", "sessions/S1/tasks/T4/spec.md", "sessions/S1/tasks/T4/n/x.md"):
         env.tree.write(env.m(rel), "x", sub)
     with pytest.raises(ReservedTaskPathError):
@@ -320,7 +319,7 @@ def test_task_subagent_writes_only_its_task(env):
 
 
 def test_task_message_names_own_task_dir(env):
-    sub = replace(env.main, task_id="T4")
+    sub = env.main._replace(task_id="T4")
     with pytest.raises(ReservedTaskPathError) as info:
         env.tree.write(env.m("sessions/S1/tasks/T5/progress.md"), "x", sub)
     assert str(env.tree.task_dir("S1", "T4")) in str(info.value)
@@ -395,15 +394,15 @@ def test_ownership(env):
     with pytest.raises(NotOwnerError, match="pass project_id"):
         env.tree.write(env.m("projects/P1/MEMORY.md"), "x", Writer(agent="main", session_id="S1"))
     with pytest.raises(NotOwnerError):  # only a literal True overrides
-        env.tree.write(env.m("sessions/S2/notes.md"), "x", replace(env.main, allow_foreign="yes"))  # type: ignore[arg-type]
-    env.tree.write(env.m("sessions/S2/notes.md"), "x", replace(env.main, allow_foreign=True))
+        env.tree.write(env.m("sessions/S2/notes.md"), "x", env.main._replace(allow_foreign="yes"))  # type: ignore[arg-type]
+    env.tree.write(env.m("sessions/S2/notes.md"), "x", env.main._replace(allow_foreign=True))
     env.tree.write(env.m("projects/P2/MEMORY.md"), "x", Writer(agent="main", allow_foreign=True))
     env.tree.write(env.tree.global_memory(), "x", Writer(agent="user"))  # global has no owner (and is the user's)
 
 
 def test_allow_foreign_does_not_open_tasks(env):
     with pytest.raises(ReservedTaskPathError):
-        env.tree.write(env.m("sessions/S2/tasks/T1/progress.md"), "x", replace(env.main, allow_foreign=True))
+        env.tree.write(env.m("sessions/S2/tasks/T1/progress.md"), "x", env.main._replace(allow_foreign=True))
 
 
 # --- dream / distill and the worktree ---
@@ -411,7 +410,7 @@ def test_allow_foreign_does_not_open_tasks(env):
 
 @pytest.mark.parametrize("agent", ["dream", "distill"])
 def test_consolidation_sandbox(env, agent):
-    who = replace(env.main, agent=agent)
+    who = env.main._replace(agent=agent)
     env.tree.write(env.tree.project_memory("P1"), "x", who)
     env.tree.write(env.tree.global_memory(), "x", who)
     env.tree.write(env.wt / ".mimomem" / "skills" / "a.md", "x", who)
@@ -445,10 +444,10 @@ def test_dotdot_into_the_tree_gets_memory_rules(env):
     # MiMo's bypass: an absolute path that reaches the tree through ".." from the worktree.
     sneaky = env.wt / ".." / "data" / "memory" / "sessions" / "S1" / "tasks" / "T9" / "progress.md"
     with pytest.raises(ReservedTaskPathError):
-        env.tree.write(sneaky, "x", replace(env.main, worktree=env.tmp))
+        env.tree.write(sneaky, "x", env.main._replace(worktree=env.tmp))
     with pytest.raises(WritingDisabledError):
         MemoryTree(env.root, write_enabled=False).write(
-            env.wt / ".." / "data" / "memory" / "global" / "x.md", "x", replace(env.main, worktree=env.tmp)
+            env.wt / ".." / "data" / "memory" / "global" / "x.md", "x", env.main._replace(worktree=env.tmp)
         )
 
 
@@ -477,7 +476,7 @@ def test_symlinks_out_of_the_tree(env):
         for op in ("write", "append", "delete"):
             args = (target,) if op == "delete" else (target, "x")
             with pytest.raises(OutsideAllowedAreaError):
-                getattr(env.tree, op)(*args, replace(env.main, worktree=None))
+                getattr(env.tree, op)(*args, env.main._replace(worktree=None))
     assert victim.read_text() == "precious"
     assert sorted(os.listdir(env.outside)) == ["victim.txt"]
 
@@ -513,7 +512,7 @@ def test_case_and_compat_variants_of_reserved_names(env, rel):
 def test_case_variant_of_root_or_dotdir(env):
     upper_root = env.tmp / "data" / "MEMORY" / "sessions" / "S1" / "tasks" / "T1" / "progress.md"
     with pytest.raises(BadMemoryPathError, match="letter case"):
-        env.tree.write(upper_root, "x", replace(env.main, worktree=env.tmp))
+        env.tree.write(upper_root, "x", env.main._replace(worktree=env.tmp))
     with pytest.raises(BadMemoryPathError):
         env.tree.write(env.wt / ".MIMOMEM" / "x.md", "x", env.dream)
     with pytest.raises(BadMemoryPathError):
@@ -667,7 +666,7 @@ def test_cli_paths_text_and_errors(tmp_path, capsys):
 )
 def test_ignorable_code_points_and_trailing_dots_are_variants(env, rel):
     with pytest.raises(BadMemoryPathError, match="variant"):
-        env.tree.write(env.tmp / rel, "x", replace(env.main, worktree=env.wt))
+        env.tree.write(env.tmp / rel, "x", env.main._replace(worktree=env.wt))
     assert _files(env.root) == set() and _files(env.wt) == set()
 
 
@@ -675,14 +674,14 @@ def test_ignorable_code_points_and_trailing_dots_are_variants(env, rel):
 def test_near_spellings_of_sandboxed_agents_are_refused(env, agent):
     # a typo must not turn a sandboxed background agent into one that may write source code
     with pytest.raises(ValueError, match="agent"):
-        env.tree.write(env.wt / "a.py", "x", replace(env.main, agent=agent))
+        env.tree.write(env.wt / "a.py", "x", env.main._replace(agent=agent))
     assert _files(env.wt) == set()
 
 
 def test_empty_worktree_is_refused_not_the_current_directory(env, monkeypatch):
     monkeypatch.chdir(env.outside)
     with pytest.raises(ValueError, match="worktree"):
-        env.tree.write("x.py", "x", replace(env.main, worktree=""))
+        env.tree.write("x.py", "x", env.main._replace(worktree=""))
     assert os.listdir(env.outside) == []
 
 
