@@ -23,15 +23,26 @@ SID = "hot-path-session"
 PROMPT = "部署前数据库端口要改成多少？"
 
 PROBE = """
-import io, json, sys
+import io, json, sys, typing
+forward_refs = []
+_init = typing.ForwardRef.__init__
+def _spy(self, arg, *args, **kwargs):
+    forward_refs.append(arg)
+    _init(self, arg, *args, **kwargs)
+typing.ForwardRef.__init__ = _spy
 from mimomem.hooks import claude_code
 out = io.StringIO()
 claude_code.run(sys.stdin, out, sys.stderr)
-json.dump({"out": out.getvalue(), "modules": sorted(sys.modules)}, sys.__stdout__)
+json.dump({"out": out.getvalue(), "modules": sorted(sys.modules), "forward_refs": forward_refs}, sys.__stdout__)
 """
 
-NEVER_LOADED = ("argparse", "mimomem.cli.parser", "mimomem.history", "mimomem.passes.promote", "mimomem.passes.dream")
-"""Modules a context hook must not import: the CLI's parser, the history package, the promotion pass."""
+NEVER_LOADED = (
+    *("argparse", "mimomem.cli.parser", "mimomem.history", "mimomem.passes.promote", "mimomem.passes.dream"),
+    *("dataclasses", "inspect", "hashlib", "_hashlib", "tempfile", "importlib.resources"),
+)
+"""Modules a context hook must not import: the CLI's parser, the history package, the promotion pass,
+and the standard library it has no use for (``dataclasses`` brings ``inspect`` and ``ast``, ~10 ms;
+``hashlib`` loads OpenSSL where ``_blake2`` serves; ``tempfile`` is for writes)."""
 
 
 @pytest.fixture
@@ -89,6 +100,23 @@ def test_a_context_hook_loads_only_what_it_uses(project: Path, event: dict[str, 
     assert loaded == []
     if "mimomem._native" in modules:  # the native tokenizer's tables are prebuilt: no `regex` module
         assert "regex" not in modules
+    # a typing.NamedTuple under `from __future__ import annotations` makes a ForwardRef per field, and
+    # the first one's compile() sets up every AST type (~2 ms): the path's records evaluate annotations
+    assert result["forward_refs"] == []
+
+
+def test_the_hook_command_ends_with_its_output_whole(project: Path) -> None:
+    """`python -m mimomem hook claude-code` skips the interpreter's teardown (os._exit): all output still arrives."""
+    for event in (PROMPT_EVENT, START_EVENT):
+        payload = {"session_id": SID, "cwd": str(project), "transcript_path": str(project.parent / "t.jsonl"), **event}
+        done = subprocess.run(
+            [sys.executable, "-m", "mimomem", "hook", "claude-code"],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0 and done.stderr == ""
+        assert "5433" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
 def test_a_prompt_hook_writes_nothing(project: Path, tmp_path: Path) -> None:
