@@ -5,7 +5,7 @@ prompt ("部署到生产环境" routes to a memory whose scenario is "部署 生
 asks this in a new process every time; building every memory of the roots (decoding 500
 snapshot entries into ``Memory`` objects) and tokenizing every scenario cost more than the
 rest of curated recall.  So a root not read whole yet is routed from its snapshot's
-payloads (kind, scenarios, superseded-by: no ``Memory`` built), each distinct scenario is
+table (kind, scenarios, superseded-by per file: no payload decoded, no ``Memory`` built), each distinct scenario is
 tokenized once, and only the memories routed to are built.  A file the snapshot does not
 hold, or one changed since the scan, sends the whole root down the usual path (every memory
 read), so the answer is always the one ``CuratedMemory.memories`` gives.
@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from mimomem.curated.listing import StaleListingError
-from mimomem.curated.snapshot import routing
 
 if TYPE_CHECKING:
     from mimomem.curated.memory import Memory
@@ -87,11 +86,10 @@ def _candidates(root: CuratedRoot) -> list[tuple[str, str, tuple[str, ...], str 
         for name, key in files:
             if key is None:
                 continue  # not a regular file: never a memory
-            payload = snapshot.get(f"{category}/{name}", key)
-            if payload is None:
+            fields = snapshot.route(f"{category}/{name}", key)
+            if fields is False:
                 return None
-            fields = routing(payload)
-            if fields is not None:
+            if isinstance(fields, tuple):
                 found.append((f"{category}/{name[:-3]}", *fields))
     return sorted(found)
 

@@ -29,7 +29,7 @@ from mimomem.common.files import open_regular
 from mimomem.curated.listing import StatKey, stat_key
 from mimomem.curated.memory import Memory, Problem
 
-VERSION = 2
+VERSION = 3
 MIN_FILES = 1
 """Roots with fewer memory files get no snapshot (and stores with fewer no saved recall index)."""
 
@@ -37,6 +37,8 @@ MAX_SNAPSHOTS = 64
 """Snapshots kept in the cache directory; the least recently written go first (roots come and go)."""
 
 Payload = tuple[Any, ...]
+Route = tuple[str, tuple[str, ...], "str | None"] | None
+"""``(kind, load_when, superseded_by)`` of a stored memory; ``None``: the file gave no memory."""
 
 
 def snapshot_file(root: Path) -> Path:
@@ -68,7 +70,7 @@ def encode(memory: Memory | None, problems: list[Problem]) -> Payload:
     return fields, tuple((p.kind, p.message) for p in problems)
 
 
-def routing(payload: Payload) -> tuple[str, tuple[str, ...], str | None] | None:
+def routing(payload: Payload) -> Route:
     """``(kind, load_when, superseded_by)`` of a stored parse result (``None``: the file gave no memory)."""
     fields = payload[0]
     return None if fields is None else (fields[0], tuple(fields[6]), fields[9])
@@ -103,17 +105,19 @@ def decode(payload: Payload, *, memory_id: str, scope: str, path: Path) -> tuple
 class RootSnapshot:
     """The cached parse results of one root, by ``<category>/<file name>``.
 
-    On disk: ``marshal`` of ``(identity, {name: (stat key, start, end)})``, its length in front
-    (8 bytes), then each file's payload marshalled on its own at ``start:end``.  A recall that
-    needs four memories of 10,000 decodes the small table and those four payloads, not all.
+    On disk: ``marshal`` of ``(identity, {name: (stat key, start, end, route)})``, its length in
+    front (8 bytes), then each file's payload marshalled on its own at ``start:end``.  A recall
+    that needs four memories of 10,000 decodes the small table and those four payloads, not all;
+    ``route`` (:func:`routing` of the payload) lets the per-prompt ``load_when`` routing read
+    every memory's scenarios from the table alone.
     """
 
     def __init__(self, root: Path, scope: str) -> None:
         self.root = root
         self.scope = scope
         self.identity = (VERSION, os.path.realpath(root), scope)
-        self.entries: dict[str, tuple[StatKey, int, int]] = {}
-        """What the saved file holds: the stat key and the payload's span in ``blob``."""
+        self.entries: dict[str, tuple[StatKey, int, int, Route]] = {}
+        """What the saved file holds: the stat key, the payload's span in ``blob`` and its route."""
         self.blob = memoryview(b"")
         self.primed: dict[str, tuple[StatKey, bytes]] = {}
         self.seen: dict[str, tuple[StatKey, bytes]] = {}
@@ -146,10 +150,23 @@ class RootSnapshot:
         if primed is not None:
             return primed[1] if primed[0] == key else None
         try:
-            stored, start, end = self.entries[name]
+            stored, start, end, _ = self.entries[name]
             return bytes(self.blob[start:end]) if stored == key else None
         except (KeyError, TypeError, ValueError):  # not there, or a damaged table
             return None
+
+    def route(self, name: str, key: StatKey) -> Route | bool:
+        """:func:`routing` of the payload stored for ``name`` when its stat key is still ``key``, read
+        from the table (no payload decoded); ``False`` when none is stored for that key."""
+        primed = self.primed.get(name)
+        if primed is not None:
+            payload = _loads(primed[1]) if primed[0] == key else None
+            return False if payload is None else routing(payload)
+        try:
+            stored, _, _, found = self.entries[name]
+        except (KeyError, TypeError, ValueError):  # not there, or a damaged table
+            return False
+        return found if stored == key and _is_route(found) else False
 
     def get(self, name: str, key: StatKey) -> Payload | None:
         """The payload stored for ``name`` when its stat key is still ``key`` (not recorded as seen)."""
@@ -181,10 +198,11 @@ class RootSnapshot:
             return
         from mimomem.common.files import atomic_write
 
-        table: dict[str, tuple[StatKey, int, int]] = {}
+        table: dict[str, tuple[StatKey, int, int, Route]] = {}
         parts, at = [], 0
         for name, (key, raw) in self.seen.items():
-            table[name] = (key, at, at + len(raw))
+            payload = _loads(raw)
+            table[name] = (key, at, at + len(raw), None if payload is None else routing(payload))
             parts.append(raw)
             at += len(raw)
         head = marshal.dumps((self.identity, table))
@@ -206,6 +224,17 @@ def _loads(raw: bytes | None) -> Payload | None:
     except (ValueError, EOFError, TypeError):
         return None
     return payload if isinstance(payload, tuple) and len(payload) == 2 else None
+
+
+def _is_route(value: object) -> bool:
+    """A well-formed :data:`Route` (a damaged or foreign table sends the root down the usual path)."""
+    return value is None or (
+        isinstance(value, tuple)
+        and len(value) == 3
+        and isinstance(value[0], str)
+        and isinstance(value[1], tuple)
+        and (value[2] is None or isinstance(value[2], str))
+    )
 
 
 def _prune(directory: Path) -> None:
