@@ -173,8 +173,15 @@ def _over(ctx: Context) -> int:
     return over
 
 
+OWN_WORDING = frozenset({"instructions", "reminder"})
+"""Blocks of mimomem's own wording whose inserted paths are redacted where they are put in
+(:mod:`mimomem.context.instructions`): not scanned again here."""
+
+
 def _redacted(block: Block) -> Block:
     """``block`` with every likely secret replaced by ``[redacted <kind>]`` (a hand-edited file may hold one)."""
+    if block.name in OWN_WORDING:
+        return block
     text = redact_secrets(block.text)
     if text == block.text:
         return block

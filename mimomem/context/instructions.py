@@ -5,12 +5,25 @@ closed: the absolute path of every layer is given for *this* project and session
 memory writing is switched off the instructions say so and never ask the agent to write;
 the reminder appears only when the session has memory (or tasks) and never when memory is
 off; the commands named are mimomem's own (``mimomem search``, ``mimomem note``).
+
+Both are mimomem's own wording around a few paths; the paths are redacted where they are put in
+(:func:`_shown`), so context assembly need not scan the fixed wording for secrets (its words
+"secrets", "tasks", "key" are needles of the scanner's rules, whose patterns would be compiled
+for nothing in every session-start hook).
 """
 
 from __future__ import annotations
 
+import os
+
+from mimomem.common.secrets import redact_secrets
 from mimomem.tree.layout import GLOBAL_ID
 from mimomem.tree.where import Where
+
+
+def _shown(path: str | os.PathLike[str]) -> str:
+    """A path as the model sees it: any likely secret in it (a session id, a data directory) redacted."""
+    return redact_secrets(os.fspath(path))
 
 
 def memory_instructions(where: Where) -> str:
@@ -23,13 +36,14 @@ def memory_instructions(where: Where) -> str:
     lines = [
         "# Memory system",
         "Persistent Markdown memory, kept between sessions.",
-        f"- Project memory: {tree.project_memory(where.project_id)} (rules, decisions, durable facts)",
-        f"- Global memory: {tree.global_memory()} (the user's own, every project; read-only for you)",
+        f"- Project memory: {_shown(tree.project_memory(where.project_id))} (rules, decisions, durable facts)",
+        f"- Global memory: {_shown(tree.global_memory())} (the user's own, every project; read-only for you)",
     ]
     if where.session_id is not None:
         lines.append(
-            f"- This session: {tree.session_dir(where.session_id)}/ - checkpoint.md (the checkpoint writer's only), "
-            "notes.md (your scratchpad), tasks/<TID>/progress.md (one per subagent task)"
+            f"- This session: {_shown(tree.session_dir(where.session_id))}/ - checkpoint.md "
+            "(the checkpoint writer's only), notes.md (your scratchpad), "
+            "tasks/<TID>/progress.md (one per subagent task)"
         )
     if not tree.write_enabled:
         lines.append("Memory writing is OFF for this session: do not edit or create memory files; read, search them.")
@@ -82,7 +96,7 @@ def recall_reminder(where: Where) -> str:
         return ""
     return (
         "<system-reminder>\n"
-        f"This session has memory at {session_dir}/. Recall what is not in your context with\n"
+        f"This session has memory at {_shown(session_dir)}/. Recall what is not in your context with\n"
         '`mimomem search "<keyword>"` or by reading the file. Do not ask the user about something\n'
         "memory may already record.\n"
         "</system-reminder>\n"

@@ -200,3 +200,16 @@ def test_an_edit_to_memory_is_what_the_next_prompt_sees(tree: MemoryTree, repo: 
     assert "16543" in text and "5433。" not in text
     tree.project_memory(where.project_id).unlink()
     assert "16543" not in prompt_context(where, "数据库端口是多少").text
+
+
+def test_a_secret_in_a_session_id_or_data_path_never_reaches_the_model(tree: MemoryTree, repo: Path) -> None:
+    """The instructions and reminder are not scanned whole (mimomem's own wording): their paths are, where put in."""
+    key = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+    where = locate(repo, session_id=key, tree=tree)
+    notes = tree.session_dir(key) / "notes.md"  # the gate refuses such a path: an editor made it
+    notes.parent.mkdir(parents=True)
+    notes.write_text("## [turn 1 · 2026-12-06T03:00:00Z]\n\na note\n", encoding="utf-8")
+    session = session_context(where, curated=False)
+    assert key not in session.text and "[redacted" in session.text
+    assert key not in memory_instructions(where) and key not in recall_reminder(where)
+    assert "[redacted" in recall_reminder(where)
