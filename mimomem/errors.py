@@ -171,7 +171,7 @@ class InvalidScopeError(InputError, ValueError):
 
 
 class InvalidTypeError(InputError, ValueError):
-    """The type filter is not one of ``TYPES``."""
+    """The type filter is not one of ``TYPES`` (the memory search's: ``SEARCH_TYPES``, curated categories too)."""
 
 
 # --- curated store ---

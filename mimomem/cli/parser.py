@@ -21,8 +21,9 @@ from mimomem.search.index import (
     MAX_LIMIT,
     SCOPES,
 )
+from mimomem.search.params import SEARCH_TYPES
 from mimomem.text.tokens import MODES
-from mimomem.tree.vocabulary import CC_TYPES, TREE_TYPES, TYPES
+from mimomem.tree.vocabulary import CC_TYPES, TREE_TYPES
 
 DESCRIPTION = (
     "Durable, layered Markdown memory for coding agents, searchable in CJK and English. "
@@ -247,9 +248,10 @@ def _add_search(sub: Subparsers) -> None:
     p.add_argument("--scope-id", metavar="ID", help="with --scope: only this project or session id")
     p.add_argument(
         "--type",
-        choices=TYPES,
+        choices=SEARCH_TYPES,
         metavar="TYPE",
-        help=f"only this memory type: {', '.join(TREE_TYPES)} (Claude Code: {', '.join(CC_TYPES)})",
+        help=f"only this memory type: {', '.join(TREE_TYPES)} (Claude Code: {', '.join(CC_TYPES)}) "
+        f"or curated category: {', '.join(DEFAULT_CATEGORIES)}",
     )
     p.add_argument(
         "--limit",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import types
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools import Tool
@@ -19,8 +19,11 @@ from mcp_types import ToolAnnotations
 from pydantic import ConfigDict, Field
 
 from mimomem.context.estimate import estimate_tokens
+from mimomem.curated.memory import DEFAULT_CATEGORIES
 from mimomem.mcp import operations as ops
 from mimomem.mcp.state import MemoryState
+from mimomem.search.params import SEARCH_TYPES
+from mimomem.tree.vocabulary import SCOPES
 
 MAX_QUERY = 1000
 MAX_SUMMARY = 300
@@ -31,11 +34,14 @@ MAX_WRITE = 64_000
 MAX_ID = 200
 MAX_SEARCH_LIMIT = 50
 
-Scope = Literal["global", "project", "session", "claude-code"]
-MemoryType = Literal[
-    "memory", "checkpoint", "progress", "notes", "free", "rules", "preferences", "decisions", "pitfalls", "facts"
-]
-Category = Literal["rules", "preferences", "decisions", "pitfalls", "facts"]
+if TYPE_CHECKING:  # a type checker sees strings; the schema's enums are the library's value sets, below
+    Scope = str
+    MemoryType = str
+    Category = str
+else:
+    Scope = Literal[SCOPES]
+    MemoryType = Literal[SEARCH_TYPES]  # the type filter of mimomem search --type and Filters.type
+    Category = Literal[DEFAULT_CATEGORIES]
 
 QueryArg = Annotated[
     str,

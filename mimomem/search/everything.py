@@ -19,10 +19,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mimomem.errors import InvalidTypeError
 from mimomem.search.hits import Found, Results
 from mimomem.search.memory_index import MemoryIndex
-from mimomem.search.params import MAX_LIMIT, TYPES, Filters, check_limit
+from mimomem.search.params import MAX_LIMIT, SEARCH_TYPES, TYPES, Filters, check_limit, check_type
 from mimomem.text.tokens import tokenize
 from mimomem.tree.boilerplate import content_only
 from mimomem.tree.where import Where, header_cache, session_projects
@@ -119,13 +118,8 @@ def _tree_hits(
 
 def _tree_type(type: str | None) -> bool:
     """True when ``type`` is no filter or a tree file's type; False for a curated category; else refused."""
-    from mimomem.curated.memory import DEFAULT_CATEGORIES
-
-    if not type or type in TYPES:
-        return True
-    if type in DEFAULT_CATEGORIES:
-        return False
-    raise InvalidTypeError(f"unknown type {type!r}; valid types: {', '.join(TYPES + DEFAULT_CATEGORIES)}")
+    type = check_type(type, SEARCH_TYPES)
+    return type is None or type in TYPES
 
 
 def _in_scope(where: Where, scope: str, scope_id: str, owner: str | None, asked: str | None) -> bool:

@@ -6,8 +6,10 @@ backends, ``MIMOMEM_BACKEND``):
 * backends: ``fts5-bigram`` (default), ``native-index``, ``fts5-unicode61``;
 * scopes: ``global``, ``project``, ``session``, ``claude-code`` (Claude Code memory);
 * types: the memory tree's ``memory``, ``checkpoint``, ``progress``, ``notes``, ``free`` and
-  Claude Code's ``feedback``, ``project``, ``reference``, ``user``.  An unknown type is an
-  error (``InvalidTypeError``), not a filter that silently matches nothing.
+  Claude Code's ``feedback``, ``project``, ``reference``, ``user`` (``TYPES``: what the index
+  stores); the memory search (``Filters.type``) also takes a curated memory's category
+  (``SEARCH_TYPES``).  An unknown type is an error (``InvalidTypeError``), not a filter that
+  silently matches nothing.
 
 An unknown name is an error listing the valid ones.  The cache keeps storing the tree's
 directory names (``projects``, ``sessions``, ``cc``: MiMo-Code's values in its ``memory_fts``
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from mimomem.curated.memory import DEFAULT_CATEGORIES
 from mimomem.errors import (
     InvalidFloorError,
     InvalidLimitError,
@@ -30,6 +33,10 @@ from mimomem.errors import (
     UnknownBackendError,
 )
 from mimomem.tree.vocabulary import SCOPE_DIRS, SCOPES, TYPES
+
+SEARCH_TYPES: tuple[str, ...] = TYPES + DEFAULT_CATEGORIES
+"""The type filter of the memory search (``Filters.type``, ``mimomem search --type``, the MCP ``type``):
+a tree file's or a Claude Code memory's type (``TYPES``), or a curated memory's category."""
 
 BACKENDS = ("fts5-bigram", "native-index", "fts5-unicode61")
 """Valid backend names."""
@@ -70,13 +77,16 @@ def check_scope(scope: str | None) -> str | None:
     raise InvalidScopeError(f"unknown scope {scope!r}{folder}; valid scopes: {', '.join(SCOPES)}")
 
 
-def check_type(type: str | None) -> str | None:
-    """The type filter ``type`` (None for no filter: None or ``""``); else ``InvalidTypeError`` listing ``TYPES``."""
+def check_type(type: str | None, valid: tuple[str, ...] = TYPES) -> str | None:
+    """The type filter ``type`` (None for no filter: None or ``""``); else ``InvalidTypeError`` listing ``valid``.
+
+    ``valid`` is ``TYPES`` for the index, ``SEARCH_TYPES`` for the memory search.
+    """
     if not type:
         return None
-    if type in TYPES:
+    if type in valid:
         return type
-    raise InvalidTypeError(f"unknown type {type!r}; valid types: {', '.join(TYPES)}")
+    raise InvalidTypeError(f"unknown type {type!r}; valid types: {', '.join(valid)}")
 
 
 def stored_scope(scope: str) -> str:
@@ -163,6 +173,7 @@ __all__ = [
     "MAX_FETCH",
     "MAX_LIMIT",
     "SCOPES",
+    "SEARCH_TYPES",
     "TYPES",
     "Filters",
     "apply_floor",

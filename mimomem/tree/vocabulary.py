@@ -28,6 +28,7 @@ CC_TYPES: tuple[str, ...] = ("feedback", "project", "reference", "user")
 """The types a Claude Code memory file declares in its frontmatter."""
 
 TYPES: tuple[str, ...] = TREE_TYPES + CC_TYPES
-"""Every type a memory file can have: the valid type filters."""
+"""Every type a file the index holds can have: the index's type filter (``MemoryIndex.search``).
+The memory search's filter also takes a curated category (``mimomem.search.params.SEARCH_TYPES``)."""
 
 __all__ = ["CC_DIR", "CC_TYPES", "LAYER_DIRS", "SCOPES", "SCOPE_DIRS", "TREE_TYPES", "TYPES"]

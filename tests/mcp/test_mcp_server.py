@@ -279,8 +279,9 @@ def test_the_tool_literals_are_the_library_value_sets() -> None:
 
     from mimomem.curated.memory import DEFAULT_CATEGORIES
     from mimomem.mcp import tools
-    from mimomem.tree.vocabulary import SCOPES, TREE_TYPES
+    from mimomem.search.params import SEARCH_TYPES
+    from mimomem.tree.vocabulary import SCOPES
 
     assert SCOPES == get_args(tools.Scope)
     assert DEFAULT_CATEGORIES == get_args(tools.Category)
-    assert TREE_TYPES + DEFAULT_CATEGORIES == get_args(tools.MemoryType)
+    assert SEARCH_TYPES == get_args(tools.MemoryType)  # the type filter of every front end

@@ -24,9 +24,11 @@ from mimomem.cli import main
 from mimomem.curated.store import CuratedMemory
 from mimomem.hooks import claude_code
 from mimomem.mcp import operations as ops
+from mimomem.mcp.server import build_server
 from mimomem.mcp.state import MemoryState, Options
 from mimomem.memory import writes
 from mimomem.memory.search import Filters, search
+from mimomem.search.memory_index import MemoryIndex
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import parse_notes
 from mimomem.tree.where import Where, locate
@@ -89,6 +91,51 @@ def test_a_filtered_search_is_the_same_everywhere(repo: Path, capsys: pytest.Cap
     cli = [h["path"] for h in json.loads(_cli(capsys, "search", QUERY, "--type", "notes", "--json"))["hits"]]
     mcp = _mcp(repo, ops.search, QUERY, None, "notes", 10, False)
     assert cli == floor and floor[0] in mcp and mcp.startswith("1 match(es)")
+
+
+CLAUDE_CODE_MEMORY = "---\nname: db\ntype: reference\n---\n数据库端口见 infra/db.md\n"
+
+
+@pytest.mark.parametrize(
+    ("type", "scope", "kept"),
+    [("facts", None, "facts/"), ("notes", None, "notes.md"), ("reference", "claude-code", "db.md")],
+    ids=["curated-category", "tree-type", "claude-code-type"],
+)
+def test_every_type_filter_value_gives_the_same_hits_from_the_cli_from_mcp_and_the_floor(
+    repo: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path, type: str, scope: str | None, kept: str
+) -> None:
+    """``--type``, the MCP ``type`` argument (through the tool's schema) and ``Filters.type`` take one value set:
+    a curated category, a tree file's type and a Claude Code memory type narrow all three front ends alike."""
+    cc = tmp_path / "user" / ".claude" / "projects" / "-shop" / "memory"
+    cc.mkdir(parents=True)
+    (cc / "db.md").write_text(CLAUDE_CODE_MEMORY, encoding="utf-8")
+    where = _where(repo)
+    with MemoryIndex(where.tree, claude_code=True) as index:
+        floor = [h.path for h in search(where, QUERY, Filters(scope, type=type), index=index)]
+    assert len(floor) == 1 and kept in floor[0]
+    scoped = ("--scope", scope) if scope else ()
+    cli = json.loads(_cli(capsys, "search", QUERY, "--type", type, *scoped, "--claude-code", "--json"))["hits"]
+    args = {"query": QUERY, "type": type, **({"scope": scope} if scope else {})}
+    failed, mcp = _mcp_tool(repo, "memory_search", args, claude_code=True)
+    shown = [line.strip() for line in mcp.splitlines() if line.startswith("   /")]
+    assert [h["path"] for h in cli] == floor and (failed, shown) == (False, floor)
+
+
+def _mcp_tool(repo: Path, name: str, args: dict[str, Any], **options: Any) -> tuple[bool, str]:
+    """(is_error, text) of one tool call through the SDK's in-memory client: schema validation included."""
+    from mcp import Client
+
+    server = build_server(Options(project=str(repo), session=SID, **options))
+
+    async def call() -> tuple[bool, str]:
+        async with Client(server) as client:
+            result = await client.call_tool(name, args)
+            return bool(result.is_error), "".join(getattr(block, "text", "") for block in result.content)
+
+    try:
+        return anyio.run(call)
+    finally:
+        server.state.close()
 
 
 def test_a_note_is_one_entry_of_one_shape_from_every_front_end(

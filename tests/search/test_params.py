@@ -7,15 +7,18 @@ from pathlib import Path
 import pytest
 
 from mimomem import DocumentIndex, MemoryIndex
-from mimomem.errors import InvalidScopeError, UnknownBackendError
+from mimomem.errors import InvalidScopeError, InvalidTypeError, UnknownBackendError
 from mimomem.search import backends as backends_mod
 from mimomem.search.backends import Backend, Fts5Backend, NativeIndex, make_backends
 from mimomem.search.hits import RankedRow
 from mimomem.search.params import (
     BACKENDS,
     SCOPES,
+    SEARCH_TYPES,
+    TYPES,
     check_backend,
     check_scope,
+    check_type,
     default_backend,
     public_scope,
     stored_scope,
@@ -53,6 +56,17 @@ def test_unknown_names_list_the_valid_ones():
         check_scope("sessionz")
     with pytest.raises(UnknownBackendError, match="valid backends: fts5-bigram, native-index, fts5-unicode61"):
         check_backend("native")
+
+
+def test_the_memory_search_types_are_the_index_types_and_the_curated_categories():
+    """One type filter for the memory search: a tree or Claude Code type, or a curated category (never a typo)."""
+    from mimomem.curated.memory import DEFAULT_CATEGORIES
+
+    assert TYPES + DEFAULT_CATEGORIES == SEARCH_TYPES and not set(TYPES) & set(DEFAULT_CATEGORIES)
+    given = ("notes", "reference", "facts", "")
+    assert [check_type(t, SEARCH_TYPES) for t in given] == ["notes", "reference", "facts", None]
+    with pytest.raises(InvalidTypeError, match=r"valid types: memory, checkpoint, .*, user, rules, .*, facts$"):
+        check_type("fact", SEARCH_TYPES)
 
 
 @pytest.mark.parametrize("old", ["projects", "sessions", "cc", "native-scan"])
