@@ -151,7 +151,7 @@ class IndexFileError(StoreError, ValueError):
 
 
 class UnknownBackendError(InputError, ValueError):
-    """The backend name is not one of ``BACKENDS``."""
+    """The backend name is not one of ``SEARCH_BACKENDS`` (for ``mimomem bench``: ``BENCH_BACKENDS``)."""
 
 
 class InvalidLimitError(InputError, ValueError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mimomem.bench.compare import Comparison, compare_results, format_comparison, load_result, save_result
 from mimomem.bench.datasets import Dataset, discover_datasets, find_corpora, load_dataset
-from mimomem.bench.engines import BACKENDS, available_backends
+from mimomem.bench.engines import BENCH_BACKENDS, available_backends
 from mimomem.bench.report import format_result, write_report
 from mimomem.bench.runner import run_bench
 from mimomem.errors import (
@@ -24,7 +24,7 @@ from mimomem.errors import (
 )
 
 __all__ = [
-    "BACKENDS",
+    "BENCH_BACKENDS",
     "BackendUnavailableError",
     "BenchDependencyError",
     "Comparison",

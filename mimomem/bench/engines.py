@@ -39,7 +39,7 @@ import regex
 
 from mimomem.errors import BackendUnavailableError, UnknownBackendError
 
-BACKENDS = (
+BENCH_BACKENDS = (
     "fts5-unicode61",
     "fts5-trigram",
     "fts5-bigram",
@@ -49,7 +49,8 @@ BACKENDS = (
     "bm25s",
     "tantivy",
 )
-"""Every backend name, in table order."""
+"""Every backend the bench can run, the library's own and its peers', in table order
+(the library's search takes only ``mimomem.search.params.SEARCH_BACKENDS``)."""
 
 OWN_BACKENDS = ("fts5-unicode61", "fts5-bigram", "native-index")
 """Backends served by ``mimomem.search.document_index.DocumentIndex``."""
@@ -63,7 +64,7 @@ class Engine(Protocol):
 
     @property
     def name(self) -> str:
-        """The backend name, one of ``BACKENDS``."""
+        """The backend name, one of ``BENCH_BACKENDS``."""
         ...
 
     def build(self, docs: Docs) -> None:
@@ -420,14 +421,14 @@ def unavailable_reason(name: str) -> str | None:
 
 def check_name(name: str) -> str:
     """``name`` if it is a backend; else ``UnknownBackendError`` listing the valid names."""
-    if name not in BACKENDS:
-        raise UnknownBackendError(f"unknown backend {name!r}; valid backends: {', '.join(BACKENDS)}")
+    if name not in BENCH_BACKENDS:
+        raise UnknownBackendError(f"unknown backend {name!r}; valid backends: {', '.join(BENCH_BACKENDS)}")
     return name
 
 
 def available_backends() -> list[str]:
     """Backends that can run here, in table order."""
-    return [b for b in BACKENDS if unavailable_reason(b) is None]
+    return [b for b in BENCH_BACKENDS if unavailable_reason(b) is None]
 
 
 def make_engine(name: str, workdir: Path) -> Engine:

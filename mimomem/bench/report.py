@@ -39,11 +39,11 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str = ""
 
 
 def _in_table_order(names: Iterable[str]) -> list[str]:
-    """Backend names in ``BACKENDS`` order (JSON round trips may have sorted them)."""
-    from mimomem.bench.engines import BACKENDS
+    """Backend names in ``BENCH_BACKENDS`` order (JSON round trips may have sorted them)."""
+    from mimomem.bench.engines import BENCH_BACKENDS
 
     unique = list(dict.fromkeys(names))
-    return sorted(unique, key=lambda n: (BACKENDS.index(n) if n in BACKENDS else len(BACKENDS), n))
+    return sorted(unique, key=lambda n: (BENCH_BACKENDS.index(n) if n in BENCH_BACKENDS else len(BENCH_BACKENDS), n))
 
 
 def _cpu_p95(row: dict[str, Any]) -> str:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mimomem.bench.datasets import Dataset, load_dataset
 from mimomem.bench.engines import (
-    BACKENDS,
+    BENCH_BACKENDS,
     PLAIN,
     Engine,
     check_name,
@@ -70,9 +70,9 @@ def resolve_backends(names: Sequence[str] | None, progress: Progress = quiet) ->
             reason = unavailable_reason(name)
             if reason is not None:
                 raise BackendUnavailableError(f"backend {name} cannot run: {reason}")
-        return [b for b in BACKENDS if b in wanted], {}
+        return [b for b in BENCH_BACKENDS if b in wanted], {}
     run, skipped = [], {}
-    for name in BACKENDS:
+    for name in BENCH_BACKENDS:
         reason = unavailable_reason(name)
         if reason is None:
             run.append(name)

@@ -18,9 +18,7 @@ if TYPE_CHECKING:
 
 def add_parsers(sub: Subparsers) -> None:
     """``bench``: every backend on BEIR-layout datasets, the scale and end-to-end runs, the regression gate."""
-    from mimomem.bench.engines import (
-        BACKENDS as BENCH_BACKENDS,  # the peers too, not only the library's own
-    )
+    from mimomem.bench.engines import BENCH_BACKENDS
     from mimomem.bench.scale import MAX_DOCS
 
     p = sub.add_parser(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import mimomem
 from mimomem.cli import agent, bench, checks, curated, history, hooks, install, mcp, search, text, tree
 from mimomem.curated.memory import AUTHORS, DEFAULT_CATEGORIES
-from mimomem.search.backends import BACKENDS
+from mimomem.search.backends import SEARCH_BACKENDS
 from mimomem.search.index import (
     BACKEND_ENV,
     DEFAULT_BACKEND,
@@ -236,7 +236,7 @@ def _add_search(sub: Subparsers) -> None:
     p.add_argument("--all-projects", action="store_true", help="search every project, not only the current one")
     p.add_argument(
         "--backend",
-        choices=BACKENDS,
+        choices=SEARCH_BACKENDS,
         help=f"retrieval backend (default: ${BACKEND_ENV} or {DEFAULT_BACKEND})",
     )
     p.add_argument(

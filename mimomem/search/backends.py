@@ -29,7 +29,7 @@ from mimomem.search import db, lazy_index
 from mimomem.search.backend_common import filter_sql, read_snapshot
 from mimomem.search.hits import RankedRow
 from mimomem.search.native_index import NativeIndex
-from mimomem.search.params import BACKENDS, check_backend, check_scope, public_scope
+from mimomem.search.params import SEARCH_BACKENDS, check_backend, check_scope, public_scope
 from mimomem.search.snippets import (
     SNIPPET_CLOSE,
     SNIPPET_ELLIPSIS,
@@ -56,7 +56,7 @@ class Backend(Protocol):
 
     @property
     def name(self) -> str:
-        """The backend's name, one of ``BACKENDS``."""
+        """The backend's name, one of ``SEARCH_BACKENDS``."""
         ...
 
     def rank(
@@ -243,7 +243,7 @@ def make_backends(conn: sqlite3.Connection) -> dict[str, Backend]:
 
 
 __all__ = [
-    "BACKENDS",
+    "SEARCH_BACKENDS",
     "Backend",
     "Fts5Backend",
     "NativeIndex",

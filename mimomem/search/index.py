@@ -20,13 +20,13 @@ from mimomem.search.hits import DocumentHit, Found, RankedRow, Results
 from mimomem.search.memory_index import ESCALATION_HINTS, SEARCH_WAIT_MS, IndexStats, MemoryIndex
 from mimomem.search.params import (
     BACKEND_ENV,
-    BACKENDS,
     DEFAULT_BACKEND,
     DEFAULT_FLOOR,
     DEFAULT_LIMIT,
     MAX_FETCH,
     MAX_LIMIT,
     SCOPES,
+    SEARCH_BACKENDS,
     apply_floor,
     check_floor,
     check_limit,
@@ -35,7 +35,6 @@ from mimomem.search.params import (
 )
 
 __all__ = [
-    "BACKENDS",
     "BACKEND_ENV",
     "DEFAULT_BACKEND",
     "DEFAULT_FLOOR",
@@ -44,6 +43,7 @@ __all__ = [
     "MAX_FETCH",
     "MAX_LIMIT",
     "SCOPES",
+    "SEARCH_BACKENDS",
     "SEARCH_WAIT_MS",
     "DocumentHit",
     "DocumentIndex",

@@ -38,8 +38,8 @@ SEARCH_TYPES: tuple[str, ...] = TYPES + DEFAULT_CATEGORIES
 """The type filter of the memory search (``Filters.type``, ``mimomem search --type``, the MCP ``type``):
 a tree file's or a Claude Code memory's type (``TYPES``), or a curated memory's category."""
 
-BACKENDS = ("fts5-bigram", "native-index", "fts5-unicode61")
-"""Valid backend names."""
+SEARCH_BACKENDS = ("fts5-bigram", "native-index", "fts5-unicode61")
+"""The backends the library's search runs on (``mimomem bench`` also runs peers: ``bench.engines.BENCH_BACKENDS``)."""
 
 DEFAULT_BACKEND = "native-index"
 """Used when neither the call nor ``MIMOMEM_BACKEND`` names one (see README, Search)."""
@@ -56,9 +56,9 @@ DEFAULT_FLOOR = 0.15
 
 def check_backend(name: str) -> str:
     """The backend called ``name``; else ``UnknownBackendError`` listing the valid names."""
-    if name in BACKENDS:
+    if name in SEARCH_BACKENDS:
         return name
-    raise UnknownBackendError(f"unknown backend {name!r}; valid backends: {', '.join(BACKENDS)}")
+    raise UnknownBackendError(f"unknown backend {name!r}; valid backends: {', '.join(SEARCH_BACKENDS)}")
 
 
 def default_backend() -> str:
@@ -165,7 +165,6 @@ class Filters:
 
 
 __all__ = [
-    "BACKENDS",
     "BACKEND_ENV",
     "DEFAULT_BACKEND",
     "DEFAULT_FLOOR",
@@ -173,6 +172,7 @@ __all__ = [
     "MAX_FETCH",
     "MAX_LIMIT",
     "SCOPES",
+    "SEARCH_BACKENDS",
     "SEARCH_TYPES",
     "TYPES",
     "Filters",

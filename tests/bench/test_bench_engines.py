@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.bench.engines import (
-    BACKENDS,
+    BENCH_BACKENDS,
     BackendUnavailableError,
     BaseEngine,
     Engine,
@@ -38,7 +38,7 @@ def _build(name: str, tmp_path: Path):  # type: ignore[no-untyped-def]
 def test_unknown_backend_lists_the_valid_ones(tmp_path: Path) -> None:
     with pytest.raises(UnknownBackendError) as info:
         make_engine("fts5-bigrams", tmp_path)
-    for name in BACKENDS:
+    for name in BENCH_BACKENDS:
         assert name in str(info.value)
     with pytest.raises(ValueError):
         check_name("")
@@ -59,7 +59,7 @@ def test_mimo_query_words() -> None:
     assert mimo_query_words("*** ()") == []
 
 
-@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize("name", BENCH_BACKENDS)
 def test_every_engine_finds_a_latin_word_and_answers_empty_queries(name: str, tmp_path: Path) -> None:
     engine = _build(name, tmp_path)
     try:
@@ -134,12 +134,12 @@ def test_query_tokens_show_what_each_engine_looks_up(tmp_path: Path) -> None:
 
 
 def test_the_0_1_backend_name_is_refused(tmp_path: Path) -> None:
-    assert "native-scan" not in BACKENDS and "native-index" in BACKENDS
+    assert "native-scan" not in BENCH_BACKENDS and "native-index" in BENCH_BACKENDS
     with pytest.raises(UnknownBackendError, match="valid backends"):
         check_name("native-scan")
 
 
-@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize("name", BENCH_BACKENDS)
 def test_every_engine_implements_the_engine_protocol(name: str, tmp_path: Path) -> None:
     engine: Engine = _build(name, tmp_path)
     try:

@@ -122,7 +122,7 @@ def test_format_result_has_every_table() -> None:
     assert "| backend | two-char (2) | long (2) |" in format_result(two)
     assert "| 1 | 部署脚本用 pnpm | 部署 | 0 | 1 | 0 / 0 / 1 | yes |" in text
     assert "| fts5-bigram | 10,000 |" in text
-    # table order is BACKENDS order even after a JSON round trip sorted the keys
+    # table order is BENCH_BACKENDS order even after a JSON round trip sorted the keys
     assert text.index("| fts5-unicode61 | 1,000 |") < text.index("| fts5-bigram | 1,000 |")
     assert "| # | document | query | fts5-unicode61 | fts5-bigram |" in text
     assert "SQLite 3.40.1" in text and "Skipped: tantivy (not installed)" in text

@@ -12,7 +12,7 @@ import pytest
 import mimomem
 from mimomem.cli import main
 from mimomem.cli.parser import build_parser
-from mimomem.search.backends import BACKENDS
+from mimomem.search.backends import SEARCH_BACKENDS
 from mimomem.search.index import SCOPES
 from mimomem.text.tokens import MODES
 
@@ -58,7 +58,7 @@ def test_python_dash_m_mimomem_cli_runs_too():
 
 def test_choices_come_from_the_library():
     assert tuple(_option("mimomem search", "scope").choices) == tuple(SCOPES)
-    assert tuple(_option("mimomem search", "backend").choices) == tuple(BACKENDS)
+    assert tuple(_option("mimomem search", "backend").choices) == tuple(SEARCH_BACKENDS)
     assert tuple(_option("mimomem tokenize", "mode").choices) == tuple(MODES)
     assert _option("mimomem index stats", "no_reconcile").default is False
 

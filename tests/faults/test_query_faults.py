@@ -12,7 +12,7 @@ import pytest
 from mimomem.bench.scale import generate_corpus
 from mimomem.search.document_index import DocumentIndex
 from mimomem.search.index import MemoryIndex
-from mimomem.search.params import BACKENDS
+from mimomem.search.params import SEARCH_BACKENDS
 from mimomem.text.query import MAX_QUERY_CHARS, MAX_TERMS, parse_query
 
 CONNECTED = ("a1." * 33334)[:100_000]
@@ -65,7 +65,7 @@ def docs() -> DocumentIndex:
     index.close()
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", SEARCH_BACKENDS)
 @pytest.mark.parametrize("name", sorted(PATHOLOGICAL))
 def test_fault_pathological_queries_answer_well_under_a_second(docs, backend, name):
     """A 100k mixed query took 45-76 s on fts5-unicode61 -> every backend evaluates a capped query.

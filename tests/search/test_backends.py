@@ -8,7 +8,7 @@ import random
 import pytest
 
 from mimomem import DocumentIndex, parse_query
-from mimomem.search.backends import BACKENDS, UnknownBackendError, check_backend, cut_snippet, mimo_fts_query
+from mimomem.search.backends import SEARCH_BACKENDS, UnknownBackendError, check_backend, cut_snippet, mimo_fts_query
 from mimomem.search.rows import Row, put_rows
 
 FAILURE_DOCS = {
@@ -89,7 +89,7 @@ def test_failures_table(failure_index, doc, query, unicode61_hits):
 
 
 @pytest.mark.parametrize("query", HOSTILE, ids=range(len(HOSTILE)))
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", SEARCH_BACKENDS)
 def test_hostile_queries_never_raise(failure_index, backend, query):
     hits = failure_index.search(query, backend=backend, snippets=True)
     assert all(h.doc_id in FAILURE_DOCS for h in hits)
@@ -195,7 +195,7 @@ def test_bigram_and_native_agree_with_filters():
 def test_ties_are_broken_by_document_id_in_every_backend():
     index = DocumentIndex()
     index.add_documents([("c", "same text here"), ("a", "same text here"), ("b", "same text here"), ("z", "other")])
-    for backend in BACKENDS:
+    for backend in SEARCH_BACKENDS:
         assert ["a", "b", "c"] == [h.doc_id for h in index.search("same", backend=backend)], backend
     assert ["a", "b"] == [h.doc_id for h in index.search("same", backend="native-index", limit=2)]
     assert ["a", "b"] == [h.doc_id for h in index.search("same", backend="fts5-bigram", limit=2)]
@@ -265,7 +265,7 @@ def test_unicode61_snippet_is_fts5_snippet_with_mimo_markers():
 
 
 def test_size_bytes_for_every_backend(failure_index):
-    for backend in BACKENDS:
+    for backend in SEARCH_BACKENDS:
         assert failure_index.size_bytes(backend) > 0
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mimomem import DocumentIndex, MemoryIndex, cli
-from mimomem.search.backends import BACKENDS, UnknownBackendError
+from mimomem.search.backends import SEARCH_BACKENDS, UnknownBackendError
 from mimomem.search.hits import RankedRow
 from mimomem.search.index import MAX_FETCH, InvalidFloorError, InvalidLimitError, InvalidScopeError, apply_floor
 
@@ -59,7 +59,7 @@ def test_failures_table_on_a_tree(tmp_path, row):
     assert 1 == len(index.search(query, backend="native-index"))
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", SEARCH_BACKENDS)
 def test_search_semantics_match_mimo(tree, backend):
     index = MemoryIndex(tree, backend=backend)
     assert ["global/MEMORY.md"] == rel(index, index.search("JWT"))
@@ -74,7 +74,7 @@ def test_search_semantics_match_mimo(tree, backend):
     assert "<<" in hit.snippet and ">>" in hit.snippet
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", SEARCH_BACKENDS)
 def test_filters(tree, backend):
     index = MemoryIndex(tree, backend=backend)
     assert {"session"} == {h.scope for h in index.search("scope", scope="session")}
@@ -157,7 +157,7 @@ def test_backend_from_environment(tree, monkeypatch):
 def test_hostile_queries_through_the_memory_index(tree):
     index = MemoryIndex(tree)
     for q in ['"quoted"', "wild*", "(paren)", "-not", "and", "NEAR(a b)", "body:x", "^x", "x" * 10_000, "!!!"]:
-        for backend in BACKENDS:
+        for backend in SEARCH_BACKENDS:
             index.search(q, backend=backend)
 
 
@@ -185,7 +185,7 @@ def test_document_index_round_trip(tmp_path):
         assert [] == index.search("部署脚本", backend="fts5-bigram")
         assert 0 == index.size_bytes("fts5-unicode61")  # never queried: not built (search/lazy_index.py)
         assert ["a"] == [h.doc_id for h in index.search("redis", backend="fts5-unicode61")]
-        assert all(index.size_bytes(b) > 0 for b in BACKENDS)
+        assert all(index.size_bytes(b) > 0 for b in SEARCH_BACKENDS)
     with DocumentIndex(tmp_path / "docs.db") as reopened:  # persisted
         assert 2 == len(reopened)
 

@@ -12,8 +12,8 @@ from mimomem.search import backends as backends_mod
 from mimomem.search.backends import Backend, Fts5Backend, NativeIndex, make_backends
 from mimomem.search.hits import RankedRow
 from mimomem.search.params import (
-    BACKENDS,
     SCOPES,
+    SEARCH_BACKENDS,
     SEARCH_TYPES,
     TYPES,
     check_backend,
@@ -42,7 +42,7 @@ def tree(tmp_path: Path) -> Path:
 
 
 def test_names():
-    assert ("fts5-bigram", "native-index", "fts5-unicode61") == BACKENDS
+    assert ("fts5-bigram", "native-index", "fts5-unicode61") == SEARCH_BACKENDS
     assert ("global", "project", "session", "claude-code") == SCOPES
     for scope in SCOPES:
         assert scope == check_scope(scope) == public_scope(stored_scope(scope))
@@ -89,7 +89,7 @@ def test_every_backend_implements_the_protocol():
     docs = DocumentIndex()
     docs.add_documents([("a", "部署脚本 deploy"), ("b", "other")])
     made = make_backends(docs.connection)
-    assert tuple(sorted(made)) == tuple(sorted(BACKENDS))
+    assert tuple(sorted(made)) == tuple(sorted(SEARCH_BACKENDS))
     query = parse_query("部署脚本 deploy")
     for name, backend in made.items():
         assert isinstance(backend, Backend) and backend.name == name
