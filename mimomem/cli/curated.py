@@ -135,21 +135,26 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    """``rules accept ID`` makes a proposal a hard rule; ``rules reject ID`` deletes it."""
-    store = open_store(args)
+    """``rules accept ID`` makes a proposal a hard rule, ``rules reject ID`` deletes it: the writer API, as the user."""
+    from mimomem.memory import writes
+
+    by = writes.Writer(author="user")  # a person at the shell: the one who may accept a model's rule
     scope = "global" if args.use_global else None
     if args.rules_command == "accept":
-        memory = store.accept_rule(args.id, scope=scope)
+        memory = writes.accept_rule(by, args.id, scope=scope, store=open_store(args))
         print(f"accepted {memory.id}: it is now a hard rule")
     else:
-        store.reject_rule(args.id, scope=scope)
+        writes.reject_rule(by, args.id, scope=scope, store=open_store(args))
         print(f"rejected and removed {args.id}")
     return OK
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """Import ``*.md`` notes; exit 1 when some were skipped (each reason on stderr)."""
-    result = open_store(args).import_dir(args.directory, author=args.author, scope=_scope(args))
+    """Import ``*.md`` notes through the writer API; exit 1 when some were skipped (each reason on stderr)."""
+    from mimomem.memory import writes
+
+    by = writes.Writer(author=args.author)
+    result = writes.import_dir(by, args.directory, scope=_scope(args), store=open_store(args))
     for label, reason in result.refused:
         print(f"skipped {label}: {reason}", file=sys.stderr)
     print(f"imported {len(result.written)} memories, skipped {len(result.refused)}")

@@ -1,30 +1,44 @@
-"""One writer API for every front end: ``note``, ``write``, ``remember``, ``forget``, each by a :class:`Writer`.
+"""One writer API for every front end: ``note``, ``write``, ``remember``, ``forget`` (and the curated store's
+``accept_rule``, ``reject_rule``, ``import_dir``), each by a :class:`Writer`.
 
 The CLI, the MCP server and the hooks each used to spell the writer out (seven keywords for
 the tree's gate, a ``delegated`` flag, an ``author`` for the curated store) and to repeat the
 note append.  Here the writer is one object (:class:`mimomem.tree.writer.Writer`, most often
 ``where.writer(agent)``) handed whole to the tree and its gate, and each write is one function;
 the gate, the secret scanner and the curated store's checks run beneath, unchanged.
-``note`` and ``write`` go to the tree of ``where``; ``remember`` and ``forget`` to the curated
-store (the one given, else the one of ``by.worktree``).
+``note`` and ``write`` go to the tree of ``where``; the others to the curated store (the one
+given, else the one of ``by.worktree``).  Accepting a rule proposal is a person's decision: only
+a writer whose ``author`` is ``user`` may make it.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mimomem.errors import UsageError
+from mimomem.errors import ReservedForRoleError, UsageError
 from mimomem.tree.writer import Writer
 
 if TYPE_CHECKING:
-    from mimomem.curated.memory import ForgetResult, Memory
+    from mimomem.curated.memory import BulkResult, ForgetResult, Memory
     from mimomem.curated.store import CuratedMemory
     from mimomem.tree.where import Where
 
-__all__ = ["Noted", "Writer", "Written", "forget", "note", "remember", "write"]
+__all__ = [
+    "Noted",
+    "Writer",
+    "Written",
+    "accept_rule",
+    "forget",
+    "import_dir",
+    "note",
+    "reject_rule",
+    "remember",
+    "write",
+]
 
 
 @dataclass(frozen=True)
@@ -115,6 +129,29 @@ def remember(
 def forget(by: Writer, memory_id: str, *, scope: str | None = None, store: CuratedMemory | None = None) -> ForgetResult:
     """Remove one curated memory; the result names memories still linking to it."""
     return _store(by, store).forget(memory_id, scope=scope)
+
+
+def accept_rule(by: Writer, memory_id: str, *, scope: str | None = None, store: CuratedMemory | None = None) -> Memory:
+    """Make the rule proposal ``memory_id`` a hard rule; refused unless ``by.author`` is ``user``."""
+    if by.author != "user":
+        raise ReservedForRoleError(
+            f"only a person accepts a rule proposal ({memory_id}); the user runs `mimomem rules accept {memory_id}`"
+        )
+    return _store(by, store).accept_rule(memory_id, scope=scope)
+
+
+def reject_rule(
+    by: Writer, memory_id: str, *, scope: str | None = None, store: CuratedMemory | None = None
+) -> ForgetResult:
+    """Delete the rule proposal ``memory_id`` (anything else is refused by the store)."""
+    return _store(by, store).reject_rule(memory_id, scope=scope)
+
+
+def import_dir(
+    by: Writer, directory: str | os.PathLike[str], *, scope: str = "project", store: CuratedMemory | None = None
+) -> BulkResult:
+    """Import the ``*.md`` notes under ``directory`` as memories written as ``by.author``; refusals are reported."""
+    return _store(by, store).import_dir(directory, author=by.author, scope=scope)
 
 
 def _store(by: Writer, store: CuratedMemory | None) -> CuratedMemory:

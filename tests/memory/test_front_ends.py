@@ -5,7 +5,10 @@ Search: ``mimomem search`` and the MCP ``memory_search`` tool return the floor's
 the hook's digest (PreCompact) each append one entry to the same inbox through
 :func:`mimomem.memory.writes.note`, so the entries have one shape whoever wrote them.  Remember and
 forget: ``mimomem remember`` / ``forget`` and the MCP ``memory_remember`` / ``memory_forget`` tools
-call :func:`mimomem.memory.writes.remember` / ``forget`` and leave the same curated files.
+call :func:`mimomem.memory.writes.remember` / ``forget`` and leave the same curated files; so do
+``mimomem import`` and ``rules accept`` / ``reject`` with the floor's ``import_dir``, ``accept_rule``
+and ``reject_rule``.  Type filters: ``--type``, the MCP ``type`` and ``Filters.type`` take one value
+set and narrow alike.
 """
 
 from __future__ import annotations
@@ -206,6 +209,34 @@ def test_remember_and_forget_leave_the_same_files_from_the_cli_from_mcp_and_the_
     assert cli_forgot[0] == mcp_forgot[0] == f"forgot {gone.id} ({gone.scope})"
     assert len(gone.dangling) == 1 and all(gone.dangling[0] in lines[1] for lines in (cli_forgot, mcp_forgot))
     assert seen == [("remember", "model"), ("remember", "model"), ("forget", "model")] * 3
+
+
+def test_rules_and_import_from_the_cli_leave_the_floors_files(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``mimomem import`` (as a model), ``rules accept`` and ``rules reject`` call the floor's ``import_dir``,
+    ``accept_rule`` and ``reject_rule`` (the rules commands as the user) and leave the files the floor leaves."""
+    seen: list[tuple[str, str]] = []
+    for name in ("import_dir", "accept_rule", "reject_rule"):
+        monkeypatch.setattr(writes, name, _spy(seen, name, getattr(writes, name)))
+    notes = tmp_path / "notes" / "rules"
+    notes.mkdir(parents=True)
+    (notes / "deploy.md").write_text("# 部署前先跑 pnpm test\n", encoding="utf-8")
+    (notes / "tag.md").write_text("# 发布前先打 tag\n", encoding="utf-8")
+    cli, floor = _project(tmp_path / "cli"), _project(tmp_path / "floor")
+
+    _cli(capsys, "import", str(notes.parent), "--author", "model", "--project", str(cli))
+    first, second = sorted(m.id for m in CuratedMemory(project_root=cli).inspect().memories)
+    _cli(capsys, "rules", "accept", first, "--project", str(cli))
+    _cli(capsys, "rules", "reject", second, "--project", str(cli))
+
+    model, user = Writer(worktree=floor, author="model"), Writer(worktree=floor, author="user")
+    assert sorted(writes.import_dir(model, notes.parent).written) == [first, second]
+    writes.accept_rule(user, first)
+    writes.reject_rule(user, second)
+    assert _files(cli) == _files(floor) and f"{second}.md" not in _files(floor)
+    assert "kind: rule\n" in _files(floor)[f"{first}.md"]
+    assert seen == [("import_dir", "model"), ("accept_rule", "user"), ("reject_rule", "user")] * 2
 
 
 def _project(path: Path) -> Path:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.errors import UsageError, WriteDeniedError
-from mimomem.memory.writes import Writer, forget, note, remember, write
+from mimomem.errors import ReservedForRoleError, UsageError, WriteDeniedError
+from mimomem.memory.writes import Writer, accept_rule, forget, import_dir, note, reject_rule, remember, write
 from mimomem.tree import gate
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import checkpoint_template, parse_notes
@@ -69,3 +69,26 @@ def test_curated_writes_carry_the_author(where: Where) -> None:
     memory = remember(where.writer(author="model"), "rules", "总是先跑测试再部署")
     assert memory.kind == "rule-proposal"  # a model's rule waits for a person
     assert forget(where.writer(), memory.id).id == memory.id
+
+
+def test_only_a_person_accepts_a_rule_proposal_and_either_may_reject_one(where: Where) -> None:
+    model, user = where.writer(author="model"), where.writer(author="user")
+    first = remember(model, "rules", "总是先跑测试再部署")
+    with pytest.raises(ReservedForRoleError, match="mimomem rules accept"):
+        accept_rule(model, first.id)
+    assert accept_rule(user, first.id).kind == "rule"
+    second = remember(model, "rules", "发布前先打 tag")
+    assert reject_rule(model, second.id).id == second.id
+
+
+def test_an_import_writes_as_the_writers_author(where: Where, tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    (notes / "rules").mkdir(parents=True)
+    (notes / "rules" / "deploy.md").write_text("# 部署前先跑 pnpm test\n", encoding="utf-8")
+    (notes / "db.md").write_text("# staging 的数据库端口是 6543\n", encoding="utf-8")
+    result = import_dir(where.writer(author="model"), notes)
+    assert len(result.written) == 2 and not result.refused
+    from mimomem.curated.store import CuratedMemory
+
+    kinds = {m.id.split("/")[0]: m.kind for m in CuratedMemory(project_root=where.worktree).inspect().memories}
+    assert kinds == {"rules": "rule-proposal", "facts": "fact"}  # a model's imported rule waits for a person
