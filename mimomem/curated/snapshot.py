@@ -50,30 +50,31 @@ def snapshot_file(root: Path) -> Path:
     return cache_dir() / "curated" / f"{digest}.snapshot"
 
 
+STORED = Memory._fields[3:]
+"""What a payload keeps of a memory, in ``Memory``'s own field order: everything but ``id``, ``scope``
+and ``path``, which come from where the file is (the one field list is ``Memory``'s)."""
+
+_KIND, _LOAD_WHEN, _SUPERSEDED_BY = (STORED.index(name) for name in ("kind", "load_when", "superseded_by"))
+_DATES = frozenset(STORED.index(name) for name in ("created", "updated"))
+
+
 def encode(memory: Memory | None, problems: list[Problem]) -> Payload:
-    """A file's parse result as plain values (``marshal`` keeps them)."""
+    """A file's parse result as plain values (``marshal`` keeps them; datetimes as ISO strings)."""
     fields = None
     if memory is not None:
-        fields = (
-            memory.kind,
-            memory.summary,
-            memory.highlight,
-            memory.body,
-            memory.created.isoformat(),
-            memory.updated.isoformat(),
-            memory.load_when,
-            memory.pinned,
-            memory.supersedes,
-            memory.superseded_by,
-            memory.author,
-        )
+        fields = tuple(_stored(value) for value in memory[3:])
     return fields, tuple((p.kind, p.message) for p in problems)
+
+
+def _stored(value: object) -> object:
+    """A field as marshal keeps it: a datetime as its ISO string, everything else as it is."""
+    return value.isoformat() if isinstance(value, _dt.datetime) else value
 
 
 def routing(payload: Payload) -> Route:
     """``(kind, load_when, superseded_by)`` of a stored parse result (``None``: the file gave no memory)."""
     fields = payload[0]
-    return None if fields is None else (fields[0], tuple(fields[6]), fields[9])
+    return None if fields is None else (fields[_KIND], tuple(fields[_LOAD_WHEN]), fields[_SUPERSEDED_BY])
 
 
 def decode(payload: Payload, *, memory_id: str, scope: str, path: Path) -> tuple[Memory | None, list[Problem]]:
@@ -82,24 +83,11 @@ def decode(payload: Payload, *, memory_id: str, scope: str, path: Path) -> tuple
     found = [Problem(kind, str(path), message) for kind, message in problems] if problems else []
     if fields is None:
         return None, found
-    kind, summary, highlight, body, created, updated, load_when, pinned, supersedes, superseded_by, author = fields
-    memory = Memory(
-        id=memory_id,
-        scope=scope,
-        path=path,
-        kind=kind,
-        summary=summary,
-        highlight=highlight,
-        body=body,
-        created=_dt.datetime.fromisoformat(created),
-        updated=_dt.datetime.fromisoformat(updated),
-        load_when=tuple(load_when),
-        pinned=pinned,
-        supersedes=supersedes,
-        superseded_by=superseded_by,
-        author=author,
-    )
-    return memory, found
+    if len(fields) != len(STORED):
+        raise ValueError(f"a stored memory has {len(fields)} fields, not {len(STORED)}")
+    values: list[Any] = [_dt.datetime.fromisoformat(v) if i in _DATES else v for i, v in enumerate(fields)]
+    values[_LOAD_WHEN] = tuple(values[_LOAD_WHEN])
+    return Memory(memory_id, scope, path, *values), found
 
 
 class RootSnapshot:
