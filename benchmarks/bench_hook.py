@@ -110,6 +110,15 @@ def editable_install() -> bool:
     )
 
 
+def hook_launcher() -> list[str]:
+    """What `mimomem install claude-code` writes for this environment (hooks/command.launcher): its
+    `mimomem` entry point when the environment has one, else this interpreter with `-P -m mimomem`."""
+    script = Path(sys.executable).with_name("mimomem")
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, *(["-P"] if sys.version_info >= (3, 11) else []), "-m", "mimomem"]
+
+
 def child_cpu(cmd: list[str], stdin: str, env: dict[str, str]) -> float:
     """CPU seconds (user + sys) of one whole child process: interpreter start, imports, work, exit."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -169,8 +178,7 @@ def measure(repo: Path, sid: str, tmp: Path, runs: int) -> dict[str, list[float]
     """CPU ms of ``runs`` whole processes per case; the cases take turns, so load hits all alike."""
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure an installed package: bytecode cached, as pip leaves it
-    hook = [sys.executable, *(["-P"] if sys.version_info >= (3, 11) else []), "-m", "mimomem", "hook", "claude-code"]
-    # ^ what `mimomem install claude-code` writes when run as `python -m mimomem` (hooks/command.launcher)
+    hook = [*hook_launcher(), "hook", "claude-code"]
     base = {"session_id": sid, "cwd": str(repo), "transcript_path": str(tmp / "none.jsonl")}
     child_cpu(hook, json.dumps({**base, **CASES["UserPromptSubmit"]}), env)  # builds the search cache
     samples: dict[str, list[float]] = {name: [] for name in CASES}
@@ -217,6 +225,9 @@ def main(argv: list[str]) -> int:
         if args.record:
             print("bench_hook: --record refused for an editable install", file=sys.stderr)
             return 2
+    print(
+        f"measuring `{' '.join(hook_launcher())} hook claude-code`, mimomem from {'an editable install' if editable_install() else 'an installed package'}"
+    )
     names = list(SCENARIOS) if args.scenario == "both" else [args.scenario]
     results = {name: run_scenario(name, args) for name in names}
     worst = max(ratio for _, ratio in results.values())

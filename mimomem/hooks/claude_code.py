@@ -22,6 +22,7 @@ import os
 import sys
 import time
 from collections.abc import Mapping
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -41,18 +42,40 @@ class HookInputError(Exception):
     """The payload cannot be used; the message is the one line printed on stderr."""
 
 
-def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, env: Mapping[str, str] | None = None) -> int:
-    """Handle one hook invocation; always returns 0 (a hook must never block the agent)."""
+def run(
+    stdin: TextIO | None, stdout: TextIO | None, stderr: TextIO | None, *, env: Mapping[str, str] | None = None
+) -> int:
+    """Handle one hook invocation; always returns 0 (a hook must never block the agent).
+
+    Any stream may be closed (``None``) or go away mid-write: nothing is then said, nothing raised,
+    and an error line never lands on stdout (where the host would hand it to the model).
+    """
     try:
-        payload = parse_payload(stdin.read(MAX_PAYLOAD_BYTES + 1))
+        payload = parse_payload(_read(stdin))
         out = handle(payload, env=os.environ if env is None else env)
     except Exception as exc:  # fail open: the agent goes on without memory, the user sees why
-        print(f"mimomem hook: {_reason(exc)}", file=stderr)
+        say(f"mimomem hook: {_reason(exc)}", stderr)
         return 0
-    if out:
-        stdout.write(out)
-        stdout.flush()
+    if out and stdout is not None:
+        with suppress(OSError, ValueError):  # stdout closed, or the host stopped reading: nobody to tell
+            stdout.write(out)
+            stdout.flush()
     return 0
+
+
+def _read(stdin: TextIO | None) -> str | bytes:
+    """At most ``MAX_PAYLOAD_BYTES`` + 1 bytes of the payload (characters, for a text-only stream)."""
+    if stdin is None:
+        raise HookInputError("stdin is closed; Claude Code sends one JSON object per hook call")
+    raw = getattr(stdin, "buffer", None)
+    return raw.read(MAX_PAYLOAD_BYTES + 1) if raw is not None else stdin.read(MAX_PAYLOAD_BYTES + 1)
+
+
+def say(line: str, stderr: TextIO | None) -> None:
+    """One line on ``stderr`` for the user, if there is a stderr to say it on (never on stdout)."""
+    if stderr is not None:
+        with suppress(OSError, ValueError):
+            print(line, file=stderr)
 
 
 def _reason(exc: BaseException) -> str:
@@ -60,7 +83,7 @@ def _reason(exc: BaseException) -> str:
     return text if len(text) <= 300 else text[:299] + "…"
 
 
-def parse_payload(raw: str) -> dict[str, Any]:
+def parse_payload(raw: str | bytes) -> dict[str, Any]:
     """The hook's JSON object, or ``HookInputError`` saying what is wrong with it."""
     if len(raw) > MAX_PAYLOAD_BYTES:
         raise HookInputError(f"payload larger than {MAX_PAYLOAD_BYTES} bytes; ignored")
@@ -136,7 +159,7 @@ def promote(where: Any, payload: Mapping[str, Any], *, deadline: float | None, o
     try:
         carry.promote(where, path, deadline=deadline, only_this=only_this)
     except Exception as exc:  # fail open, but say why
-        print(f"mimomem hook: promotion skipped: {_reason(exc)}", file=sys.stderr)
+        say(f"mimomem hook: promotion skipped: {_reason(exc)}", sys.stderr)
 
 
 def _session_start(where: Any, payload: Mapping[str, Any], env: Mapping[str, str]) -> str:
@@ -199,11 +222,10 @@ def exit_now(status: int) -> None:
     flushed here, every file the hook writes is closed (and atomic) before this point, locks
     are released by the kernel, and the hook registers no ``atexit`` work.
     """
-    from contextlib import suppress
-
     for stream in (sys.stdout, sys.stderr):
-        with suppress(OSError, ValueError):  # a closed or broken pipe: the host went away; nothing to save
-            stream.flush()
+        if stream is not None:  # None: the host closed it
+            with suppress(OSError, ValueError):  # a broken pipe: the host went away; nothing to save
+                stream.flush()
     os._exit(status)
 
 

@@ -52,7 +52,8 @@ def _write_digest(where: Where, turns: int, body: str) -> Path | None:
     try:
         return note(where, where.writer("main"), redact_secrets(body), turn=turns).path
     except SecretRefusedError:
-        print("mimomem hook: the digest still held a likely secret after redaction; not written", file=sys.stderr)
+        if sys.stderr is not None:  # a hook whose stderr the host closed: never say it on stdout
+            print("mimomem hook: the digest still held a likely secret after redaction; not written", file=sys.stderr)
         return None
 
 

@@ -373,3 +373,50 @@ def test_the_budget_comes_from_the_environment_the_hook_is_given(project: Path) 
     small = context_of(out.getvalue(), "SessionStart")
     whole = context_of(call(start)[0], "SessionStart")
     assert err.getvalue() == "" and len(small) < len(whole) // 2
+
+
+def _shell(project: Path, name: str, redirect: str) -> subprocess.CompletedProcess[str]:
+    """The hook as Claude Code runs it (``sh -c``), its payload on stdin, with ``redirect`` in the command."""
+    command = f"{sys.executable} -m mimomem hook claude-code {redirect}"
+    return subprocess.run(["sh", "-c", command], input=payload(name, project), capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("redirect", ["2>&-", ">&-", "| true", ">&- 2>&-"])
+def test_closed_or_broken_streams_never_fail_the_hook(project: Path, redirect: str) -> None:
+    """A host that closed stdout or stderr, or stopped reading: exit 0, no traceback, no error line on stdout."""
+    for name in ("session_start_startup.json", "user_prompt_zh.json"):
+        done = _shell(project, name, redirect + "; echo exit=$?" if "|" not in redirect else redirect)
+        assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+        if "|" not in redirect:
+            assert done.stdout.rstrip().endswith("exit=0")
+        if redirect == "2>&-":  # stdout still whole JSON
+            assert "5433" in context_of(
+                done.stdout.rsplit("exit=", 1)[0], json.loads(payload(name, project))["hook_event_name"]
+            )
+    bad = subprocess.run(
+        ["sh", "-c", f"{sys.executable} -m mimomem hook claude-code 2>&-; echo exit=$?"],
+        input="{not json",
+        capture_output=True,
+        text=True,
+    )
+    assert bad.stdout == "exit=0\n"  # the error line goes nowhere rather than into the model's context
+
+
+def test_a_broken_pipe_exits_zero(project: Path) -> None:
+    done = subprocess.run(
+        ["bash", "-c", f"{sys.executable} -m mimomem hook claude-code | true; echo status=${{PIPESTATUS[0]}}"],
+        input=payload("session_start_startup.json", project),
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout == "status=0\n" and "Traceback" not in done.stderr
+
+
+def test_the_payload_cap_counts_bytes() -> None:
+    """8 MiB of UTF-8 is the cap, however few characters it is (a Chinese character is three bytes)."""
+    raw = '{"prompt": "' + "部" * (claude_code.MAX_PAYLOAD_BYTES // 3 + 10) + '"}'
+    assert len(raw) < claude_code.MAX_PAYLOAD_BYTES < len(raw.encode("utf-8"))
+    stdin = io.TextIOWrapper(io.BytesIO(raw.encode("utf-8")), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert claude_code.run(stdin, out, err) == 0
+    assert out.getvalue() == "" and "larger than" in err.getvalue()
