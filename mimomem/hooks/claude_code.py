@@ -117,9 +117,11 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
         promote(where, payload, deadline=None)
         text = _prompt(where, prompt)
     else:
-        append_digest(where, payload, trigger=str(payload.get("trigger") or payload.get("reason") or event))
-        budget = CLAUDE_CODE.inline_seconds if event == "SessionEnd" else PRE_COMPACT_SECONDS
-        promote(where, payload, deadline=started + budget, only_this=True)
+        trigger = str(payload.get("trigger") or payload.get("reason") or event)
+        if event == "PreCompact" or not defer_digest(where, payload, trigger=trigger):
+            append_digest(where, payload, trigger=trigger)
+            budget = CLAUDE_CODE.inline_seconds if event == "SessionEnd" else PRE_COMPACT_SECONDS
+            promote(where, payload, deadline=started + budget, only_this=True)
         if event == "SessionEnd":
             from mimomem.passes.schedule import start_due_passes
 
@@ -212,6 +214,28 @@ def append_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> Pa
         return carry.append_digest(where, path, trigger=trigger)
     except TranscriptReadError as exc:
         raise HookInputError(str(exc)) from None
+
+
+def defer_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> bool:
+    """True when the unread transcript is too large for ``SessionEnd``'s time limit: the digest and
+    the promotion then go on in one background process (:func:`mimomem.memory.carry.detach_digest`),
+    and one stderr line says so.  ``PreCompact`` never defers: the digest must be in the notes
+    before the compacted session starts again, and that hook has no such limit."""
+    from mimomem.memory import carry
+
+    path = payload.get("transcript_path")
+    if not isinstance(path, str) or not os.path.isabs(path) or where.session_id is None:
+        return False  # the inline digest says what is wrong
+    unread = carry.unread_bytes(where, path)
+    if unread <= carry.INLINE_BYTES:
+        return False
+    log = carry.detach_digest(where, path, trigger=trigger, cwd=str(payload["cwd"]))
+    say(
+        f"mimomem hook: {unread / 1e6:.1f} MB of transcript is too much to digest before SessionEnd's time"
+        f" limit; the digest and the promotion go on in the background (log: {log})",
+        sys.stderr,
+    )
+    return True
 
 
 def exit_now(status: int) -> None:

@@ -27,6 +27,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from mimomem.common.detach import spawn_detached
@@ -248,8 +249,14 @@ def promote_pending(where: Where, *, deadline: float, only: str | None = None, l
 
 def detach(where: Where) -> None:
     """Promote the project's pending sessions in a background process (outlives the hook)."""
-    log = where.tree.data_dir / "state" / "promote" / f"{where.project_id}.log"
-    spawn_detached([sys.executable, "-m", "mimomem.passes.promote", str(where.worktree), where.session_id or ""], log)
+    spawn_detached(
+        [sys.executable, "-m", "mimomem.passes.promote", str(where.worktree), where.session_id or ""], detach_log(where)
+    )
+
+
+def detach_log(where: Where) -> Path:
+    """The log of the project's background promotions (``<data>/state/promote/<project id>.log``)."""
+    return where.tree.data_dir / "state" / "promote" / f"{where.project_id}.log"
 
 
 def run_background(project: str, session_id: str) -> int:
@@ -257,14 +264,28 @@ def run_background(project: str, session_id: str) -> int:
     from mimomem.tree.memory_tree import MemoryTree
     from mimomem.tree.where import locate
 
-    where = locate(project, session_id=session_id or None, tree=MemoryTree())
+    return promote_all(locate(project, session_id=session_id or None, tree=MemoryTree()))
+
+
+def promote_all(where: Where) -> int:
+    """Promote everything pending of the project (a background process's work: waits for the lock); one log line."""
     done = promote_pending(where, deadline=time.monotonic() + 600, lock_wait=60)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     print(f"{stamp} promoted {done.sessions} session(s), {len(done.added)} item(s), {done.pending} pending", flush=True)
     return 0
 
 
-__all__ = ["Promotion", "detach", "item_line", "plan", "promote_marker", "promote_pending", "register"]
+__all__ = [
+    "Promotion",
+    "detach",
+    "detach_log",
+    "item_line",
+    "plan",
+    "promote_all",
+    "promote_marker",
+    "promote_pending",
+    "register",
+]
 
 if __name__ == "__main__":  # pragma: no cover - run by detach() in a detached process
     sys.exit(run_background(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""))
