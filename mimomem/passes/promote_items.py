@@ -35,7 +35,8 @@ MAX_ITEM = 240
 """Characters of one promoted item at most."""
 
 _FILLER = re.compile(
-    r"^(?:(?:remember|note|nb|fyi|btw|also|oh|and|ok(?:ay)?(?: so)?|so|well|please|pls|hey|hi)\b[\s:,，：.!-]*"
+    r"^(?:(?:(?:remember|note|nb|fyi|keep in mind)(?:\s+that)?"
+    r"|btw|also|oh|and|ok(?:ay)?(?: so)?|so|well|please|pls|hey|hi)\b[\s:,，：.!-]*"
     r"|(?:记住|记得|注意|另外|还有|对了|顺便说一下|顺便|请|麻烦|好的|嗯|哦|那么|然后)[\s:,，：。!！]*)+",
     re.I,
 )

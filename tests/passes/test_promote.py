@@ -177,6 +177,10 @@ def test_filler_is_cleaned() -> None:
     assert clean_text("Remember: the API key lives in VAULT_PATH, please") == "the API key lives in VAULT_PATH"
     assert clean_text("记住：另外，staging 端口是 5433。") == "staging 端口是 5433"
     assert clean_text("OK so we use pnpm.") == "we use pnpm"
+    assert clean_text("Remember that staging uses port 5433.") == "staging uses port 5433"  # no stray "that"
+    assert clean_text("Please note that the cron runs at 03:00") == "the cron runs at 03:00"
+    assert clean_text("Keep in mind that CI caches node_modules") == "CI caches node_modules"
+    assert clean_text("so that the cache stays warm") == "that the cache stays warm"  # a reason keeps its shape
 
 
 def test_a_problem_the_user_reported_is_promoted_with_the_edit_that_fixed_it(repo: Path) -> None:
