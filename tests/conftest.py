@@ -181,3 +181,34 @@ def pure_implementation() -> Implementation:
 def native_implementation() -> Implementation:
     """The native twin; skipped in a pure run, failed when it is missing."""
     return _native()
+
+
+@pytest.fixture
+def without_blocking() -> Callable[[Path, Callable[[], object]], object]:
+    """Run ``call`` (which opens ``fifo``) in a thread: its result or the exception it raised.
+
+    A call still blocked after 10 s fails the test; the FIFO is opened for writing first so
+    that the blocked reader (and its thread) ends.
+    """
+    import threading
+
+    def run_it(fifo: Path, call: Callable[[], object]) -> object:
+        outcome: list[object] = []
+
+        def run() -> None:
+            try:
+                outcome.append(call())
+            except Exception as exc:
+                outcome.append(exc)
+
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        worker.join(10)
+        if worker.is_alive():  # unblock the reader so the thread ends, then fail
+            os.close(os.open(fifo, os.O_WRONLY))
+            worker.join(10)
+            pytest.fail(f"a call blocked on the FIFO {fifo}")
+        assert len(outcome) == 1
+        return outcome[0]
+
+    return run_it

@@ -96,7 +96,7 @@ def load_index(files: Sequence[str | Path], root: Path, data_dir: Path) -> Entry
     path = cache_path(data_dir)
     saved = load(path)
     old: dict[str, Any] = saved.get("files", {})
-    listed: list[tuple[str, str, Stamp]] = []
+    order: list[tuple[str, Stamp]] = []  # (path, stamp) of each file that exists, in the given order
     stat = os.stat
     for file in files:
         key = os.fspath(file)
@@ -104,17 +104,16 @@ def load_index(files: Sequence[str | Path], root: Path, data_dir: Path) -> Entry
             st = stat(key)
         except OSError:
             continue
-        listed.append((key, key, (st.st_size, st.st_mtime_ns)))
-    order = [(key, stamp) for _, key, stamp in listed]
+        order.append((key, (st.st_size, st.st_mtime_ns)))
     if saved and saved["order"] == tuple(order):  # nothing changed: nothing read, nothing written
         return EntryIndex(old, saved["order"], saved["index"])
     fresh: dict[str, tuple[Stamp, bytes]] = {}
-    for file, key, stamp in listed:
+    for key, stamp in order:
         hit = old.get(key)
         if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == stamp and isinstance(hit[1], bytes):
             fresh[key] = hit
         else:
-            fresh[key] = (stamp, marshal.dumps(_rows(file, os.path.relpath(file, root))))
+            fresh[key] = (stamp, marshal.dumps(_rows(key, os.path.relpath(key, root))))
     index = _postings([fresh[key][1] for key, _ in order])
     _save(path, {"identity": _identity(), "files": fresh, "order": tuple(order), "index": index})
     return EntryIndex(fresh, tuple(order), index)
