@@ -22,11 +22,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     whole_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["hook", "claude-code"]:  # the per-prompt hot path: skip building the whole parser
-        from mimomem.hooks import claude_code
+        from mimomem.hooks import entry
 
-        status = claude_code.run(sys.stdin, sys.stdout, sys.stderr)
+        status = entry.run(sys.stdin, sys.stdout, sys.stderr)
         if whole_process:  # the process is this hook: end it without the interpreter's teardown
-            claude_code.exit_now(status)
+            entry.exit_now(status)
         return status
     import sqlite3
 

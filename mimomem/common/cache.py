@@ -8,15 +8,27 @@ sub-directory when it first writes.
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the prompt hook's served path names its plan file without pathlib
+    from pathlib import Path
+
+
+def cache_root(env: Mapping[str, str] | None = None) -> str:
+    """Where mimomem keeps caches (a string; ``env`` defaults to the process environment)."""
+    env = os.environ if env is None else env
+    explicit = env.get("MIMOMEM_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = env.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG spec: relative values are invalid and ignored
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "mimomem")
 
 
 def cache_dir() -> Path:
     """Where mimomem keeps caches that can be deleted at any time."""
-    explicit = os.environ.get("MIMOMEM_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):  # the XDG spec: relative values are invalid and ignored
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "mimomem"
+    from pathlib import Path
+
+    return Path(cache_root())

@@ -13,11 +13,12 @@ from __future__ import annotations
 import marshal
 import os
 from collections.abc import Iterator, Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mimomem.context.entries import Entry, split_entries
-from mimomem.context.rebuild import read_memory_file
+
+if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib, no file reading code
+    from pathlib import Path
 
 CACHE_FILE = "entries.cache"
 VERSION = 2
@@ -63,6 +64,8 @@ class EntryIndex:
     """
 
     def __init__(self, files: dict[str, tuple[Stamp, bytes]], order: tuple[tuple[str, Stamp], ...], index: Any):
+        self.state = (files, order, index)
+        """What rebuilds this index, ``EntryIndex(*state)`` (the prompt hook's plan keeps it)."""
         self._files = files
         self._keys = [key for key, _ in order]
         self._index: dict[str, bytes] = index["postings"]
@@ -144,6 +147,7 @@ def entries_of(files: Sequence[str | Path], root: Path, data_dir: Path) -> list[
 
 
 def _rows(file: str, shown: str) -> list[tuple[Any, ...]]:
+    from mimomem.context.rebuild import read_memory_file
     from mimomem.text.stopwords import stem
     from mimomem.text.tokens import tokenize_many
 

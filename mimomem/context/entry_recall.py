@@ -28,12 +28,15 @@ import math
 import os
 import re
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from itertools import chain
+from typing import TYPE_CHECKING, NamedTuple
 
 from mimomem.context.entries import Entry, template_terms
 from mimomem.context.entry_cache import Cached, EntryIndex
 from mimomem.text.stopwords import is_stop, stem
-from mimomem.tree.where import Where, session_projects
+
+if TYPE_CHECKING:  # the prompt hook's plan path imports this module without the tree
+    from mimomem.tree.where import Where
 
 MIN_COVERAGE = 0.3
 """Least share of the prompt's best possible score an entry must reach to be shown."""
@@ -91,11 +94,14 @@ class RecalledEntry(NamedTuple):
     coverage: float
 
 
-def query_terms(prompt: str) -> list[PromptTerm]:
-    """The prompt's terms (see the module docstring); ``[]`` when only stop words remain."""
+def query_terms(prompt: str, template: frozenset[str] | None = None) -> list[PromptTerm]:
+    """The prompt's terms (see the module docstring); ``[]`` when only stop words remain.
+
+    ``template``: :func:`~mimomem.context.entries.template_terms` (the prompt hook's plan keeps it)."""
     from mimomem.text.tokens import tokenize
 
-    template = template_terms()
+    if template is None:
+        template = template_terms()
     seen: set[str] = set()
     out: list[PromptTerm] = []
     kept: list[str] = []
@@ -134,21 +140,14 @@ def _expansions(prompt: str, kept: list[str], have: set[tuple[str, ...]]) -> lis
     return out
 
 
-def recall_files(where: Where) -> list[str]:
+def recall_files(where: "Where") -> list[str]:
     """The memory files in this prompt's scope (see the module docstring), at most :data:`MAX_FILES`.
 
     Plain strings, not ``Path`` objects: the prompt hook lists a few hundred files per prompt.
     """
-    tree = where.tree
-    dirs = [tree.project_dir(where.project_id), tree.root / "global"]
-    owners = session_projects(tree)
-    sids = sorted(sid for sid, pid in owners.items() if pid == where.project_id)
-    if where.session_id is not None and where.session_id not in sids:
-        sids.append(where.session_id)
-    dirs += [tree.session_dir(sid) for sid in sids]
     out: list[str] = []
     join = os.path.join
-    for top in dirs:
+    for top in recall_dirs(where):
         for dirpath, dirnames, filenames in os.walk(top):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             for name in sorted(filenames):
@@ -159,7 +158,22 @@ def recall_files(where: Where) -> list[str]:
     return out
 
 
-def load_entries(where: Where) -> EntryIndex:
+def recall_dirs(where: "Where") -> list[str]:
+    """The directories whose memory files are in this prompt's scope: the project's, global memory,
+    and every session of the project (this one included)."""
+    from mimomem.tree.where import session_projects
+
+    tree = where.tree
+    dirs = [tree.project_dir(where.project_id), tree.root / "global"]
+    owners = session_projects(tree)
+    sids = sorted(sid for sid, pid in owners.items() if pid == where.project_id)
+    if where.session_id is not None and where.session_id not in sids:
+        sids.append(where.session_id)
+    dirs += [tree.session_dir(sid) for sid in sids]
+    return [str(d) for d in dirs]
+
+
+def load_entries(where: "Where") -> EntryIndex:
     """Every entry in scope with its words (paths relative to the memory root), through the cache."""
     from mimomem.context.entry_cache import load_index
 
@@ -185,17 +199,31 @@ def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) ->
     )
     if best <= 0:
         return []
-    scores: dict[int, float] = {}  # entry -> score, summed in term order (the order the hits were found)
+    # Entries matching the same terms score the same (summed in term order, as a per-entry loop
+    # would) and pass the gate the same way: split the hits into such groups with set operations.
+    groups = [(0, 0.0, set().union(*matching))]  # (terms matched as bits, score, entries)
     for k, term in enumerate(terms):
-        weighted = term.weight * idf[k]
-        for i in matching[k]:
-            scores[i] = scores.get(i, 0) + weighted
-    scored = []
-    for i, score in scores.items():
-        if score < MIN_COVERAGE * best:  # the cheap test first
+        found = matching[k]
+        if not found:
             continue
-        if _enough([term for k, term in enumerate(terms) if i in matching[k]], postings):
-            scored.append((score, i))
+        weighted, bit = term.weight * idf[k], 1 << k
+        split = []
+        for bits, score, members in groups:
+            inside = members & found
+            if inside:
+                split.append((bits | bit, score + weighted, inside))
+                if len(inside) < len(members):
+                    split.append((bits, score, members - inside))
+            else:
+                split.append((bits, score, members))
+        groups = split
+    floor = MIN_COVERAGE * best
+    passing: dict[int, float] = {}
+    for bits, score, members in groups:
+        if score >= floor and _enough([term for k, term in enumerate(terms) if bits >> k & 1], postings):
+            passing.update(dict.fromkeys(members, score))
+    first_found = dict.fromkeys(chain.from_iterable(matching))  # the order a scan term by term finds them
+    scored = [(passing[i], i) for i in first_found if i in passing]
     if not scored:
         return []
     top = max(score for score, _ in scored)
@@ -291,12 +319,21 @@ def entry_date(entry: Entry) -> str:
     return found.group(1) if found else ""
 
 
-def recall_text(where: Where, prompt: str, *, limit: int = MAX_ENTRIES) -> str:
+def recall_text(where: "Where", prompt: str, *, limit: int = MAX_ENTRIES) -> str:
     """The entries relevant to ``prompt`` as a Markdown block, ``""`` when none passes the gate."""
-    terms = query_terms(prompt[:2000])
+    if not query_terms(prompt[:2000]):
+        return ""  # nothing to look for: the entries are not even loaded
+    return entries_text(load_entries(where), prompt, limit=limit)
+
+
+def entries_text(
+    entries: EntryIndex, prompt: str, *, limit: int = MAX_ENTRIES, template: frozenset[str] | None = None
+) -> str:
+    """The ``entries`` relevant to ``prompt`` as a Markdown block, ``""`` when none passes the gate."""
+    terms = query_terms(prompt[:2000], template)
     if not terms:
         return ""
-    chosen = rank(load_entries(where), terms)[:limit]
+    chosen = rank(entries, terms)[:limit]
     if not chosen:
         return ""
     chosen.sort(key=lambda r: _newest_first(r.entry))  # all are relevant: the newest value reads first

@@ -21,6 +21,7 @@ from typing import NamedTuple
 from mimomem.context.budgeted import Budgeted, read_budgeted, read_section_aware
 from mimomem.context.compact import compact_memory, drop_repeats
 from mimomem.context.estimate import estimate_tokens
+from mimomem.context.fitting import Block
 from mimomem.tree.boilerplate import content_only
 from mimomem.tree.templates import parse_notes
 from mimomem.tree.where import Where
@@ -39,17 +40,6 @@ CAPS: dict[str, int] = {
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """A memory file larger than this is not read into context (its path is listed instead)."""
-
-
-class Block(NamedTuple):
-    """One block of context: a name, the text (heading included), its tokens, what was cut."""
-
-    name: str
-    text: str
-    tokens: int
-    full_tokens: int
-    truncated: bool
-    source: str
 
 
 def rebuild_blocks(where: Where, budget: int, *, recent_user: Sequence[str] = ()) -> list[Block]:

@@ -17,16 +17,20 @@ if TYPE_CHECKING:
     from mimomem.curated.memory import Memory
     from mimomem.curated.store import CuratedMemory
 
-MAX_BODY_CHARS = 600
-"""Longer curated bodies are cut (with a pointer to the file) in per-prompt context."""
-
-
-def _store(where: Where) -> CuratedMemory | None:
+def open_store(where: Where) -> CuratedMemory | None:
+    """The curated store of ``where`` (its project's ``.memory/`` and global memory); ``None`` when
+    there is neither a project nor a global root."""
     from mimomem.curated.store import CuratedMemory
 
     if where.worktree is None and not os.path.isdir(_global_root()):
         return None
     return CuratedMemory(project_root=where.worktree)
+
+
+def curated_roots(where: Where) -> list[str]:
+    """The directories ``open_store`` reads: the project's ``.memory/`` (inside git) and the global root."""
+    roots = [os.path.join(where.worktree, ".memory")] if where.worktree is not None else []
+    return [*roots, _global_root()]
 
 
 def _global_root() -> str:
@@ -38,7 +42,7 @@ def _global_root() -> str:
 def curated_session_text(where: Where) -> str:
     """Hard rules (always) and the outline of curated memory; ``""`` when there is none."""
     with header_cache(where):
-        store = _store(where)
+        store = open_store(where)
         if store is None:
             return ""
         rules = store.hard_rules()
@@ -55,29 +59,16 @@ def curated_session_text(where: Where) -> str:
 
 
 def curated_prompt_text(where: Where, prompt: str, *, limit: int = 4) -> str:
-    """Curated memories for ``prompt``: scenario matches first, then recall; ``""`` if none."""
+    """Curated memories for ``prompt``: scenario matches first, then recall; ``""`` if none
+    (:func:`mimomem.context.serving.curated_text` over the store's plan part)."""
+    import time
+
+    from mimomem.context.plan import curated_part
+    from mimomem.context.serving import curated_text
+
     if not prompt.strip():
         return ""
-    with header_cache(where):
-        store = _store(where)
-        if store is None:
-            return ""
-        chosen: dict[tuple[str, str], tuple[Memory, str]] = {}
-        for memory in routed(store, prompt):
-            chosen[(memory.scope, memory.id)] = (memory, "scenario")
-        for item in store.recall(prompt, limit=limit, count_hits=False):
-            chosen.setdefault((item.memory.scope, item.memory.id), (item.memory, "recall"))
-    if not chosen:
-        return ""
-    out = ["## Relevant curated memory"]
-    for memory, reason in list(chosen.values())[:limit]:
-        body = memory.body.strip()
-        if len(body) > MAX_BODY_CHARS:
-            body = body[:MAX_BODY_CHARS] + f"… (full text: mimomem recall {memory.id})"
-        out.append(f"### {memory.summary} ({memory.scope}:{memory.id}, by {reason})")
-        if body:
-            out.append(body)
-    return "\n".join(out) + "\n"
+    return curated_text(curated_part(where), prompt, time.time(), limit=limit)
 
 
 def routed(store: CuratedMemory, prompt: str) -> list[Memory]:

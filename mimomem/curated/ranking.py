@@ -14,36 +14,15 @@ The top ``limit`` are exact: candidates come from the index in growing batches u
 
 from __future__ import annotations
 
-import heapq
-import math
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from mimomem.curated.memory import Memory, Recalled
+from mimomem.curated.scoring import SCOPE_PRIOR, Info, max_multiplier, top_scored
 from mimomem.text.bm25 import BM25Index
 from mimomem.text.query import Query
 from mimomem.text.tokens import tokenize
 
-SCOPE_PRIOR = {"project": 1.0, "global": 0.5}
-_Info = tuple[str, str, float, float, bool, str]  # scope, id, scope prior, updated timestamp, pinned, tie-break key
-REHEARSAL_STEP = 0.1
-REHEARSAL_CAP = 1.5
-
-
-def rehearsal(hits: int) -> float:
-    """``min(1.5, 1 + 0.1 * log2(1 + hits))``: grows with recall hits, bounded (cap at 31 hits)."""
-    return min(REHEARSAL_CAP, 1.0 + REHEARSAL_STEP * math.log2(1 + max(0, hits)))
-
-
-_REHEARSAL = [rehearsal(h) for h in range(32)]  # the cap is reached at 31 hits
-
-
-def decay(updated_ts: float, pinned: bool, now_ts: float, half_life_days: float) -> float:
-    """``0.5 ** (age_days / half_life_days)``; 1 for pinned memories or half-life 0."""
-    if pinned or half_life_days == 0:
-        return 1.0
-    factor: float = 0.5 ** (max(0.0, now_ts - updated_ts) / 86400.0 / half_life_days)
-    return factor
 
 
 def memory_key(memory: Memory) -> str:
@@ -67,7 +46,7 @@ class RecallIndex:
         self.index = index if index is not None else BM25Index()
         self.resolve = resolve
         self.memories: dict[Hashable, Memory] = {}
-        self.info: dict[Hashable, _Info] = {}  # keys are str; Hashable is what BM25Index.search yields
+        self.info: dict[Hashable, Info] = {}  # keys are str; Hashable is what BM25Index.search yields
         self.bounds: dict[str, list[Any]] = {}  # scope -> [latest updated timestamp, any pinned]
 
     def add(self, memory: Memory) -> None:
@@ -106,34 +85,15 @@ class RecallIndex:
 
     def max_multiplier(self, now_ts: float, max_hits: Mapping[str, int]) -> float:
         """An upper bound of every live memory's multiplier (scope x decay x rehearsal)."""
-        best = 0.0
-        for scope, (latest, any_pinned) in self.bounds.items():
-            d = decay(latest, any_pinned, now_ts, self.half_life_days)
-            best = max(best, SCOPE_PRIOR[scope] * d * rehearsal(max_hits[scope]))
-        return best
+        return max_multiplier(self.bounds, now_ts, self.half_life_days, max_hits)
 
     def top(
         self, query: Query, limit: int, now_ts: float, hits: Mapping[str, Mapping[str, int]], max_mult: float
     ) -> list[Recalled]:
         """The exact ``limit`` best memories for ``query`` (``hits``: scope -> id -> count)."""
-        info, half_life, reh = self.info, self.half_life_days, _REHEARSAL
-        fetch = max(8 * limit, 64)
-        while True:
-            candidates = self.index.search(query, fetch)
-            scored: list[tuple[float, str, float, float, float, float, int, Hashable]] = []
-            append = scored.append
-            for key, base in candidates:
-                scope, memory_id, prior, ts, pinned, tie = info[key]
-                n = hits[scope].get(memory_id, 0)
-                d = decay(ts, pinned, now_ts, half_life)
-                r = reh[n] if n < len(reh) else REHEARSAL_CAP
-                append((base * prior * d * r, tie, base, prior, d, r, n, key))
-            best = heapq.nsmallest(limit, scored, key=lambda s: (-s[0], s[1]))
-            if len(candidates) < fetch:
-                break  # every matching memory was scored
-            if len(best) == limit and best[-1][0] > max_mult * candidates[-1][1] * (1 + 1e-12):
-                break  # nothing unfetched can reach the limit-th score (with rounding headroom)
-            fetch *= 8
+        best = top_scored(
+            lambda k: self.index.search(query, k), self.info, limit, now_ts, self.half_life_days, hits, max_mult
+        )
         out = []
         for sc, _, b, p, d, r, n, key in best:
             memory = self.memory(key)

@@ -17,14 +17,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from mimomem.curated.listing import StaleListingError
+from mimomem.curated.scoring import MIN_SCENARIO_OVERLAP, scenario_applies
 
 if TYPE_CHECKING:
     from mimomem.curated.memory import Memory
     from mimomem.curated.roots import CuratedRoot
     from mimomem.curated.store import CuratedMemory
-
-MIN_SCENARIO_OVERLAP = 0.75
-"""A ``load_when`` scenario applies when at least this share of its terms is in the prompt."""
 
 Applies = Callable[[Sequence[str]], bool]
 
@@ -45,7 +43,7 @@ def routed(store: CuratedMemory, prompt: str) -> list[Memory]:
             terms = terms_of.get(scenario)
             if terms is None:
                 terms = terms_of[scenario] = {t.text for t in tokenize(scenario)}
-            if terms and len(terms & have) / len(terms) >= MIN_SCENARIO_OVERLAP:
+            if scenario_applies(terms, have):
                 return True
         return False
 
@@ -55,6 +53,11 @@ def routed(store: CuratedMemory, prompt: str) -> list[Memory]:
     return out
 
 
+def routable(kind: str, load_when: Sequence[str], superseded_by: str | None) -> bool:
+    """Whether a memory can be routed to at all: it has a scenario, is live and is no ``rule-proposal``."""
+    return bool(load_when) and not superseded_by and kind != "rule-proposal"
+
+
 def _routed_in(root: CuratedRoot, applies: Applies) -> list[Memory]:
     candidates = _candidates(root)
     if candidates is not None:
@@ -62,7 +65,7 @@ def _routed_in(root: CuratedRoot, applies: Applies) -> list[Memory]:
             chosen = [
                 root.read_listed(memory_id)
                 for memory_id, kind, when, superseded_by in candidates
-                if when and not superseded_by and kind != "rule-proposal" and applies(when)
+                if routable(kind, when, superseded_by) and applies(when)
             ]
             return [m for m in chosen if m is not None]
         except StaleListingError:
@@ -71,7 +74,7 @@ def _routed_in(root: CuratedRoot, applies: Applies) -> list[Memory]:
     return [
         m
         for m in (memories[k] for k in sorted(memories))
-        if not m.superseded_by and m.kind != "rule-proposal" and applies(m.load_when)
+        if routable(m.kind, m.load_when, m.superseded_by) and applies(m.load_when)
     ]
 
 
@@ -94,4 +97,4 @@ def _candidates(root: CuratedRoot) -> list[tuple[str, str, tuple[str, ...], str 
     return sorted(found)
 
 
-__all__ = ["MIN_SCENARIO_OVERLAP", "routed"]
+__all__ = ["MIN_SCENARIO_OVERLAP", "routable", "routed"]

@@ -34,7 +34,8 @@ from mimomem.curated.memory import (
     memory_from_meta,
     new_memory_meta,
 )
-from mimomem.curated.ranking import RecallIndex, decay, memory_key, rehearsal
+from mimomem.curated.ranking import RecallIndex, memory_key
+from mimomem.curated.scoring import decay, rehearsal
 from mimomem.curated.recall_cache import build_ranking
 from mimomem.curated.render import outline_lines
 from mimomem.curated.roots import CuratedRoot, default_global_root

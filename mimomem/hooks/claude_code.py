@@ -27,9 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from mimomem.context.hosts import CLAUDE_CODE
-
-MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
-"""A hook payload larger than this is refused (Claude Code's are a few kilobytes)."""
+from mimomem.hooks.entry import MAX_PAYLOAD_BYTES, exit_now, hook_output, read_payload, served_text
 
 PRE_COMPACT_SECONDS = 5.0
 """Promotion done inside a PreCompact hook before the rest is detached (it has no 1.5 s limit)."""
@@ -43,15 +41,21 @@ class HookInputError(Exception):
 
 
 def run(
-    stdin: TextIO | None, stdout: TextIO | None, stderr: TextIO | None, *, env: Mapping[str, str] | None = None
+    stdin: TextIO | None,
+    stdout: TextIO | None,
+    stderr: TextIO | None,
+    *,
+    env: Mapping[str, str] | None = None,
+    raw: str | bytes | None = None,
 ) -> int:
     """Handle one hook invocation; always returns 0 (a hook must never block the agent).
 
     Any stream may be closed (``None``) or go away mid-write: nothing is then said, nothing raised,
     and an error line never lands on stdout (where the host would hand it to the model).
+    ``raw``: the payload already read from ``stdin`` (by :mod:`mimomem.hooks.entry`).
     """
     try:
-        payload = parse_payload(_read(stdin))
+        payload = parse_payload(read_payload(stdin) if raw is None else raw)
         out = handle(payload, env=os.environ if env is None else env)
     except Exception as exc:  # fail open: the agent goes on without memory, the user sees why
         say(f"mimomem hook: {_reason(exc)}", stderr)
@@ -61,14 +65,6 @@ def run(
             stdout.write(out)
             stdout.flush()
     return 0
-
-
-def _read(stdin: TextIO | None) -> str | bytes:
-    """At most ``MAX_PAYLOAD_BYTES`` + 1 bytes of the payload (characters, for a text-only stream)."""
-    if stdin is None:
-        raise HookInputError("stdin is closed; Claude Code sends one JSON object per hook call")
-    raw = getattr(stdin, "buffer", None)
-    return raw.read(MAX_PAYLOAD_BYTES + 1) if raw is not None else stdin.read(MAX_PAYLOAD_BYTES + 1)
 
 
 def say(line: str, stderr: TextIO | None) -> None:
@@ -115,7 +111,7 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
         if not isinstance(prompt, str):
             raise HookInputError("UserPromptSubmit without a string 'prompt'; nothing injected")
         promote(where, payload, deadline=None)
-        text = _prompt(where, prompt)
+        text = _prompt(where, prompt, payload, env)
     else:
         trigger = str(payload.get("trigger") or payload.get("reason") or event)
         if event == "PreCompact" or not defer_digest(where, payload, trigger=trigger):
@@ -127,12 +123,7 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
 
             start_due_passes(where, env=env)
         return ""
-    if not text:
-        return ""
-    return (
-        json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}, ensure_ascii=False)
-        + "\n"
-    )
+    return hook_output(str(event), text)
 
 
 def _where(payload: Mapping[str, Any], env: Mapping[str, str]) -> Any:
@@ -172,10 +163,20 @@ def _session_start(where: Any, payload: Mapping[str, Any], env: Mapping[str, str
     return str(session_context(where, budget=budget, recent_user=recent, char_cap=CLAUDE_CODE.safe_chars).text)
 
 
-def _prompt(where: Any, prompt: str) -> str:
-    from mimomem.context.assemble import prompt_context
+def _prompt(where: Any, prompt: str, payload: Mapping[str, Any], env: Mapping[str, str]) -> str:
+    """The prompt's context from its saved plan when current, else from a new plan, saved for the
+    next prompts (:mod:`mimomem.context.serving`)."""
+    from mimomem.context import serving
 
-    return str(prompt_context(where, prompt[:4000], char_cap=CLAUDE_CODE.safe_chars).text)
+    key = serving.plan_key("UserPromptSubmit", payload, env)
+    path = serving.plan_file(key, env)
+    plan = serving.load_plan(path, key)
+    if plan is None:
+        from mimomem.context.plan import prompt_plan
+
+        stamps, plan = prompt_plan(where, cwd=str(payload["cwd"]))
+        serving.save_plan(path, key, stamps, plan)
+    return served_text(plan, prompt)
 
 
 def _budget_from(env: Mapping[str, str], variable: str, default: int) -> int:
@@ -238,21 +239,8 @@ def defer_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> boo
     return True
 
 
-def exit_now(status: int) -> None:
-    """End a hook process at once, its output flushed, without the interpreter's teardown.
-
-    Freeing every module and object at exit costs a hook process ~25M instructions (~6 ms, a
-    quarter of ``python -c pass``) on every prompt.  Nothing is lost: stdout and stderr are
-    flushed here, every file the hook writes is closed (and atomic) before this point, locks
-    are released by the kernel, and the hook registers no ``atexit`` work.
-    """
-    for stream in (sys.stdout, sys.stderr):
-        if stream is not None:  # None: the host closed it
-            with suppress(OSError, ValueError):  # a broken pipe: the host went away; nothing to save
-                stream.flush()
-    os._exit(status)
-
-
 def main() -> int:
-    """Entry point for ``mimomem hook claude-code``."""
-    return run(sys.stdin, sys.stdout, sys.stderr)
+    """Entry point for ``mimomem hook claude-code`` (the served path first: :func:`mimomem.hooks.entry.main`)."""
+    from mimomem.hooks.entry import main as entry_main
+
+    return entry_main()

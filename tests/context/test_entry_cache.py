@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.context import entry_cache
+from mimomem.context import entry_cache, rebuild
 from mimomem.context.entry_cache import cache_path, entries_of
 
 
@@ -23,13 +23,13 @@ def files(tmp_path: Path) -> list[Path]:
 
 def _count_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     reads: list[Path] = []
-    real = entry_cache.read_memory_file
+    real = rebuild.read_memory_file
 
     def spy(path: Path) -> str:
         reads.append(path)
         return real(path)
 
-    monkeypatch.setattr(entry_cache, "read_memory_file", spy)
+    monkeypatch.setattr(rebuild, "read_memory_file", spy)
     return reads
 
 

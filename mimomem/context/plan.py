@@ -1,0 +1,127 @@
+"""Building the prompt hook's plan: everything the per-prompt context depends on but the prompt.
+
+See :mod:`mimomem.context.serving` for what a plan is and how the hook serves from it.  This
+side runs in the library (the hook's slow path and ``prompt_context``): it opens the tree, the
+curated store and the entry cache, and records the stamp of every path the context is read
+from *before* reading it, so a change made while the plan is built shows as a changed stamp
+at the next prompt, never as a stale answer.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from mimomem.context.serving import Stamp, stamp, tree_stamps
+
+if TYPE_CHECKING:
+    from mimomem.tree.where import Where
+
+
+def prompt_plan(where: Where, *, cwd: str | None = None) -> tuple[list[tuple[str, Stamp]], dict[str, Any]]:
+    """``(stamps, data)``: the inputs' stamps (with ``cwd``, the directory the project was found
+    from; none without it) and the plan's data for :func:`mimomem.context.serving.answer`."""
+    from mimomem.context.instructions import recall_reminder
+
+    stamps = inputs(where, cwd) if cwd is not None else []
+    data = {"curated": curated_part(where), "entries": entries_part(where), "reminder": recall_reminder(where)}
+    return stamps, data
+
+
+def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
+    """The stamp of every path the per-prompt context of ``where`` depends on (see the module docstring).
+
+    - the memory files in scope: every file and directory under the project's memory, global
+      memory and each session of the project (:func:`~mimomem.context.entry_recall.recall_dirs`),
+      and the session registry that says which sessions those are;
+    - both curated roots, whole (memories, outlines, recall counts);
+    - the project's identity: a ``.git`` in ``cwd`` or any directory above it, and the id files;
+    - what the hook records for the session (its registration and promotion marker);
+    - the installed package (an upgrade changes what a plan means).
+    """
+    import mimomem
+    from mimomem.context.entry_recall import recall_dirs
+    from mimomem.context.relevant import curated_roots
+    from mimomem.passes.promote_state import marker_path
+    from mimomem.tree.where import STATE
+
+    out: list[tuple[str, Stamp]] = []
+    for top in recall_dirs(where):
+        out += tree_stamps(top)
+    for top in curated_roots(where):
+        out += tree_stamps(top)
+    data = str(where.tree.data_dir)
+    out.append((os.path.join(data, STATE, "sessions"), stamp(os.path.join(data, STATE, "sessions"))))
+    here = os.path.realpath(cwd)
+    while True:
+        out.append((os.path.join(here, ".git"), stamp(os.path.join(here, ".git"))))
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    identity = where.tree.project_id(where.worktree) if where.worktree is not None else None
+    if identity is not None and identity.git_dir is not None:
+        out += [(p, stamp(p)) for p in (os.path.join(identity.git_dir, name) for name in where.tree.id_files)]
+    registered = [os.path.join(data, STATE, "projects", where.project_id)]
+    if where.session_id is not None:
+        registered += [os.path.join(data, STATE, "sessions", where.session_id), str(marker_path(where, where.session_id))]
+    out += [(p, stamp(p)) for p in registered]
+    package = os.path.dirname(os.path.abspath(mimomem.__file__))
+    out += [(p, stamp(p)) for p in (package, os.path.join(package, "__init__.py"), os.path.abspath(__file__))]
+    return out
+
+
+def entries_part(where: Where) -> dict[str, Any]:
+    """The entries in scope with their words and postings (:class:`~mimomem.context.entry_cache.EntryIndex`)."""
+    from mimomem.context.entries import template_terms
+    from mimomem.context.entry_recall import load_entries
+
+    return {"index": load_entries(where).state, "template": template_terms()}
+
+
+def curated_part(where: Where) -> dict[str, Any] | None:
+    """The curated store as curated recall and ``load_when`` routing see it; ``None`` without a store.
+
+    ``routes``: ``(scope, id, scenario term sets)`` of every routable memory, in routing order;
+    ``docs``: the recall index's documents (key, space-joined tokens) in insertion order, so a
+    rebuilt index ranks and breaks ties as the store's; ``info``, ``bounds``, ``half_life``,
+    ``hits`` and ``max_hits``: what the score's multipliers need; ``show``: summary and body of
+    every memory either can choose."""
+    from mimomem.context.relevant import open_store
+    from mimomem.curated.routing import routable
+    from mimomem.text.tokens import tokenize, tokenize_many
+    from mimomem.tree.where import header_cache
+
+    with header_cache(where):
+        store = open_store(where)
+        if store is None:
+            return None
+        ranking = store._refresh()
+
+        def gather(ranking: Any) -> dict[str, Any]:
+            show: dict[tuple[str, str], tuple[str, str]] = {}
+            routes = []
+            for root in store._roots.values():
+                memories = root.memories
+                for memory in (memories[k] for k in sorted(memories)):
+                    if routable(memory.kind, memory.load_when, memory.superseded_by):
+                        scenarios = tuple(frozenset(t.text for t in tokenize(s)) for s in memory.load_when)
+                        routes.append((memory.scope, memory.id, scenarios))
+                        show[(memory.scope, memory.id)] = (memory.summary, memory.body)
+            keys = ranking.index.doc_ids()
+            indexed = [ranking.memory(key) for key in keys]
+            for memory in indexed:
+                show[(memory.scope, memory.id)] = (memory.summary, memory.body)
+            tokens = tokenize_many([m.text for m in indexed])
+            return {
+                "routes": routes,
+                "docs": [(key, " ".join(t)) for key, t in zip(keys, tokens, strict=True)],
+                "info": dict(ranking.info),
+                "bounds": {scope: tuple(bound) for scope, bound in ranking.bounds.items()},
+                "half_life": store.half_life_days,
+                "hits": {scope: root.read_hits() for scope, root in store._roots.items()},
+                "max_hits": {scope: root.max_hits for scope, root in store._roots.items()},
+                "show": show,
+            }
+
+        return store._using(ranking, gather)
