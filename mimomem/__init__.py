@@ -7,67 +7,12 @@ The public names below are imported on first use (PEP 562), so ``import mimomem`
 cheap: a Claude Code hook runs on every prompt and must not pay for the whole library.
 The names come in four tiers: ``ENGINE`` (the text engine), ``STORES`` (tree, search cache,
 curated store, history), ``MEMORY_FLOOR`` (who asks and who writes, the fused search, context for a model)
-and ``ERRORS`` (imported eagerly from ``mimomem.errors``).
+and ``ERRORS`` (from ``mimomem.errors``, imported on first use too).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-
-from mimomem.errors import (
-    BadMemoryPathError,
-    CorruptDatabaseError,
-    CuratedError,
-    DiskFullError,
-    DuplicateMemoryError,
-    ExtensionNotBuiltError,
-    ForeignDatabaseError,
-    GlossaryError,
-    HistoryError,
-    HistoryLockedError,
-    HistorySourceError,
-    IndexFileError,
-    InputError,
-    InvalidAgentNameError,
-    InvalidCuratedIdError,
-    InvalidFileNameError,
-    InvalidFloorError,
-    InvalidLimitError,
-    InvalidMemoryError,
-    InvalidMemoryIdError,
-    InvalidRetrievalError,
-    InvalidScopeError,
-    InvalidTypeError,
-    LoadExtensionUnsupportedError,
-    LocationError,
-    MemoryNotFoundError,
-    MemoryRootNotFoundError,
-    MimomemError,
-    ModelEndpointError,
-    NoProjectRootError,
-    NotInWriterAllowlistError,
-    NotOwnerError,
-    OutsideAllowedAreaError,
-    OutsideRootError,
-    PassError,
-    ProjectIdError,
-    RefusedError,
-    ReservedForRoleError,
-    ReservedTaskPathError,
-    SchemaTooNewError,
-    SecretRefusedError,
-    SqliteExtensionError,
-    StaleTokenizerIndexError,
-    StoreError,
-    TokenizerUnavailableError,
-    TranscriptReadError,
-    UnavailableError,
-    UnknownBackendError,
-    UnknownModeError,
-    UsageError,
-    WriteDeniedError,
-    WritingDisabledError,
-)
 
 if TYPE_CHECKING:
     from mimomem.common.secrets import SecretFinding, ensure_no_secrets, scan_secrets
@@ -77,6 +22,60 @@ if TYPE_CHECKING:
     from mimomem.curated.injection import render_injection
     from mimomem.curated.memory import BulkResult, ForgetResult, InspectReport, Memory, MemoryStatus, Problem, Recalled
     from mimomem.curated.store import CuratedMemory
+    from mimomem.errors import (
+        BadMemoryPathError,
+        CorruptDatabaseError,
+        CuratedError,
+        DiskFullError,
+        DuplicateMemoryError,
+        ExtensionNotBuiltError,
+        ForeignDatabaseError,
+        GlossaryError,
+        HistoryError,
+        HistoryLockedError,
+        HistorySourceError,
+        IndexFileError,
+        InputError,
+        InvalidAgentNameError,
+        InvalidCuratedIdError,
+        InvalidFileNameError,
+        InvalidFloorError,
+        InvalidLimitError,
+        InvalidMemoryError,
+        InvalidMemoryIdError,
+        InvalidRetrievalError,
+        InvalidScopeError,
+        InvalidTypeError,
+        LoadExtensionUnsupportedError,
+        LocationError,
+        MemoryNotFoundError,
+        MemoryRootNotFoundError,
+        MimomemError,
+        ModelEndpointError,
+        NoProjectRootError,
+        NotInWriterAllowlistError,
+        NotOwnerError,
+        OutsideAllowedAreaError,
+        OutsideRootError,
+        PassError,
+        ProjectIdError,
+        RefusedError,
+        ReservedForRoleError,
+        ReservedTaskPathError,
+        SchemaTooNewError,
+        SecretRefusedError,
+        SqliteExtensionError,
+        StaleTokenizerIndexError,
+        StoreError,
+        TokenizerUnavailableError,
+        TranscriptReadError,
+        UnavailableError,
+        UnknownBackendError,
+        UnknownModeError,
+        UsageError,
+        WriteDeniedError,
+        WritingDisabledError,
+    )
     from mimomem.history.history_store import HistoryStore
     from mimomem.search.backends import Backend
     from mimomem.search.document_index import DocumentIndex
@@ -157,9 +156,6 @@ MEMORY_FLOOR: dict[str, str] = {
 }
 """Tier 3, the memory floor: who is asking (``Where``) and who writes (``Writer``), one search over
 the tree and the curated store, and the context handed to a model within a token budget."""
-
-_LAZY: dict[str, str] = {**ENGINE, **STORES, **MEMORY_FLOOR}
-"""Public name -> the module that defines it (imported on first use)."""
 
 
 REMOVED: dict[str, str] = {
@@ -256,6 +252,10 @@ ERRORS: tuple[str, ...] = (
 ``RefusedError``, ``StoreError``, ``UnavailableError``) and the specific classes under them.
 The errors of the command-line tools (``mimomem bench``, ``mimomem install``) stay in
 ``mimomem.errors`` (and ``mimomem.bench``)."""
+
+_LAZY: dict[str, str] = {**ENGINE, **STORES, **MEMORY_FLOOR, **dict.fromkeys(ERRORS, "mimomem.errors")}
+"""Public name -> the module that defines it (imported on first use)."""
+
 
 __all__ = [
     "BM25Index",

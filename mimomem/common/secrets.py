@@ -32,7 +32,6 @@ from mimomem.common.secret_values import (
     PASSWORD_MIN_LEN,
     shannon_entropy,
 )
-from mimomem.errors import SecretRefusedError
 
 ALLOW_MARKER = "mimomem:allow-secret"
 """Put this on a line to let that line's would-be secrets through."""
@@ -149,6 +148,13 @@ def scan_fields(fields: Mapping[str, str]) -> list[SecretFinding]:
     return [f._replace(field=name) for name, text in fields.items() if text for f in scan_secrets(text)]
 
 
+def _refused(where: str, findings: list[SecretFinding]) -> Exception:
+    """The ``SecretRefusedError`` for a refused write (imported here: the read path never raises it)."""
+    from mimomem.errors import SecretRefusedError
+
+    return SecretRefusedError(redact_secrets(where), findings)
+
+
 def ensure_no_secrets(text: str, *, where: str, field: str = "") -> None:
     """Raise ``SecretRefusedError`` when ``text`` (about to be written to ``where``) holds a likely secret.
 
@@ -156,14 +162,14 @@ def ensure_no_secrets(text: str, *, where: str, field: str = "") -> None:
     """
     findings = scan_secrets(text)
     if findings:
-        raise SecretRefusedError(redact_secrets(where), [f._replace(field=field) for f in findings])
+        raise _refused(where, [f._replace(field=field) for f in findings])
 
 
 def ensure_no_secrets_in_fields(fields: Mapping[str, str], *, where: str) -> None:
     """``ensure_no_secrets`` over named fields (summary, slug, body...): the user's own line numbers."""
     findings = scan_fields(fields)
     if findings:
-        raise SecretRefusedError(redact_secrets(where), findings)
+        raise _refused(where, findings)
 
 
 def ensure_no_secrets_appended(before: str, text: str, *, where: str) -> None:
@@ -187,7 +193,7 @@ def ensure_no_secrets_appended(before: str, text: str, *, where: str) -> None:
         line_end = text_starts[idx + 1] - 1 if idx + 1 < len(text_starts) else len(text)
         findings.append(SecretFinding(kind, idx + 1, offset - line_start, min(end - len(tail), line_end) - line_start))
     if findings:
-        raise SecretRefusedError(redact_secrets(where), findings)
+        raise _refused(where, findings)
 
 
 __all__ = [
@@ -197,7 +203,6 @@ __all__ = [
     "PASSWORD_MIN_ENTROPY",
     "PASSWORD_MIN_LEN",
     "SecretFinding",
-    "SecretRefusedError",
     "ensure_no_secrets",
     "ensure_no_secrets_appended",
     "ensure_no_secrets_in_fields",

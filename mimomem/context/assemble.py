@@ -18,7 +18,6 @@ anything cut or left out is named with the path or command that shows it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from mimomem.context.fitting import LEFT_OUT_RESERVE, PROMPT_BUDGET, Block, Context, enforce, make_block
 from mimomem.context.instructions import memory_instructions
@@ -27,7 +26,6 @@ from mimomem.tree.where import Where
 
 SESSION_BUDGET = 4000
 """Default tokens for the session-start context (Claude Code shows ~10,000 characters whole)."""
-
 
 
 def session_context(
@@ -79,3 +77,14 @@ def _curated_session_blocks(where: Where) -> list[Block]:
 
     text = curated_session_text(where)
     return [make_block("curated", text, "mimomem inspect")] if text else []
+
+
+__all__ = [
+    "PROMPT_BUDGET",
+    "SESSION_BUDGET",
+    "Block",
+    "Context",
+    "make_block",
+    "prompt_context",
+    "session_context",
+]

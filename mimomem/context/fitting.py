@@ -181,5 +181,3 @@ def _cut_last(ctx: Context, last: Block, tries: int = 4) -> bool:
         room = min(room - 8, cut.tokens - over - 8)
     ctx.blocks[-1] = last
     return False
-
-

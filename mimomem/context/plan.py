@@ -10,6 +10,7 @@ at the next prompt, never as a stale answer.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from mimomem.context.serving import Stamp, stamp, tree_stamps
@@ -18,12 +19,15 @@ if TYPE_CHECKING:
     from mimomem.tree.where import Where
 
 
-def prompt_plan(where: Where, *, cwd: str | None = None) -> tuple[list[tuple[str, Stamp]], dict[str, Any]]:
+def prompt_plan(
+    where: Where, *, cwd: str | None = None, also: Sequence[str] = ()
+) -> tuple[list[tuple[str, Stamp]], dict[str, Any]]:
     """``(stamps, data)``: the inputs' stamps (with ``cwd``, the directory the project was found
-    from; none without it) and the plan's data for :func:`mimomem.context.serving.answer`."""
+    from; none without it), ``also`` stamped too (what the caller's own state depends on), and the
+    plan's data for :func:`mimomem.context.serving.answer`."""
     from mimomem.context.instructions import recall_reminder
 
-    stamps = inputs(where, cwd) if cwd is not None else []
+    stamps = [*inputs(where, cwd), *((p, stamp(p)) for p in also)] if cwd is not None else []
     data = {"curated": curated_part(where), "entries": entries_part(where), "reminder": recall_reminder(where)}
     return stamps, data
 
@@ -36,13 +40,11 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
       and the session registry that says which sessions those are;
     - both curated roots, whole (memories, outlines, recall counts);
     - the project's identity: a ``.git`` in ``cwd`` or any directory above it, and the id files;
-    - what the hook records for the session (its registration and promotion marker);
+    - the session's and the project's registration (``locate`` writes them when missing);
     - the installed package (an upgrade changes what a plan means).
     """
-    import mimomem
     from mimomem.context.entry_recall import recall_dirs
     from mimomem.context.relevant import curated_roots
-    from mimomem.passes.promote_state import marker_path
     from mimomem.tree.where import STATE
 
     out: list[tuple[str, Stamp]] = []
@@ -64,9 +66,9 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
         out += [(p, stamp(p)) for p in (os.path.join(identity.git_dir, name) for name in where.tree.id_files)]
     registered = [os.path.join(data, STATE, "projects", where.project_id)]
     if where.session_id is not None:
-        registered += [os.path.join(data, STATE, "sessions", where.session_id), str(marker_path(where, where.session_id))]
+        registered.append(os.path.join(data, STATE, "sessions", where.session_id))
     out += [(p, stamp(p)) for p in registered]
-    package = os.path.dirname(os.path.abspath(mimomem.__file__))
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     out += [(p, stamp(p)) for p in (package, os.path.join(package, "__init__.py"), os.path.abspath(__file__))]
     return out
 

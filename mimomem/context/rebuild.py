@@ -16,7 +16,6 @@ import re
 import stat
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from mimomem.context.budgeted import Budgeted, read_budgeted, read_section_aware
 from mimomem.context.compact import compact_memory, drop_repeats

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from mimomem.curated.memory import Memory
     from mimomem.curated.store import CuratedMemory
 
+
 def open_store(where: Where) -> CuratedMemory | None:
     """The curated store of ``where`` (its project's ``.memory/`` and global memory); ``None`` when
     there is neither a project nor a global root."""

@@ -82,7 +82,9 @@ def plan_file(key: tuple[Any, ...], env: Mapping[str, str]) -> str:
     from mimomem.common.cache import cache_root
     from mimomem.common.digest import hexdigest
 
-    return os.path.join(cache_root(env), "plans", hexdigest(repr(key).encode("utf-8"), 16) + ".plan")  # repr: marshal bytes vary
+    return os.path.join(
+        cache_root(env), "plans", hexdigest(repr(key).encode("utf-8"), 16) + ".plan"
+    )  # repr: marshal bytes vary
 
 
 def load_plan(path: str, key: tuple[Any, ...]) -> dict[str, Any] | None:
@@ -111,11 +113,7 @@ def fresh(paths: object, stamps: object) -> bool:
     """Whether every path still has the stamp recorded for it."""
     if not isinstance(paths, tuple) or not isinstance(stamps, tuple) or len(paths) != len(stamps):
         return False
-    here = stamp
-    for path, old in zip(paths, stamps):  # noqa: B905 - lengths checked above
-        if here(path) != old:
-            return False
-    return True
+    return tuple(map(stamp, paths)) == stamps  # all stamped (C-level map): unchanged is the usual case
 
 
 def save_plan(path: str, key: tuple[Any, ...], stamps: Iterable[tuple[str, Stamp]], data: Mapping[str, Any]) -> None:

@@ -24,7 +24,6 @@ from mimomem.text.query import Query
 from mimomem.text.tokens import tokenize
 
 
-
 def memory_key(memory: Memory) -> str:
     """The index key of a memory: ``<scope>:<id>`` (both roots may hold the same id)."""
     return f"{memory.scope}:{memory.id}"

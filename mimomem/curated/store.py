@@ -35,10 +35,10 @@ from mimomem.curated.memory import (
     new_memory_meta,
 )
 from mimomem.curated.ranking import RecallIndex, memory_key
-from mimomem.curated.scoring import decay, rehearsal
 from mimomem.curated.recall_cache import build_ranking
 from mimomem.curated.render import outline_lines
 from mimomem.curated.roots import CuratedRoot, default_global_root
+from mimomem.curated.scoring import decay, rehearsal
 from mimomem.errors import (
     CuratedError,
     InvalidMemoryError,

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from mimomem.context.hosts import CLAUDE_CODE
-from mimomem.hooks.entry import MAX_PAYLOAD_BYTES, exit_now, hook_output, read_payload, served_text
+from mimomem.hooks.entry import MAX_PAYLOAD_BYTES, hook_output, read_payload, served_text
 
 PRE_COMPACT_SECONDS = 5.0
 """Promotion done inside a PreCompact hook before the rest is detached (it has no 1.5 s limit)."""
@@ -173,8 +173,11 @@ def _prompt(where: Any, prompt: str, payload: Mapping[str, Any], env: Mapping[st
     plan = serving.load_plan(path, key)
     if plan is None:
         from mimomem.context.plan import prompt_plan
+        from mimomem.passes.promote_state import marker_path
 
-        stamps, plan = prompt_plan(where, cwd=str(payload["cwd"]))
+        # the promotion marker too: a prompt registers its session there when the marker is missing
+        marker = [str(marker_path(where, where.session_id))] if where.session_id is not None else []
+        stamps, plan = prompt_plan(where, cwd=str(payload["cwd"]), also=marker)
         serving.save_plan(path, key, stamps, plan)
     return served_text(plan, prompt)
 

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Mapping
+from contextlib import suppress
 from typing import Any, TextIO
 
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
@@ -42,17 +43,13 @@ def run(
     if out is None:
         return _hook(stdin, stdout, stderr, env, raw)
     if out and stdout is not None:
-        try:
+        with suppress(OSError, ValueError):  # stdout closed, or the host stopped reading: nobody to tell
             stdout.write(out)
             stdout.flush()
-        except (OSError, ValueError):  # stdout closed, or the host stopped reading: nobody to tell
-            pass
     return 0
 
 
-def _hook(
-    stdin: TextIO | None, stdout: TextIO | None, stderr: TextIO | None, env: Mapping[str, str], raw: Any
-) -> int:
+def _hook(stdin: TextIO | None, stdout: TextIO | None, stderr: TextIO | None, env: Mapping[str, str], raw: Any) -> int:
     from mimomem.hooks import claude_code
 
     return claude_code.run(stdin, stdout, stderr, env=env, raw=raw)
@@ -121,8 +118,6 @@ def exit_now(status: int) -> None:
     """
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:  # None: the host closed it
-            try:
+            with suppress(OSError, ValueError):  # a broken pipe: the host went away; nothing to save
                 stream.flush()
-            except (OSError, ValueError):  # a broken pipe: the host went away; nothing to save
-                pass
     os._exit(status)

@@ -15,8 +15,6 @@ Two modes:
 from collections.abc import Iterable
 from typing import Any, Literal, NamedTuple, overload
 
-from mimomem.errors import UnknownModeError
-
 MAX_WORD = 255
 """Longest word token, in folded characters; longer runs are cut (as Lucene does)."""
 
@@ -46,6 +44,8 @@ def tokenize(text: str, mode: str = "bigram") -> list[Token]:
         from mimomem.text.segment import tokenize_jieba
 
         return tokenize_jieba(text)
+    from mimomem.errors import UnknownModeError
+
     raise UnknownModeError(f"unknown tokenizer mode {mode!r}; valid modes: {', '.join(MODES)}")
 
 

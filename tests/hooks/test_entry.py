@@ -1,0 +1,206 @@
+"""The prompt hook served from its plan (``hooks.entry`` + ``context.serving``).
+
+The served answer must be the slow path's answer, and a plan must never be used once anything
+it was built from changed: each kind of change below makes the served path step aside (and the
+hook then answers from the files, with the change in it).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from mimomem.context import serving
+from mimomem.curated.store import CuratedMemory
+from mimomem.hooks import claude_code, entry
+from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.writer import Writer
+
+SID = "served-session"
+PROMPT = "部署前数据库端口要改成多少？pnpm 构建"
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    repo = tmp_path / "shop-api"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src").mkdir()
+    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("MIMOMEM_SESSION", raising=False)
+    tree = MemoryTree()
+    pid = tree.project_id(repo).id
+    tree.write(
+        tree.project_memory(pid),
+        "# Project memory\n\n## Discovered durable knowledge\n\n- 部署前数据库端口是 5433（staging 和 prod 相同）。\n",
+        Writer("main", project_id=pid, worktree=repo),
+    )
+    store = CuratedMemory(project_root=repo)
+    store.remember("decisions", "pnpm 构建用 node 20", "构建前先 pnpm install", author="user", load_when=["pnpm 构建"])
+    (tmp_path / "t.jsonl").write_text("", encoding="utf-8")
+    return repo
+
+
+def _payload(repo: Path, prompt: str = PROMPT, cwd: Path | None = None) -> bytes:
+    event = {"hook_event_name": "UserPromptSubmit", "prompt": prompt, "session_id": SID}
+    event |= {"cwd": str(cwd or repo), "transcript_path": str(repo.parent / "t.jsonl")}
+    return json.dumps(event, ensure_ascii=False).encode("utf-8")
+
+
+def _slow(raw: bytes) -> str:
+    out = io.StringIO()
+    claude_code.run(io.TextIOWrapper(io.BytesIO(raw)), out, io.StringIO())
+    return out.getvalue()
+
+
+def _served(raw: bytes) -> str | None:
+    return entry.served(raw, os.environ)
+
+
+def test_a_current_plan_serves_the_slow_paths_answer(repo: Path) -> None:
+    raw = _payload(repo)
+    assert _served(raw) is None  # no plan yet
+    slow = _slow(raw)
+    assert "5433" in slow and "pnpm 构建用 node 20" in slow
+    assert _served(raw) == slow
+    for prompt in ("pnpm 构建失败了", "数据库端口", "nothing about it at all", "  "):
+        other = _payload(repo, prompt)
+        assert _served(other) == _slow(other)  # one plan serves every prompt of the session
+
+
+def _edit_memory(repo: Path) -> None:
+    tree = MemoryTree()
+    path = tree.project_memory(tree.project_id(repo).id)
+    path.write_text(path.read_text(encoding="utf-8").replace("5433", "6543"), encoding="utf-8")  # by hand, in place
+
+
+def _new_note(repo: Path) -> None:
+    tree = MemoryTree()
+    note = tree.session_dir(SID) / "notes.md"
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_text("## Notes\n\n- 部署前数据库端口改成 7777 了\n", encoding="utf-8")
+
+
+def _new_curated(repo: Path) -> None:
+    CuratedMemory(project_root=repo).remember("facts", "数据库端口 8888", "部署前确认", author="user")
+
+
+def _forget_curated(repo: Path) -> None:
+    store = CuratedMemory(project_root=repo)
+    [memory] = [m for m in store.memories() if "node 20" in m.summary]
+    store.forget(memory.id)
+
+
+def _hand_edit_curated(repo: Path) -> None:
+    path = repo / ".memory" / "decisions" / "pnpm-构建用-node-20.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("node 20", "node 22"), encoding="utf-8")
+
+
+def _global_memory(repo: Path) -> None:
+    tree = MemoryTree()
+    (tree.root / "global").mkdir(parents=True, exist_ok=True)
+    (tree.root / "global" / "MEMORY.md").write_text("- 部署前数据库端口一律 9999\n", encoding="utf-8")
+
+
+def _nested_repo(repo: Path) -> None:
+    (repo / "src" / ".git").mkdir()  # the prompt's directory is now another project
+
+
+CHANGES: dict[str, Callable[[Path], None]] = {
+    "memory edited in place": _edit_memory,
+    "a new session note": _new_note,
+    "a curated memory added": _new_curated,
+    "a curated memory forgotten": _forget_curated,
+    "a curated file edited by hand": _hand_edit_curated,
+    "global memory written": _global_memory,
+    "a nested repository": _nested_repo,
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES), ids=list(CHANGES))
+def test_a_plan_is_never_served_after_a_change(repo: Path, change: str) -> None:
+    raw = _payload(repo, cwd=repo / "src")
+    _slow(raw)
+    before = _served(raw)
+    assert before is not None
+    CHANGES[change](repo)
+    assert _served(raw) is None  # stale: the hook answers from the files
+    after = _slow(raw)
+    assert after != before or change == "a nested repository"
+    assert _served(raw) == after  # and saved a new plan
+
+
+def test_the_hook_process_answers_from_the_plan(repo: Path) -> None:
+    """`entry.run` (what `mimomem hook claude-code` runs) gives the same bytes whether served or not."""
+    raw = _payload(repo)
+    outputs = []
+    for _ in range(2):
+        out = io.StringIO()
+        entry.run(io.TextIOWrapper(io.BytesIO(raw)), out, io.StringIO())
+        outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1] and "5433" in outputs[0]
+
+
+def test_a_damaged_plan_is_rebuilt(repo: Path) -> None:
+    raw = _payload(repo)
+    slow = _slow(raw)
+    key = serving.plan_key("UserPromptSubmit", json.loads(raw), os.environ)
+    path = Path(serving.plan_file(key, os.environ))
+    for damage in (b"", b"\x00garbage", path.read_bytes()[:100]):
+        path.write_bytes(damage)
+        assert _served(raw) is None
+        assert _slow(raw) == slow
+        assert _served(raw) == slow
+
+
+def test_other_events_and_odd_payloads_go_to_the_hook(repo: Path) -> None:
+    _slow(_payload(repo))
+    start = json.dumps({"hook_event_name": "SessionStart", "session_id": SID, "cwd": str(repo)}).encode()
+    odd = [start, b"[]", b"{", b"", json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": 3}).encode()]
+    odd.append(_payload(repo, cwd=repo / "missing"))
+    for raw in odd:
+        assert _served(raw) is None
+
+
+def test_another_environment_never_shares_a_plan(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    raw = _payload(repo)
+    _slow(raw)
+    assert _served(raw) is not None
+    monkeypatch.setenv("MIMOMEM_SESSION_BUDGET", "900")
+    assert _served(raw) is None
+
+
+SERVED_PROBE = """
+import io, json, sys
+before = set(sys.modules)
+from mimomem.hooks import entry
+out = io.StringIO()
+entry.run(sys.stdin, out, sys.stderr)
+json.dump({"out": out.getvalue(), "new": sorted(set(sys.modules) - before)}, sys.__stdout__)
+"""
+
+NOT_SERVED_BY = ("mimomem.hooks.claude_code", "mimomem.tree.memory_tree", "mimomem.curated.store", "mimomem.errors")
+NOT_SERVED_BY_STDLIB = ("pathlib", "dataclasses", "inspect", "hashlib", "tempfile", "datetime", "sqlite3")
+
+
+def test_a_served_prompt_loads_neither_the_tree_nor_the_store(repo: Path) -> None:
+    import subprocess
+    import sys
+
+    raw = _payload(repo)
+    runs = [
+        json.loads(
+            subprocess.run([sys.executable, "-c", SERVED_PROBE], input=raw, capture_output=True, check=True).stdout
+        )
+        for _ in range(2)
+    ]
+    assert runs[0]["out"] == runs[1]["out"] and "5433" in runs[1]["out"]
+    assert "mimomem.hooks.claude_code" in runs[0]["new"]  # the first builds the plan
+    loaded = [m for m in runs[1]["new"] if m in NOT_SERVED_BY + NOT_SERVED_BY_STDLIB]
+    assert loaded == []
