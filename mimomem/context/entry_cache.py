@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib
     from pathlib import Path
 
 CACHE_FILE = "entries.cache"
-VERSION = 2
+VERSION = 3
 
 Cached = tuple[Entry, frozenset[str]]
 Stamp = tuple[int, int]
@@ -55,20 +55,34 @@ def load(path: Path) -> dict[str, Any]:
     return data
 
 
+BUCKETS = 256
+"""The words' postings are saved in this many marshal blobs, by :func:`bucket`: a prompt decodes
+the few that hold its own words, not every word of every entry."""
+
+
+def bucket(word: str) -> int:
+    """Which of the :data:`BUCKETS` holds ``word``'s postings (the same in every process)."""
+    h = 0
+    for byte in word.encode("utf-8", "surrogatepass"):
+        h = (h * 31 + byte) & 0xFFFFFFFF
+    return h % BUCKETS
+
+
 class EntryIndex:
     """The entries of a list of files, numbered in file order, with each word's entries (its postings).
 
-    The postings of every word are saved packed (``array('I')`` bytes) and each file's entries
-    as one marshal blob, so a prompt decodes only its own words' postings and the files of the
+    ``blobs``: each file's entries, one marshal blob per file, in order; ``index``: the words'
+    postings (packed ``array('I')`` bytes) in :data:`BUCKETS` marshal blobs, and where each
+    file's entries start.  A prompt decodes only its own words' buckets and the files of the
     entries it shows; the per-entry word sets of everything else are never built.
     """
 
-    def __init__(self, files: dict[str, tuple[Stamp, bytes]], order: tuple[tuple[str, Stamp], ...], index: Any):
-        self.state = (files, order, index)
+    def __init__(self, blobs: tuple[bytes, ...], index: Any):
+        self.state = (blobs, index)
         """What rebuilds this index, ``EntryIndex(*state)`` (the prompt hook's plan keeps it)."""
-        self._files = files
-        self._keys = [key for key, _ in order]
-        self._index: dict[str, bytes] = index["postings"]
+        self._blobs = blobs
+        self._buckets: tuple[bytes, ...] = index["buckets"]
+        self._decoded: dict[int, dict[str, bytes]] = {}
         self._starts: list[int] = list(index["starts"])
         self._rows: dict[int, list[tuple[Any, ...]]] = {}
 
@@ -77,7 +91,11 @@ class EntryIndex:
 
     def postings(self, word: str) -> set[int]:
         """The entries holding ``word``, ascending (the order a scan of the entries would add them in)."""
-        packed = self._index.get(word)
+        n = bucket(word)
+        words = self._decoded.get(n)
+        if words is None:
+            words = self._decoded[n] = marshal.loads(self._buckets[n])
+        packed = words.get(word)
         return set(memoryview(packed).cast("I")) if packed else set()
 
     def __getitem__(self, i: int) -> Cached:
@@ -86,7 +104,7 @@ class EntryIndex:
         n = bisect_right(self._starts, i) - 1
         rows = self._rows.get(n)
         if rows is None:
-            rows = self._rows[n] = marshal.loads(self._files[self._keys[n]][1])
+            rows = self._rows[n] = marshal.loads(self._blobs[n])
         row = rows[i - self._starts[n]]
         return Entry(*row[:6]), row[6]
 
@@ -109,7 +127,7 @@ def load_index(files: Sequence[str | Path], root: Path, data_dir: Path) -> Entry
             continue
         order.append((key, (st.st_size, st.st_mtime_ns)))
     if saved and saved["order"] == tuple(order):  # nothing changed: nothing read, nothing written
-        return EntryIndex(old, saved["order"], saved["index"])
+        return EntryIndex(tuple(old[key][1] for key, _ in order), saved["index"])
     fresh: dict[str, tuple[Stamp, bytes]] = {}
     for key, stamp in order:
         hit = old.get(key)
@@ -117,13 +135,14 @@ def load_index(files: Sequence[str | Path], root: Path, data_dir: Path) -> Entry
             fresh[key] = hit
         else:
             fresh[key] = (stamp, marshal.dumps(_rows(key, os.path.relpath(key, root))))
-    index = _postings([fresh[key][1] for key, _ in order])
+    blobs = tuple(fresh[key][1] for key, _ in order)
+    index = _postings(blobs)
     _save(path, {"identity": _identity(), "files": fresh, "order": tuple(order), "index": index})
-    return EntryIndex(fresh, tuple(order), index)
+    return EntryIndex(blobs, index)
 
 
-def _postings(blobs: list[bytes]) -> dict[str, Any]:
-    """Every word's entries (packed, ascending) and where each file's entries start."""
+def _postings(blobs: Sequence[bytes]) -> dict[str, Any]:
+    """Every word's entries (packed, ascending), by bucket, and where each file's entries start."""
     from array import array
 
     words: dict[str, array[int]] = {}
@@ -138,7 +157,10 @@ def _postings(blobs: list[bytes]) -> dict[str, Any]:
                 found.append(n)
             n += 1
         starts.append(n)
-    return {"postings": {w: a.tobytes() for w, a in words.items()}, "starts": tuple(starts)}
+    buckets: list[dict[str, bytes]] = [{} for _ in range(BUCKETS)]
+    for word, found in words.items():
+        buckets[bucket(word)][word] = found.tobytes()
+    return {"buckets": tuple(marshal.dumps(b) for b in buckets), "starts": tuple(starts)}
 
 
 def entries_of(files: Sequence[str | Path], root: Path, data_dir: Path) -> list[Cached]:

@@ -84,12 +84,19 @@ def entries_part(where: Where) -> dict[str, Any]:
 def curated_part(where: Where) -> dict[str, Any] | None:
     """The curated store as curated recall and ``load_when`` routing see it; ``None`` without a store.
 
-    ``routes``: ``(scope, id, scenario term sets)`` of every routable memory, in routing order;
-    ``docs``: the recall index's documents (key, space-joined tokens) in insertion order, so a
-    rebuilt index ranks and breaks ties as the store's; ``info``, ``bounds``, ``half_life``,
-    ``hits`` and ``max_hits``: what the score's multipliers need; ``show``: summary and body of
-    every memory either can choose."""
+    - ``routes``: the routable memories' keys (``<scope>:<id>``) in routing order, and their
+      scenarios inverted: each scenario's route and number of terms, each term's scenarios;
+    - ``docs``: the recall index's documents (key, space-joined tokens) in insertion order, so a
+      rebuilt index ranks and breaks ties as the store's;
+    - ``updated``, ``pinned``, ``bounds``, ``half_life``, ``hits``, ``max_hits``: what the score's
+      multipliers need (:func:`mimomem.curated.scoring.info_of`);
+    - ``show``: summary and body of every memory either can choose, one marshal blob each.
+    """
+    import marshal
+    from array import array
+
     from mimomem.context.relevant import open_store
+    from mimomem.curated.ranking import memory_key
     from mimomem.curated.routing import routable
     from mimomem.text.tokens import tokenize, tokenize_many
     from mimomem.tree.where import header_cache
@@ -101,24 +108,38 @@ def curated_part(where: Where) -> dict[str, Any] | None:
         ranking = store._refresh()
 
         def gather(ranking: Any) -> dict[str, Any]:
-            show: dict[tuple[str, str], tuple[str, str]] = {}
-            routes = []
+            show: dict[str, bytes] = {}
+            keys: list[str] = []
+            owner, size = array("I"), array("I")
+            scenarios_of: dict[str, Any] = {}
             for root in store._roots.values():
                 memories = root.memories
                 for memory in (memories[k] for k in sorted(memories)):
                     if routable(memory.kind, memory.load_when, memory.superseded_by):
-                        scenarios = tuple(frozenset(t.text for t in tokenize(s)) for s in memory.load_when)
-                        routes.append((memory.scope, memory.id, scenarios))
-                        show[(memory.scope, memory.id)] = (memory.summary, memory.body)
-            keys = ranking.index.doc_ids()
-            indexed = [ranking.memory(key) for key in keys]
-            for memory in indexed:
-                show[(memory.scope, memory.id)] = (memory.summary, memory.body)
+                        key = memory_key(memory)
+                        show[key] = marshal.dumps((memory.summary, memory.body))
+                        for scenario in memory.load_when:
+                            terms = {t.text for t in tokenize(scenario)}
+                            for term in terms:
+                                scenarios_of.setdefault(term, array("I")).append(len(owner))
+                            owner.append(len(keys))
+                            size.append(len(terms))
+                        keys.append(key)
+            doc_keys = ranking.index.doc_ids()
+            indexed = [ranking.memory(key) for key in doc_keys]
+            for key, memory in zip(doc_keys, indexed, strict=True):
+                show[key] = marshal.dumps((memory.summary, memory.body))
             tokens = tokenize_many([m.text for m in indexed])
             return {
-                "routes": routes,
-                "docs": [(key, " ".join(t)) for key, t in zip(keys, tokens, strict=True)],
-                "info": dict(ranking.info),
+                "routes": {
+                    "keys": tuple(keys),
+                    "owner": owner.tobytes(),
+                    "size": size.tobytes(),
+                    "terms": {term: found.tobytes() for term, found in scenarios_of.items()},
+                },
+                "docs": [(key, " ".join(t)) for key, t in zip(doc_keys, tokens, strict=True)],
+                "updated": {key: info[3] for key, info in ranking.info.items()},
+                "pinned": frozenset(key for key, info in ranking.info.items() if info[4]),
                 "bounds": {scope: tuple(bound) for scope, bound in ranking.bounds.items()},
                 "half_life": store.half_life_days,
                 "hits": {scope: root.read_hits() for scope, root in store._roots.items()},

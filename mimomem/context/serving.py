@@ -24,6 +24,7 @@ truth: a plan is a cache, deleted at any time, and is never used when any input 
 import marshal
 import os
 from collections.abc import Iterable, Mapping
+from struct import Struct
 from typing import Any
 
 PLAN_VERSION = 1
@@ -44,6 +45,19 @@ def stamp(path: str) -> Stamp:
     except (OSError, ValueError):
         return None
     return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
+
+
+_PACKED = Struct("qQQQ")
+_ABSENT = _PACKED.pack(-1, 0, 0, 0)  # no real path has mode 0
+
+
+def packed_stamp(path: str) -> bytes:
+    """:func:`stamp` packed in 32 bytes, as a plan keeps it (every stamp of a plan in one ``bytes``)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return _ABSENT
+    return _PACKED.pack(st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
 
 
 def tree_stamps(top: str) -> list[tuple[str, Stamp]]:
@@ -110,10 +124,10 @@ def load_plan(path: str, key: tuple[Any, ...]) -> dict[str, Any] | None:
 
 
 def fresh(paths: object, stamps: object) -> bool:
-    """Whether every path still has the stamp recorded for it."""
-    if not isinstance(paths, tuple) or not isinstance(stamps, tuple) or len(paths) != len(stamps):
+    """Whether every path (``NUL``-separated) still has the stamp recorded for it (:func:`packed_stamp`)."""
+    if not isinstance(paths, str) or not isinstance(stamps, bytes) or not paths:
         return False
-    return tuple(map(stamp, paths)) == stamps  # all stamped (C-level map): unchanged is the usual case
+    return b"".join(map(packed_stamp, paths.split("\0"))) == stamps  # all stamped: unchanged is the usual case
 
 
 def save_plan(path: str, key: tuple[Any, ...], stamps: Iterable[tuple[str, Stamp]], data: Mapping[str, Any]) -> None:
@@ -121,7 +135,8 @@ def save_plan(path: str, key: tuple[Any, ...], stamps: Iterable[tuple[str, Stamp
     from mimomem.common.files import atomic_write
 
     listed = dict(stamps)
-    plan = {"key": key, "paths": tuple(listed), "stamps": tuple(listed.values()), **data}
+    recorded = b"".join(_ABSENT if s is None else _PACKED.pack(*s) for s in listed.values())
+    plan = {"key": key, "paths": "\0".join(listed), "stamps": recorded, **data}
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         atomic_write(path, marshal.dumps(plan), durable=False)
@@ -175,33 +190,41 @@ def curated_text(part: Mapping[str, Any] | None, prompt: str, now_ts: float, *, 
     when there is no curated store."""
     if part is None or not prompt.strip():
         return ""
-    from mimomem.curated.scoring import max_multiplier, scenario_applies, top_scored
+    from mimomem.curated.scoring import max_multiplier, scenario_share, top_scored
     from mimomem.text.bm25 import BM25Index
     from mimomem.text.query import parse_query
     from mimomem.text.tokens import tokenize
 
-    chosen: dict[tuple[str, str], str] = {}
-    have = {t.text for t in tokenize(prompt)}
-    for scope, memory_id, scenarios in part["routes"]:
-        if any(scenario_applies(terms, have) for terms in scenarios):
-            chosen[(scope, memory_id)] = "scenario"
+    chosen: dict[str, str] = {}  # key -> why
+    routes = part["routes"]
+    overlap: dict[int, int] = {}  # scenario -> its terms in the prompt
+    for term in {t.text for t in tokenize(prompt)}:
+        found = routes["terms"].get(term)
+        if found:
+            for scenario in memoryview(found).cast("I"):
+                overlap[scenario] = overlap.get(scenario, 0) + 1
+    owner, size = memoryview(routes["owner"]).cast("I"), memoryview(routes["size"]).cast("I")
+    for route in sorted({owner[s] for s, n in overlap.items() if scenario_share(n, size[s])}):
+        chosen[routes["keys"][route]] = "scenario"
     parsed = parse_query(prompt)
     if parsed and part["docs"]:
         index = BM25Index()
-        for doc_key, joined in part["docs"]:
-            index.add_joined(doc_key, joined)
-        info, half_life = part["info"], part["half_life"]
+        for key, joined in part["docs"]:
+            index.add_joined(key, joined)
+        updated, pinned, half_life = part["updated"], part["pinned"], part["half_life"]
+        info = _Infos(updated, pinned)
         mult = max_multiplier(part["bounds"], now_ts, half_life, part["max_hits"])
         best = top_scored(lambda k: index.search(parsed, k), info, limit, now_ts, half_life, part["hits"], mult)
-        for *_, doc_key in best:
-            scope, memory_id = info[doc_key][:2]
-            chosen.setdefault((scope, memory_id), "recall")
+        for *_, key in best:
+            chosen.setdefault(str(key), "recall")
     if not chosen:
         return ""
-    show = part["show"]
+    import marshal
+
     out = ["## Relevant curated memory"]
-    for (scope, memory_id), reason in list(chosen.items())[:limit]:
-        summary, body = show[(scope, memory_id)]
+    for key, reason in list(chosen.items())[:limit]:
+        scope, _, memory_id = key.partition(":")
+        summary, body = marshal.loads(part["show"][key])
         body = body.strip()
         if len(body) > MAX_BODY_CHARS:
             body = body[:MAX_BODY_CHARS] + f"… (full text: mimomem recall {memory_id})"
@@ -209,3 +232,18 @@ def curated_text(part: Mapping[str, Any] | None, prompt: str, now_ts: float, *, 
         if body:
             out.append(body)
     return "\n".join(out) + "\n"
+
+
+class _Infos(dict):  # type: ignore[type-arg]
+    """:func:`~mimomem.curated.scoring.info_of` of each key, made when first asked for (a prompt
+    scores a few dozen of the memories, not all)."""
+
+    def __init__(self, updated: Mapping[str, float], pinned: frozenset[str]) -> None:
+        super().__init__()
+        self._updated, self._pinned = updated, pinned
+
+    def __missing__(self, key: str) -> Any:
+        from mimomem.curated.scoring import info_of
+
+        value = self[key] = info_of(key, self._updated[key], key in self._pinned)
+        return value

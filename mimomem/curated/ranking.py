@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from mimomem.curated.memory import Memory, Recalled
-from mimomem.curated.scoring import SCOPE_PRIOR, Info, max_multiplier, top_scored
+from mimomem.curated.scoring import Info, info_of, max_multiplier, top_scored
 from mimomem.text.bm25 import BM25Index
 from mimomem.text.query import Query
 from mimomem.text.tokens import tokenize
@@ -57,9 +57,8 @@ class RecallIndex:
 
     def note(self, key: str, ts: float, pinned: bool) -> None:
         """What the multipliers need of an indexed key (``<scope>:<id>``)."""
-        scope, _, memory_id = key.partition(":")
-        self.info[key] = (scope, memory_id, SCOPE_PRIOR[scope], ts, pinned, f"{int(scope != 'project')}{memory_id}")
-        bound = self.bounds.setdefault(scope, [ts, pinned])
+        info = self.info[key] = info_of(key, ts, pinned)
+        bound = self.bounds.setdefault(info[0], [ts, pinned])
         bound[0] = max(bound[0], ts)
         bound[1] = bound[1] or pinned
 

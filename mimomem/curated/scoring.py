@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Collection, Hashable, Mapping
+from collections.abc import Hashable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 SCOPE_PRIOR = {"project": 1.0, "global": 0.5}
@@ -88,11 +89,20 @@ def top_scored(
         fetch *= 8
 
 
-def scenario_applies(scenario_terms: Collection[str], have: Collection[str]) -> bool:
+def scenario_applies(scenario_terms: AbstractSet[str], have: AbstractSet[str]) -> bool:
     """Whether one ``load_when`` scenario (its bigram terms) applies to a prompt with the terms ``have``."""
-    if not scenario_terms:
-        return False
-    return sum(1 for t in scenario_terms if t in have) / len(scenario_terms) >= MIN_SCENARIO_OVERLAP
+    return scenario_share(len(scenario_terms & have), len(scenario_terms))
+
+
+def scenario_share(overlap: int, size: int) -> bool:
+    """Whether a scenario of ``size`` distinct terms, ``overlap`` of them in the prompt, applies."""
+    return size > 0 and overlap / size >= MIN_SCENARIO_OVERLAP
+
+
+def info_of(key: str, updated_ts: float, pinned: bool) -> Info:
+    """What the multipliers need of the memory indexed under ``key`` (``<scope>:<id>``)."""
+    scope, _, memory_id = key.partition(":")
+    return (scope, memory_id, SCOPE_PRIOR[scope], updated_ts, pinned, f"{int(scope != 'project')}{memory_id}")
 
 
 __all__ = [
@@ -101,8 +111,10 @@ __all__ = [
     "REHEARSAL_STEP",
     "SCOPE_PRIOR",
     "decay",
+    "info_of",
     "max_multiplier",
     "rehearsal",
     "scenario_applies",
+    "scenario_share",
     "top_scored",
 ]
