@@ -36,6 +36,7 @@ from mimomem.context.entry_cache import Cached, EntryIndex
 from mimomem.text.stopwords import is_stop, stem
 
 if TYPE_CHECKING:  # the prompt hook's plan path imports this module without the tree
+    from mimomem.text.xlang import Lookup
     from mimomem.tree.where import Where
 
 MIN_COVERAGE = 0.3
@@ -94,10 +95,13 @@ class RecalledEntry(NamedTuple):
     coverage: float
 
 
-def query_terms(prompt: str, template: frozenset[str] | None = None) -> list[PromptTerm]:
+def query_terms(
+    prompt: str, template: frozenset[str] | None = None, lookup: "Lookup | None" = None
+) -> list[PromptTerm]:
     """The prompt's terms (see the module docstring); ``[]`` when only stop words remain.
 
-    ``template``: :func:`~mimomem.context.entries.template_terms` (the prompt hook's plan keeps it)."""
+    ``template``: :func:`~mimomem.context.entries.template_terms`, ``lookup``: the cross-language
+    vocabulary (:func:`mimomem.text.xlang.shipped`); the prompt hook's plan keeps both."""
     from mimomem.text.tokens import tokenize
 
     if template is None:
@@ -117,11 +121,13 @@ def query_terms(prompt: str, template: frozenset[str] | None = None) -> list[Pro
         weak = text in template
         out.append(PromptTerm((text,), TEMPLATE_WEIGHT if weak else 1.0, not weak, position=position))
     if out:
-        out += _expansions(prompt, kept, {t.tokens for t in out})
+        out += _expansions(prompt, kept, {t.tokens for t in out}, lookup)
     return out
 
 
-def _expansions(prompt: str, kept: list[str], have: set[tuple[str, ...]]) -> list[PromptTerm]:
+def _expansions(
+    prompt: str, kept: list[str], have: set[tuple[str, ...]], lookup: "Lookup | None" = None
+) -> list[PromptTerm]:
     """Cross-language alternatives of the kept (non-stop) words, at most :data:`PER_SOURCE` each."""
     import unicodedata
 
@@ -130,7 +136,7 @@ def _expansions(prompt: str, kept: list[str], have: set[tuple[str, ...]]) -> lis
 
     folded = unicodedata.normalize("NFKC", prompt).casefold()
     latin = [w for w in kept if w.isascii()]
-    targets = translations_in(folded, latin, per_word=PER_SOURCE)
+    targets = translations_in(folded, latin, per_word=PER_SOURCE, lookup=lookup)
     out: list[PromptTerm] = []
     for tokens in tokenize_many(targets):
         stemmed = tuple(stem(x) for x in tokens)
@@ -327,10 +333,16 @@ def recall_text(where: "Where", prompt: str, *, limit: int = MAX_ENTRIES) -> str
 
 
 def entries_text(
-    entries: EntryIndex, prompt: str, *, limit: int = MAX_ENTRIES, template: frozenset[str] | None = None
+    entries: EntryIndex,
+    prompt: str,
+    *,
+    limit: int = MAX_ENTRIES,
+    template: frozenset[str] | None = None,
+    lookup: "Lookup | None" = None,
 ) -> str:
-    """The ``entries`` relevant to ``prompt`` as a Markdown block, ``""`` when none passes the gate."""
-    terms = query_terms(prompt[:2000], template)
+    """The ``entries`` relevant to ``prompt`` as a Markdown block, ``""`` when none passes the gate
+    (``template`` and ``lookup``: see :func:`query_terms`)."""
+    terms = query_terms(prompt[:2000], template, lookup)
     if not terms:
         return ""
     chosen = rank(entries, terms)[:limit]

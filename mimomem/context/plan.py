@@ -74,11 +74,13 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
 
 
 def entries_part(where: Where) -> dict[str, Any]:
-    """The entries in scope with their words and postings (:class:`~mimomem.context.entry_cache.EntryIndex`)."""
+    """The entries in scope with their words and postings (:class:`~mimomem.context.entry_cache.EntryIndex`),
+    the template's words and the cross-language vocabulary (:class:`~mimomem.text.xlang.Lookup`)."""
     from mimomem.context.entries import template_terms
     from mimomem.context.entry_recall import load_entries
+    from mimomem.text.xlang import shipped
 
-    return {"index": load_entries(where).state, "template": template_terms()}
+    return {"index": load_entries(where).state, "template": template_terms(), "xlang": shipped().data}
 
 
 def curated_part(where: Where) -> dict[str, Any] | None:

@@ -161,6 +161,7 @@ def answer(
     from mimomem.context.entry_cache import EntryIndex
     from mimomem.context.entry_recall import entries_text
     from mimomem.context.fitting import Context, enforce, make_block
+    from mimomem.text.xlang import Lookup
 
     ctx = Context(budget, char_cap=char_cap)
     blocks = []
@@ -169,7 +170,11 @@ def answer(
         blocks.append(make_block("curated", curated, "mimomem recall"))
     entries = plan["entries"]
     found = entries_text(
-        EntryIndex(*entries["index"]), prompt, limit=max(search_limit, 1) + 1, template=entries["template"]
+        EntryIndex(*entries["index"]),
+        prompt,
+        limit=max(search_limit, 1) + 1,
+        template=entries["template"],
+        lookup=Lookup(entries["xlang"]),
     )
     if found:
         blocks.append(make_block("entries", found, "mimomem search"))
