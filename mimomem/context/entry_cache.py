@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib
     from pathlib import Path
 
 CACHE_FILE = "entries.cache"
-VERSION = 3
+VERSION = 4
 
 Cached = tuple[Entry, frozenset[str]]
 Stamp = tuple[int, int]
@@ -68,6 +68,22 @@ def bucket(word: str) -> int:
     return h % BUCKETS
 
 
+_BITMAP, _ARRAY = ord("b"), ord("a")
+"""A word's postings are saved as a bitmap (``b``) or an ``array('I')`` of entry numbers (``a``),
+whichever is smaller: the words of most entries are a bitmap that loads as one integer."""
+
+
+def indices(bits: int) -> list[int]:
+    """The set bits of ``bits``, ascending."""
+    digits = bin(bits)[:1:-1]  # least significant first
+    out = []
+    at = digits.find("1")
+    while at != -1:
+        out.append(at)
+        at = digits.find("1", at + 1)
+    return out
+
+
 class EntryIndex:
     """The entries of a list of files, numbered in file order, with each word's entries (its postings).
 
@@ -90,13 +106,24 @@ class EntryIndex:
         return self._starts[-1] if self._starts else 0
 
     def postings(self, word: str) -> set[int]:
-        """The entries holding ``word``, ascending (the order a scan of the entries would add them in)."""
+        """The entries holding ``word``."""
+        return set(indices(self.bits(word)))
+
+    def bits(self, word: str) -> int:
+        """The entries holding ``word`` as a bit set: bit ``i`` for entry ``i``."""
         n = bucket(word)
         words = self._decoded.get(n)
         if words is None:
             words = self._decoded[n] = marshal.loads(self._buckets[n])
         packed = words.get(word)
-        return set(memoryview(packed).cast("I")) if packed else set()
+        if not packed:
+            return 0
+        if packed[0] == _BITMAP:
+            return int.from_bytes(packed[1:], "little")
+        bitmap = bytearray((self._starts[-1] + 8) >> 3)
+        for i in memoryview(packed)[1:].cast("I"):
+            bitmap[i >> 3] |= 1 << (i & 7)
+        return int.from_bytes(bitmap, "little")
 
     def __getitem__(self, i: int) -> Cached:
         from bisect import bisect_right
@@ -158,8 +185,15 @@ def _postings(blobs: Sequence[bytes]) -> dict[str, Any]:
             n += 1
         starts.append(n)
     buckets: list[dict[str, bytes]] = [{} for _ in range(BUCKETS)]
+    size = (n + 8) >> 3
     for word, found in words.items():
-        buckets[bucket(word)][word] = found.tobytes()
+        if 4 * len(found) > size:
+            bitmap = bytearray(size)
+            for i in found:
+                bitmap[i >> 3] |= 1 << (i & 7)
+            buckets[bucket(word)][word] = b"b" + bytes(bitmap)
+        else:
+            buckets[bucket(word)][word] = b"a" + found.tobytes()
     return {"buckets": tuple(marshal.dumps(b) for b in buckets), "starts": tuple(starts)}
 
 

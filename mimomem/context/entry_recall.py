@@ -28,11 +28,10 @@ import math
 import os
 import re
 from collections.abc import Iterable, Sequence
-from itertools import chain
 from typing import TYPE_CHECKING, NamedTuple
 
 from mimomem.context.entries import Entry, template_terms
-from mimomem.context.entry_cache import Cached, EntryIndex
+from mimomem.context.entry_cache import Cached, EntryIndex, indices
 from mimomem.text.stopwords import is_stop, stem
 
 if TYPE_CHECKING:  # the prompt hook's plan path imports this module without the tree
@@ -187,27 +186,31 @@ def load_entries(where: "Where") -> EntryIndex:
 
 
 def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) -> list[RecalledEntry]:
-    """Entries (with their words) that pass the gate for ``terms``, best first (ties: the newer first)."""
+    """Entries (with their words) that pass the gate for ``terms``, best first (ties: the newer first,
+    then the first in file order)."""
     if not len(entries) or not any(t.distinctive for t in terms):
         return []
     wanted = {tok for term in terms for tok in term.tokens}
     if isinstance(entries, EntryIndex):  # the cache's postings: no entry's words are looked at
-        postings = {tok: entries.postings(tok) for tok in wanted}
+        postings = {tok: entries.bits(tok) for tok in wanted}
     else:
-        postings = {tok: set() for tok in wanted}
+        postings = dict.fromkeys(wanted, 0)
         for i, (_, words) in enumerate(entries):
             for tok in wanted & words:
-                postings[tok].add(i)
+                postings[tok] |= 1 << i
     matching = [_matching(term, postings) for term in terms]  # once per term: no PromptTerm is hashed per entry
-    idf = [_idf(len(entries), len(m)) for m in matching]
+    idf = [_idf(len(entries), m.bit_count()) for m in matching]
     best = sum(
         term.weight * idf[k] * _seen_weight(term, postings) for k, term in enumerate(terms) if not term.alternative
     )
     if best <= 0:
         return []
     # Entries matching the same terms score the same (summed in term order, as a per-entry loop
-    # would) and pass the gate the same way: split the hits into such groups with set operations.
-    groups = [(0, 0.0, set().union(*matching))]  # (terms matched as bits, score, entries)
+    # would) and pass the gate the same way: split the hits into such groups, entries as bit sets.
+    hits = 0
+    for found in matching:
+        hits |= found
+    groups = [(0, 0.0, hits)]  # (terms matched as bits, score, entries as bits)
     for k, term in enumerate(terms):
         found = matching[k]
         if not found:
@@ -218,8 +221,8 @@ def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) ->
             inside = members & found
             if inside:
                 split.append((bits | bit, score + weighted, inside))
-                if len(inside) < len(members):
-                    split.append((bits, score, members - inside))
+                if inside != members:
+                    split.append((bits, score, members & ~found))
             else:
                 split.append((bits, score, members))
         groups = split
@@ -227,14 +230,13 @@ def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) ->
     passing: dict[int, float] = {}
     for bits, score, members in groups:
         if score >= floor and _enough([term for k, term in enumerate(terms) if bits >> k & 1], postings):
-            passing.update(dict.fromkeys(members, score))
-    first_found = dict.fromkeys(chain.from_iterable(matching))  # the order a scan term by term finds them
-    scored = [(passing[i], i) for i in first_found if i in passing]
-    if not scored:
+            passing.update(dict.fromkeys(indices(members), score))
+    if not passing:
         return []
-    top = max(score for score, _ in scored)
+    top = max(passing.values())
     chosen = []
-    for score, i in scored:
+    for i in sorted(passing):  # file order
+        score = passing[i]
         if score >= RELATIVE * top:
             entry, words = entries[i]
             chosen.append((RecalledEntry(entry, score, min(1.0, score / best)), words))
@@ -264,7 +266,7 @@ def _distinct(ranked: list[tuple[RecalledEntry, frozenset[str]]]) -> list[Recall
     return [r for r, _ in kept]
 
 
-def _seen_weight(term: PromptTerm, postings: dict[str, set[int]]) -> float:
+def _seen_weight(term: PromptTerm, postings: dict[str, int]) -> float:
     if _matching(term, postings):
         return 1.0
     return UNSEEN_WEIGHT if term.tokens[0].isascii() else UNSEEN_CJK_WEIGHT
@@ -289,7 +291,7 @@ def _words(unit: list[PromptTerm]) -> int:
     return max(1, (len(unit) + 1) // 2) if not unit[0].tokens[0].isascii() else 1
 
 
-def _enough(hit: Sequence[PromptTerm], postings: dict[str, set[int]]) -> bool:
+def _enough(hit: Sequence[PromptTerm], postings: dict[str, int]) -> bool:
     """At least :data:`MIN_UNITS` distinctive words matched, or one that is rare and specific."""
     found = units(hit)
     if sum(_words(u) for u in found) >= MIN_UNITS:
@@ -297,15 +299,23 @@ def _enough(hit: Sequence[PromptTerm], postings: dict[str, set[int]]) -> bool:
     if len(found) != 1:
         return False
     unit = found[0]
-    df = len(set.intersection(*(_matching(t, postings) for t in unit)))
+    common = -1
+    for t in unit:
+        common &= _matching(t, postings)
+    df = common.bit_count()
     text = "".join(t.tokens[0] for t in unit)
     specific = any(c.isdigit() or c in "_-." for c in text)  # an identifier, not a common word
     return specific and df <= RARE_DF
 
 
-def _matching(term: PromptTerm, postings: dict[str, set[int]]) -> set[int]:
-    sets = [postings.get(tok, set()) for tok in term.tokens]
-    return set.intersection(*sets) if sets else set()
+def _matching(term: PromptTerm, postings: dict[str, int]) -> int:
+    """The entries holding every token of ``term``, as bits."""
+    if not term.tokens:
+        return 0
+    found = -1
+    for tok in term.tokens:
+        found &= postings.get(tok, 0)
+    return found
 
 
 def _idf(n: int, df: int) -> float:
