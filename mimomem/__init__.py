@@ -12,9 +12,11 @@ and ``ERRORS`` (from ``mimomem.errors``, imported on first use too).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from mimomem.common.records import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from mimomem.common.secrets import SecretFinding, ensure_no_secrets, scan_secrets
     from mimomem.context.assemble import Context, prompt_context, session_context
     from mimomem.context.estimate import estimate_tokens, truncate_to_tokens

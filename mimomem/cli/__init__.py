@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+
+from mimomem.common.records import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse

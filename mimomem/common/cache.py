@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+
+from mimomem.common.records import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the prompt hook's served path names its plan file without pathlib
     from pathlib import Path

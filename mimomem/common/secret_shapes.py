@@ -15,9 +15,9 @@ import binascii
 import json
 import re
 from collections.abc import Callable
-from typing import Optional
 
 from mimomem.common.lazy_pattern import LazyPattern, lazy
+from mimomem.common.records import TYPE_CHECKING
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
     char_classes,
@@ -27,8 +27,12 @@ from mimomem.common.secret_values import (
     token_like,
 )
 
+if TYPE_CHECKING:
+    from typing import Optional
+
 Check = Callable[[str], bool]
-Rule = tuple[str, LazyPattern, int, Optional[Check]]  # noqa: UP045 (evaluated at run time on 3.10)
+if TYPE_CHECKING:
+    Rule = tuple[str, LazyPattern, int, Optional[Check]]  # noqa: UP045
 
 _B = r"(?<![A-Za-z0-9_\-])"  # a token starts at a boundary of the token alphabet
 _E = r"(?![A-Za-z0-9_\-])"  # ... and ends at one

@@ -14,17 +14,16 @@ A false positive is overridden by putting the marker ``mimomem:allow-secret``
 anywhere on the offending line (for a private key block: on its BEGIN line).
 """
 
-# No ``from __future__ import annotations`` here: typing.NamedTuple compiles every string
-# annotation (a compile() per field), which a hook process would pay on every prompt.
+from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
-from typing import NamedTuple
 
+from mimomem.common.records import TYPE_CHECKING, NamedTuple
 from mimomem.common.secret_context import CONTEXT_RULES
 from mimomem.common.secret_needles import NeedleFinder, needle_text
 from mimomem.common.secret_phrases import PHRASE_RULES
-from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES, Rule
+from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
     GENERIC_MIN_LEN,
@@ -32,6 +31,9 @@ from mimomem.common.secret_values import (
     PASSWORD_MIN_LEN,
     shannon_entropy,
 )
+
+if TYPE_CHECKING:
+    from mimomem.common.secret_shapes import Rule
 
 ALLOW_MARKER = "mimomem:allow-secret"
 """Put this on a line to let that line's would-be secrets through."""

@@ -7,13 +7,12 @@ template boilerplate (italic instruction lines, ``(none yet)`` placeholders, sec
 nothing in them) is dropped before counting, so an untouched template is *empty*.
 """
 
-# No ``from __future__ import annotations`` here: typing.NamedTuple would turn every string
-# annotation into a ForwardRef, whose compile() costs a hook process ~2 ms (the AST types' set-up).
+from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
 
+from mimomem.common.records import NamedTuple
 from mimomem.context.estimate import estimate_tokens
 from mimomem.tree.boilerplate import split_sections
 

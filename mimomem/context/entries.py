@@ -11,13 +11,12 @@ that a query word which only matches template wording counts for little
 (:mod:`mimomem.context.entry_recall`).
 """
 
-# No ``from __future__ import annotations`` here: typing.NamedTuple would turn every string
-# annotation into a ForwardRef, whose compile() costs a hook process ~2 ms (the AST types' set-up).
+from __future__ import annotations
 
 import functools
 import re
-from typing import NamedTuple
 
+from mimomem.common.records import NamedTuple
 from mimomem.tree.boilerplate import PLACEHOLDERS, is_instruction
 
 _ITEM = re.compile(r"^\s{0,3}(?:[-*+]\s|>\s?|\d{1,3}[.)]\s)")

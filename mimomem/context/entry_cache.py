@@ -13,12 +13,13 @@ from __future__ import annotations
 import marshal
 import os
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
 
+from mimomem.common.records import TYPE_CHECKING
 from mimomem.context.entries import Entry, split_entries
 
 if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib, no file reading code
     from pathlib import Path
+    from typing import Any
 
 CACHE_FILE = "entries.cache"
 VERSION = 4

@@ -21,15 +21,14 @@ scores at least :data:`RELATIVE` of the best entry.  The thresholds were calibra
 e2e dev set's dev split (distractors must get nothing), not on its held-out questions.
 """
 
-# No ``from __future__ import annotations`` here: typing.NamedTuple compiles every string
-# annotation (a compile() per field), which a hook process would pay on every prompt.
+from __future__ import annotations
 
 import math
 import os
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
 
+from mimomem.common.records import TYPE_CHECKING, NamedTuple
 from mimomem.context.entries import Entry, template_terms
 from mimomem.context.entry_cache import Cached, EntryIndex, indices
 from mimomem.text.stopwords import is_stop, stem
@@ -94,9 +93,7 @@ class RecalledEntry(NamedTuple):
     coverage: float
 
 
-def query_terms(
-    prompt: str, template: frozenset[str] | None = None, lookup: "Lookup | None" = None
-) -> list[PromptTerm]:
+def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Lookup | None = None) -> list[PromptTerm]:
     """The prompt's terms (see the module docstring); ``[]`` when only stop words remain.
 
     ``template``: :func:`~mimomem.context.entries.template_terms`, ``lookup``: the cross-language
@@ -125,7 +122,7 @@ def query_terms(
 
 
 def _expansions(
-    prompt: str, kept: list[str], have: set[tuple[str, ...]], lookup: "Lookup | None" = None
+    prompt: str, kept: list[str], have: set[tuple[str, ...]], lookup: Lookup | None = None
 ) -> list[PromptTerm]:
     """Cross-language alternatives of the kept (non-stop) words, at most :data:`PER_SOURCE` each."""
     import unicodedata
@@ -145,7 +142,7 @@ def _expansions(
     return out
 
 
-def recall_files(where: "Where") -> list[str]:
+def recall_files(where: Where) -> list[str]:
     """The memory files in this prompt's scope (see the module docstring), at most :data:`MAX_FILES`.
 
     Plain strings, not ``Path`` objects: the prompt hook lists a few hundred files per prompt.
@@ -163,7 +160,7 @@ def recall_files(where: "Where") -> list[str]:
     return out
 
 
-def recall_dirs(where: "Where") -> list[str]:
+def recall_dirs(where: Where) -> list[str]:
     """The directories whose memory files are in this prompt's scope: the project's, global memory,
     and every session of the project (this one included)."""
     from mimomem.tree.where import session_projects
@@ -178,7 +175,7 @@ def recall_dirs(where: "Where") -> list[str]:
     return [str(d) for d in dirs]
 
 
-def load_entries(where: "Where") -> EntryIndex:
+def load_entries(where: Where) -> EntryIndex:
     """Every entry in scope with its words (paths relative to the memory root), through the cache."""
     from mimomem.context.entry_cache import load_index
 
@@ -335,7 +332,7 @@ def entry_date(entry: Entry) -> str:
     return found.group(1) if found else ""
 
 
-def recall_text(where: "Where", prompt: str, *, limit: int = MAX_ENTRIES) -> str:
+def recall_text(where: Where, prompt: str, *, limit: int = MAX_ENTRIES) -> str:
     """The entries relevant to ``prompt`` as a Markdown block, ``""`` when none passes the gate."""
     if not query_terms(prompt[:2000]):
         return ""  # nothing to look for: the entries are not even loaded
@@ -348,7 +345,7 @@ def entries_text(
     *,
     limit: int = MAX_ENTRIES,
     template: frozenset[str] | None = None,
-    lookup: "Lookup | None" = None,
+    lookup: Lookup | None = None,
 ) -> str:
     """The ``entries`` relevant to ``prompt`` as a Markdown block, ``""`` when none passes the gate
     (``template`` and ``lookup``: see :func:`query_terms`)."""

@@ -20,7 +20,11 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+
+from mimomem.common.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # --- character tables, from the cl100k_base vocabulary --------------------------------------
 # Printed by `python benchmarks/bench_estimate.py --tables` (tiktoken 0.14.0 with the offline

@@ -6,15 +6,16 @@ apart from assembly (:mod:`mimomem.context.assemble`) because the prompt hook's 
 (:mod:`mimomem.context.serving`) fits its blocks with this code without importing the tree.
 """
 
-# No ``from __future__ import annotations`` here: typing.NamedTuple would turn every string
-# annotation into a ForwardRef, whose compile() costs a hook process ~2 ms (the AST types' set-up).
+from __future__ import annotations
 
-from typing import Any, NamedTuple
-
+from mimomem.common.records import TYPE_CHECKING, NamedTuple
 from mimomem.common.secrets import redact_secrets
 from mimomem.context.budgeted import read_budgeted
 from mimomem.context.estimate import estimate_tokens
 from mimomem.context.hosts import cut_utf16, utf16_len
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Block(NamedTuple):

@@ -9,10 +9,9 @@ mimomem aims below the cap (:attr:`HostLimits.safe_chars`), because one report s
 time budget (:attr:`HostLimits.inline_seconds`).
 """
 
-# No ``from __future__ import annotations`` here: typing.NamedTuple compiles every string
-# annotation (a compile() per field), which a hook process would pay on every prompt.
+from __future__ import annotations
 
-from typing import NamedTuple
+from mimomem.common.records import NamedTuple
 
 
 class HostLimits(NamedTuple):

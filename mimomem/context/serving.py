@@ -21,11 +21,17 @@ removed) and it runs the slow path, which builds and saves a new plan.  The file
 truth: a plan is a cache, deleted at any time, and is never used when any input changed.
 """
 
+from __future__ import annotations
+
 import marshal
 import os
 from collections.abc import Iterable, Mapping
 from struct import Struct
-from typing import Any
+
+from mimomem.common.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 PLAN_VERSION = 1
 """Bumped whenever a plan's content changes meaning: an older plan is then never used."""

@@ -12,7 +12,11 @@ import heapq
 import math
 from collections.abc import Hashable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import Any
+
+from mimomem.common.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 SCOPE_PRIOR = {"project": 1.0, "global": 0.5}
 REHEARSAL_STEP = 0.1

@@ -8,12 +8,18 @@ that any change made stale, a payload this module does not like - goes to
 Both give the same text for the same memory (one ``answer`` function; tests compare them).
 """
 
+from __future__ import annotations
+
 import json
 import os
 import sys
 from collections.abc import Mapping
 from contextlib import suppress
-from typing import Any, TextIO
+
+from mimomem.common.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
 """A hook payload larger than this is refused (Claude Code's are a few kilobytes)."""

@@ -7,7 +7,8 @@ imports; call sites import ``tokenize_bigram`` and ``BM25Core`` from here only.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+
+from mimomem.common.records import TYPE_CHECKING
 
 FORCED_PURE = os.environ.get("MIMOMEM_PURE", "") not in ("", "0")
 

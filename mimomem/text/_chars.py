@@ -19,7 +19,11 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from typing import Any
+
+from mimomem.common.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 SEP = 0
 WORD = 1

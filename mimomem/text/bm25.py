@@ -5,17 +5,19 @@ documents, order and scores (see ``_bm25_py`` for the formula).  Scores are FTS5
 ``bm25()`` negated, so higher is better.
 """
 
-# No ``from __future__ import annotations`` here: typing.NamedTuple would turn every string
-# annotation into a ForwardRef, whose compile() costs a hook process ~2 ms (the AST types' set-up).
+from __future__ import annotations
 
 import math
 import os
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, NamedTuple
 
+from mimomem.common.records import TYPE_CHECKING, NamedTuple
 from mimomem.text._accel import BM25Core
 from mimomem.text.query import Query, as_query
 from mimomem.text.tokens import Token
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Hit(NamedTuple):
@@ -113,7 +115,7 @@ class BM25Index:
         return save_index(self, path, stamp=stamp)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> "BM25Index":
+    def load(cls, path: str | os.PathLike[str]) -> BM25Index:
         """The index saved at ``path`` (``IndexFileError`` when damaged or from the other engine)."""
         from mimomem.text.bm25_file import load_index
 

@@ -30,14 +30,13 @@ naive baseline (bigrams and words only).  User text never reaches FTS5 syntax: t
 string is built only from tokens, each phrase double-quoted.
 """
 
-# No ``from __future__ import annotations`` here: typing.NamedTuple would turn every string
-# annotation into a ForwardRef, whose compile() costs a hook process ~2 ms (the AST types' set-up).
+from __future__ import annotations
 
 import re
 import unicodedata
 from collections.abc import Sequence
-from typing import NamedTuple
 
+from mimomem.common.records import NamedTuple
 from mimomem.text._chars import CJK, char_class
 from mimomem.text.tokens import Token, tokenize
 

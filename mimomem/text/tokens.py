@@ -9,11 +9,15 @@ Two modes:
   for segmenting long natural-language queries.
 """
 
-# No ``from __future__ import annotations`` here: typing.NamedTuple would turn every string
-# annotation into a ForwardRef, whose compile() costs a hook process ~2 ms (the AST types' set-up).
+from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, NamedTuple, overload
+
+from mimomem.common.records import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any, Literal, overload
+
 
 MAX_WORD = 255
 """Longest word token, in folded characters; longer runs are cut (as Lucene does)."""
@@ -49,14 +53,18 @@ def tokenize(text: str, mode: str = "bigram") -> list[Token]:
     raise UnknownModeError(f"unknown tokenizer mode {mode!r}; valid modes: {', '.join(MODES)}")
 
 
-@overload
-def tokenize_many(texts: Iterable[str], *, offsets: Literal[False] = False) -> list[tuple[str, ...]]: ...
-@overload
-def tokenize_many(
-    texts: Iterable[str], *, offsets: Literal[True]
-) -> list[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]]: ...
-@overload
-def tokenize_many(texts: Iterable[str], *, offsets: bool) -> list[Any]: ...
+if TYPE_CHECKING:  # the overloads are for type checkers: a served prompt never imports typing
+
+    @overload
+    def tokenize_many(texts: Iterable[str], *, offsets: Literal[False] = False) -> list[tuple[str, ...]]: ...
+    @overload
+    def tokenize_many(
+        texts: Iterable[str], *, offsets: Literal[True]
+    ) -> list[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]]: ...
+    @overload
+    def tokenize_many(texts: Iterable[str], *, offsets: bool) -> list[Any]: ...
+
+
 def tokenize_many(texts: Iterable[str], *, offsets: bool = False) -> list[Any]:
     """Bigram tokens of many texts in one call: a tuple of token strings per text.
 

@@ -14,7 +14,11 @@ import functools
 import marshal
 import os
 from collections.abc import Iterable
-from typing import Any
+
+from mimomem.common.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 XLANG_FILE = "xlang_zh_en.tsv"
 
