@@ -130,8 +130,9 @@ def test_no_public_class_shares_its_name() -> None:
 
 
 def test_import_is_lazy() -> None:
-    """``import mimomem`` must not load the engine, SQLite, YAML or jieba (hooks run per prompt)."""
-    prefixes = "('mimomem.', 'yaml', 'jieba', 'sqlite3')"
-    code = f"import sys, mimomem; print(sorted(m for m in sys.modules if m.startswith({prefixes})))"
+    """``import mimomem`` must not load the engine, SQLite, YAML, jieba, its errors or typing (hooks run per prompt)."""
+    prefixes = "('mimomem.', 'yaml', 'jieba', 'sqlite3', 'typing')"
+    new = f"sorted(m for m in set(sys.modules) - b if m.startswith({prefixes}))"
+    code = f"import sys; b = set(sys.modules); import mimomem; print({new})"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "['mimomem.errors']"
+    assert out.strip() == "[]"
