@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 
-from mimomem.common.records import TYPE_CHECKING
+TYPE_CHECKING = False  # not from mimomem: _native/gen_tables.py loads this file on its own at build time
 
 if TYPE_CHECKING:
     from typing import Any
