@@ -88,8 +88,8 @@ def curated_part(where: Where) -> dict[str, Any] | None:
 
     - ``routes``: the routable memories' keys (``<scope>:<id>``) in routing order, and their
       scenarios inverted: each scenario's route and number of terms, each term's scenarios;
-    - ``docs``: the recall index's documents (key, space-joined tokens) in insertion order, so a
-      rebuilt index ranks and breaks ties as the store's;
+    - ``index``: the recall index's documents in insertion order (:meth:`~mimomem.text.bm25.BM25Index.parts`),
+      so the served index ranks and breaks ties as the store's;
     - ``updated``, ``pinned``, ``bounds``, ``half_life``, ``hits``, ``max_hits``: what the score's
       multipliers need (:func:`mimomem.curated.scoring.info_of`);
     - ``show``: summary and body of every memory either can choose, one marshal blob each.
@@ -100,6 +100,7 @@ def curated_part(where: Where) -> dict[str, Any] | None:
     from mimomem.context.relevant import open_store
     from mimomem.curated.ranking import memory_key
     from mimomem.curated.routing import routable
+    from mimomem.text.bm25 import BM25Index
     from mimomem.text.tokens import tokenize, tokenize_many
     from mimomem.tree.where import header_cache
 
@@ -131,7 +132,9 @@ def curated_part(where: Where) -> dict[str, Any] | None:
             indexed = [ranking.memory(key) for key in doc_keys]
             for key, memory in zip(doc_keys, indexed, strict=True):
                 show[key] = marshal.dumps((memory.summary, memory.body))
-            tokens = tokenize_many([m.text for m in indexed])
+            index = BM25Index()
+            for key, tokens in zip(doc_keys, tokenize_many([m.text for m in indexed]), strict=True):
+                index.add(key, tokens)
             return {
                 "routes": {
                     "keys": tuple(keys),
@@ -139,7 +142,7 @@ def curated_part(where: Where) -> dict[str, Any] | None:
                     "size": size.tobytes(),
                     "terms": {term: found.tobytes() for term, found in scenarios_of.items()},
                 },
-                "docs": [(key, " ".join(t)) for key, t in zip(doc_keys, tokens, strict=True)],
+                "index": index.parts(),
                 "updated": {key: info[3] for key, info in ranking.info.items()},
                 "pinned": frozenset(key for key, info in ranking.info.items() if info[4]),
                 "bounds": {scope: tuple(bound) for scope, bound in ranking.bounds.items()},

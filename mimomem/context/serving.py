@@ -218,10 +218,8 @@ def curated_text(part: Mapping[str, Any] | None, prompt: str, now_ts: float, *, 
     for route in sorted({owner[s] for s, n in overlap.items() if scenario_share(n, size[s])}):
         chosen[routes["keys"][route]] = "scenario"
     parsed = parse_query(prompt)
-    if parsed and part["docs"]:
-        index = BM25Index()
-        for key, joined in part["docs"]:
-            index.add_joined(key, joined)
+    if parsed and part["index"][4]:
+        index = BM25Index.from_parts(part["index"])
         updated, pinned, half_life = part["updated"], part["pinned"], part["half_life"]
         info = _Infos(updated, pinned)
         mult = max_multiplier(part["bounds"], now_ts, half_life, part["max_hits"])

@@ -105,6 +105,30 @@ class BM25Index:
         """Bytes held by the index structures (exact for native, estimated for pure)."""
         return self._core.memory_bytes()
 
+    def parts(self) -> tuple[bool, dict[str, int], bytes, list[int], list[Hashable]]:
+        """The index as plain data, ``(native, scalars, buffer, offsets, doc_ids)``, for :meth:`from_parts`
+        (the prompt hook's plan keeps the curated recall index this way; a file: :meth:`save`)."""
+        from mimomem.text._accel import NATIVE
+
+        scalars, sections, doc_ids = self._core._export()
+        buffer, offsets = bytearray(), []
+        for section in sections:
+            offsets.append(len(buffer))
+            buffer += bytes(section) + b"\0" * (-len(section) % 8)  # each section 8-byte aligned
+        return NATIVE, dict(scalars), bytes(buffer), offsets, list(doc_ids)
+
+    @classmethod
+    def from_parts(cls, parts: tuple[bool, dict[str, int], bytes, list[int], list[Hashable]]) -> BM25Index:
+        """The index :meth:`parts` gave (``ValueError`` when it came from the other engine or is damaged)."""
+        from mimomem.text._accel import NATIVE
+
+        native, scalars, buffer, offsets, doc_ids = parts
+        if native != NATIVE:
+            raise ValueError("index parts from the other engine (native / pure)")
+        index = cls()
+        index._core._import(scalars, bytearray(buffer), offsets, list(doc_ids))
+        return index
+
     def save(self, path: str | os.PathLike[str], *, stamp: Any = None) -> int:
         """Write the index to ``path`` (atomically, ``stamp`` kept in its header); returns its size in bytes.
 
