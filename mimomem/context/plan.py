@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 from mimomem.context.serving import Stamp, stamp, tree_stamps
 
 if TYPE_CHECKING:
+    from mimomem.curated.ranking import RecallIndex
+    from mimomem.curated.store import CuratedMemory
     from mimomem.tree.where import Where
 
 
@@ -94,62 +96,71 @@ def curated_part(where: Where) -> dict[str, Any] | None:
       multipliers need (:func:`mimomem.curated.scoring.info_of`);
     - ``show``: summary and body of every memory either can choose, one marshal blob each.
     """
-    import marshal
-    from array import array
-
     from mimomem.context.relevant import open_store
-    from mimomem.curated.ranking import memory_key
-    from mimomem.curated.routing import routable
-    from mimomem.text.bm25 import BM25Index
-    from mimomem.text.tokens import tokenize, tokenize_many
     from mimomem.tree.where import header_cache
 
     with header_cache(where):
         store = open_store(where)
         if store is None:
             return None
-        ranking = store._refresh()
+        return store._using(store._refresh(), lambda ranking: _curated_data(store, ranking))
 
-        def gather(ranking: Any) -> dict[str, Any]:
-            show: dict[str, bytes] = {}
-            keys: list[str] = []
-            owner, size = array("I"), array("I")
-            scenarios_of: dict[str, Any] = {}
-            for root in store._roots.values():
-                memories = root.memories
-                for memory in (memories[k] for k in sorted(memories)):
-                    if routable(memory.kind, memory.load_when, memory.superseded_by):
-                        key = memory_key(memory)
-                        show[key] = marshal.dumps((memory.summary, memory.body))
-                        for scenario in memory.load_when:
-                            terms = {t.text for t in tokenize(scenario)}
-                            for term in terms:
-                                scenarios_of.setdefault(term, array("I")).append(len(owner))
-                            owner.append(len(keys))
-                            size.append(len(terms))
-                        keys.append(key)
-            doc_keys = ranking.index.doc_ids()
-            indexed = [ranking.memory(key) for key in doc_keys]
-            for key, memory in zip(doc_keys, indexed, strict=True):
+
+def _curated_data(store: CuratedMemory, ranking: RecallIndex) -> dict[str, Any]:
+    import marshal
+
+    from mimomem.text.bm25 import BM25Index
+    from mimomem.text.tokens import tokenize_many
+
+    show: dict[str, bytes] = {}
+    routes = _routes(store, show)
+    doc_keys = ranking.index.doc_ids()
+    indexed = [ranking.memory(key) for key in doc_keys]
+    index = BM25Index()
+    for key, memory, tokens in zip(doc_keys, indexed, tokenize_many([m.text for m in indexed]), strict=True):
+        show[str(key)] = marshal.dumps((memory.summary, memory.body))
+        index.add(key, tokens)
+    return {
+        "routes": routes,
+        "index": index.parts(),
+        "updated": {key: info[3] for key, info in ranking.info.items()},
+        "pinned": frozenset(key for key, info in ranking.info.items() if info[4]),
+        "bounds": {scope: tuple(bound) for scope, bound in ranking.bounds.items()},
+        "half_life": store.half_life_days,
+        "hits": {scope: root.read_hits() for scope, root in store._roots.items()},
+        "max_hits": {scope: root.max_hits for scope, root in store._roots.items()},
+        "show": show,
+    }
+
+
+def _routes(store: CuratedMemory, show: dict[str, bytes]) -> dict[str, Any]:
+    """The routable memories and their scenarios, inverted (see :func:`curated_part`); adds their ``show``."""
+    import marshal
+    from array import array
+
+    from mimomem.curated.ranking import memory_key
+    from mimomem.curated.routing import routable
+    from mimomem.text.tokens import tokenize
+
+    keys: list[str] = []
+    owner, size = array("I"), array("I")
+    scenarios_of: dict[str, Any] = {}
+    for root in store._roots.values():
+        memories = root.memories
+        for memory in (memories[k] for k in sorted(memories)):
+            if routable(memory.kind, memory.load_when, memory.superseded_by):
+                key = memory_key(memory)
                 show[key] = marshal.dumps((memory.summary, memory.body))
-            index = BM25Index()
-            for key, tokens in zip(doc_keys, tokenize_many([m.text for m in indexed]), strict=True):
-                index.add(key, tokens)
-            return {
-                "routes": {
-                    "keys": tuple(keys),
-                    "owner": owner.tobytes(),
-                    "size": size.tobytes(),
-                    "terms": {term: found.tobytes() for term, found in scenarios_of.items()},
-                },
-                "index": index.parts(),
-                "updated": {key: info[3] for key, info in ranking.info.items()},
-                "pinned": frozenset(key for key, info in ranking.info.items() if info[4]),
-                "bounds": {scope: tuple(bound) for scope, bound in ranking.bounds.items()},
-                "half_life": store.half_life_days,
-                "hits": {scope: root.read_hits() for scope, root in store._roots.items()},
-                "max_hits": {scope: root.max_hits for scope, root in store._roots.items()},
-                "show": show,
-            }
-
-        return store._using(ranking, gather)
+                for scenario in memory.load_when:
+                    terms = {t.text for t in tokenize(scenario)}
+                    for term in terms:
+                        scenarios_of.setdefault(term, array("I")).append(len(owner))
+                    owner.append(len(keys))
+                    size.append(len(terms))
+                keys.append(key)
+    return {
+        "keys": tuple(keys),
+        "owner": owner.tobytes(),
+        "size": size.tobytes(),
+        "terms": {term: found.tobytes() for term, found in scenarios_of.items()},
+    }
