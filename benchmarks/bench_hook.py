@@ -131,30 +131,36 @@ BREAKDOWN = """
 import json, os, sys, time
 t = time.process_time
 start = t()
-s = t(); import mimomem.hooks.claude_code as hook; imp = t() - s
 payload = json.loads({payload!r})
-s = t(); w = hook._where(payload, os.environ); loc = t() - s
-s = t(); hook.promote(w, payload, deadline=None if {prompt!r} else time.monotonic() + 1); reg = t() - s
-s = t(); from mimomem.context import assemble, relevant; ctx_imp = t() - s
-s = t(); import mimomem.curated.store; cur_imp = t() - s
-stages = {{"interpreter start": start, "import hook": imp, "locate": loc, "register / promote check": reg,
-          "import context": ctx_imp, "import curated store": cur_imp}}
-if {prompt!r}:
-    from mimomem.context import entry_recall, instructions
-    s = t(); cur = assemble._curated_prompt_blocks(w, {prompt!r}); stages["curated recall"] = t() - s
-    s = t(); ent = assemble._search_blocks(w, {prompt!r}, 3); stages["entry recall"] = t() - s
-    s = t(); rem = instructions.recall_reminder(w); stages["reminder"] = t() - s
-    ctx = assemble.Context(assemble.PROMPT_BUDGET, cur + ent + [assemble._block("reminder", rem, "")], char_cap=9000)
+if {prompt!r}:  # the served path (hooks.entry): the plan saved by the first prompt, checked and answered
+    s = t(); from mimomem.hooks import entry; from mimomem.context import serving; imp = t() - s
+    s = t(); key = serving.plan_key("UserPromptSubmit", payload, os.environ)
+    plan = serving.load_plan(serving.plan_file(key, os.environ), key); check = t() - s
+    assert plan is not None, "no current plan: the first prompt builds it"
+    s = t(); from mimomem.context import entry_recall, fitting, entry_cache; from mimomem.curated import scoring
+    from mimomem.text import bm25, query, xlang; imp2 = t() - s
+    s = t(); text = entry.served_text(plan, {prompt!r}); ans = t() - s
+    stages = {{"interpreter start": start, "import the hook's entry": imp,
+              f"read the plan, check its {{len(plan['stamps']) // 32}} stamps": check,
+              "import the scoring code": imp2, "answer (curated, entries, fit and redact)": ans}}
 else:
-    s = t(); first = assemble._block("instructions", assemble.memory_instructions(w), ""); stages["instructions"] = t() - s
+    s = t(); import mimomem.hooks.claude_code as hook; imp = t() - s
+    s = t(); w = hook._where(payload, os.environ); loc = t() - s
+    s = t(); hook.promote(w, payload, deadline=time.monotonic() + 1); reg = t() - s
+    s = t(); from mimomem.context import assemble, fitting; ctx_imp = t() - s
+    s = t(); import mimomem.curated.store; cur_imp = t() - s
+    stages = {{"interpreter start": start, "import hook": imp, "locate": loc, "register / promote check": reg,
+              "import context": ctx_imp, "import curated store": cur_imp}}
+    s = t(); first = fitting.make_block("instructions", assemble.memory_instructions(w), ""); stages["instructions"] = t() - s
     s = t(); extra = assemble._curated_session_blocks(w); stages["curated rules + outline"] = t() - s
-    room = 4000 - first.tokens - sum(b.tokens for b in extra) - assemble._LEFT_OUT_RESERVE
+    room = 4000 - first.tokens - sum(b.tokens for b in extra) - fitting.LEFT_OUT_RESERVE
     s = t(); rebuilt = assemble.rebuild_blocks(w, max(0, room)); stages["rebuild blocks"] = t() - s
-    ctx = assemble.Context(4000, [first, *extra, *rebuilt], char_cap=9000)
-s = t(); text = assemble._enforce(ctx).text; stages["redact + fit the cap"] = t() - s
+    ctx = fitting.Context(4000, [first, *extra, *rebuilt], char_cap=9000)
+    s = t(); text = fitting.enforce(ctx).text; stages["redact + fit the cap"] = t() - s
 print(json.dumps(stages))
 """
-"""One hook's stages in the order the hook runs them (``hook.handle``), timed in a fresh interpreter."""
+"""One hook's stages in the order the hook runs them, timed in a fresh interpreter: the served
+prompt (``hooks.entry``) and SessionStart (``hooks.claude_code.handle``)."""
 
 
 def breakdown(repo: Path, sid: str, payload: dict[str, object], env: dict[str, str]) -> dict[str, float]:
@@ -167,9 +173,13 @@ def breakdown(repo: Path, sid: str, payload: dict[str, object], env: dict[str, s
 
 
 PROMPT = "部署前数据库端口要改成多少？上次 pnpm 构建失败是什么原因"
+EDITED = "UserPromptSubmit, a memory file just edited"
+"""The first prompt after memory changed: its plan is stale, so the hook reads the memory and builds a new
+one (``mimomem.context.plan``); the plain ``UserPromptSubmit`` case is every other prompt (served from it)."""
 CASES = {
     "python -c pass": None,
     "UserPromptSubmit": {"hook_event_name": "UserPromptSubmit", "prompt": PROMPT},
+    EDITED: {"hook_event_name": "UserPromptSubmit", "prompt": PROMPT},
     "SessionStart": {"hook_event_name": "SessionStart", "source": "startup"},
 }
 
@@ -180,14 +190,21 @@ def measure(repo: Path, sid: str, tmp: Path, runs: int) -> dict[str, list[float]
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure an installed package: bytecode cached, as pip leaves it
     hook = [*hook_launcher(), "hook", "claude-code"]
     base = {"session_id": sid, "cwd": str(repo), "transcript_path": str(tmp / "none.jsonl")}
-    child_cpu(hook, json.dumps({**base, **CASES["UserPromptSubmit"]}), env)  # builds the search cache
+    child_cpu(hook, json.dumps({**base, **CASES["UserPromptSubmit"]}), env)  # builds the caches and the plan
+    from mimomem.tree.memory_tree import MemoryTree
+
+    tree = MemoryTree()
+    edited = min(tree.project_dir(tree.project_id(repo).id).glob("*.md"))  # in the prompt's scope
     samples: dict[str, list[float]] = {name: [] for name in CASES}
     for _ in range(runs):
         for name, payload in CASES.items():
             if payload is None:
                 samples[name].append(child_cpu([sys.executable, "-c", "pass"], "", env) * 1000)
-            else:
-                samples[name].append(child_cpu(hook, json.dumps({**base, **payload}), env) * 1000)
+                continue
+            if name == EDITED:  # a new mtime, as an editor's save gives: the plan is stale
+                st = edited.stat()
+                os.utime(edited, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+            samples[name].append(child_cpu(hook, json.dumps({**base, **payload}), env) * 1000)
     for event in ("UserPromptSubmit", "SessionStart"):
         payload = CASES[event]
         assert payload is not None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import marshal
 import os
+from binascii import crc32
 from collections.abc import Iterator, Sequence
 
 from mimomem.common.records import TYPE_CHECKING
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib
     from typing import Any
 
 CACHE_FILE = "entries.cache"
-VERSION = 4
+VERSION = 5
 
 Cached = tuple[Entry, frozenset[str]]
 Stamp = tuple[int, int]
@@ -63,10 +64,7 @@ the few that hold its own words, not every word of every entry."""
 
 def bucket(word: str) -> int:
     """Which of the :data:`BUCKETS` holds ``word``'s postings (the same in every process)."""
-    h = 0
-    for byte in word.encode("utf-8", "surrogatepass"):
-        h = (h * 31 + byte) & 0xFFFFFFFF
-    return h % BUCKETS
+    return crc32(word.encode("utf-8", "surrogatepass")) % BUCKETS
 
 
 _BITMAP, _ARRAY = ord("b"), ord("a")

@@ -33,7 +33,7 @@ from mimomem.common.records import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-PLAN_VERSION = 1
+PLAN_VERSION = 2
 """Bumped whenever a plan's content changes meaning: an older plan is then never used."""
 
 ENV_PREFIXES = ("MIMOMEM_", "MIMOCODE_", "XDG_")

@@ -47,16 +47,18 @@ def run(
     *,
     env: Mapping[str, str] | None = None,
     raw: str | bytes | None = None,
+    plan_checked: bool = False,
 ) -> int:
     """Handle one hook invocation; always returns 0 (a hook must never block the agent).
 
     Any stream may be closed (``None``) or go away mid-write: nothing is then said, nothing raised,
     and an error line never lands on stdout (where the host would hand it to the model).
-    ``raw``: the payload already read from ``stdin`` (by :mod:`mimomem.hooks.entry`).
+    ``raw``: the payload already read from ``stdin``, ``plan_checked``: its saved plan was found
+    stale or missing just now (both by :mod:`mimomem.hooks.entry`).
     """
     try:
         payload = parse_payload(read_payload(stdin) if raw is None else raw)
-        out = handle(payload, env=os.environ if env is None else env)
+        out = handle(payload, env=os.environ if env is None else env, plan_checked=plan_checked)
     except Exception as exc:  # fail open: the agent goes on without memory, the user sees why
         say(f"mimomem hook: {_reason(exc)}", stderr)
         return 0
@@ -96,8 +98,8 @@ def parse_payload(raw: str | bytes) -> dict[str, Any]:
     return payload
 
 
-def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
-    """The stdout text for one event (``""`` for none)."""
+def handle(payload: Mapping[str, Any], *, env: Mapping[str, str], plan_checked: bool = False) -> str:
+    """The stdout text for one event (``""`` for none); ``plan_checked``: see :func:`run`."""
     event = payload.get("hook_event_name")
     if event not in CONTEXT_EVENTS + DIGEST_EVENTS:
         return ""
@@ -111,7 +113,7 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str]) -> str:
         if not isinstance(prompt, str):
             raise HookInputError("UserPromptSubmit without a string 'prompt'; nothing injected")
         promote(where, payload, deadline=None)
-        text = _prompt(where, prompt, payload, env)
+        text = _prompt(where, prompt, payload, env, plan_checked=plan_checked)
     else:
         trigger = str(payload.get("trigger") or payload.get("reason") or event)
         if event == "PreCompact" or not defer_digest(where, payload, trigger=trigger):
@@ -163,14 +165,16 @@ def _session_start(where: Any, payload: Mapping[str, Any], env: Mapping[str, str
     return str(session_context(where, budget=budget, recent_user=recent, char_cap=CLAUDE_CODE.safe_chars).text)
 
 
-def _prompt(where: Any, prompt: str, payload: Mapping[str, Any], env: Mapping[str, str]) -> str:
+def _prompt(
+    where: Any, prompt: str, payload: Mapping[str, Any], env: Mapping[str, str], *, plan_checked: bool = False
+) -> str:
     """The prompt's context from its saved plan when current, else from a new plan, saved for the
     next prompts (:mod:`mimomem.context.serving`)."""
     from mimomem.context import serving
 
     key = serving.plan_key("UserPromptSubmit", payload, env)
     path = serving.plan_file(key, env)
-    plan = serving.load_plan(path, key)
+    plan = None if plan_checked else serving.load_plan(path, key)
     if plan is None:
         from mimomem.context.plan import prompt_plan
         from mimomem.passes.promote_state import marker_path

@@ -47,7 +47,7 @@ def run(
     except Exception:  # a damaged plan, say: the hook answers, and saves a new one
         out = None
     if out is None:
-        return _hook(stdin, stdout, stderr, env, raw)
+        return _hook(stdin, stdout, stderr, env, raw, plan_checked=True)
     if out and stdout is not None:
         with suppress(OSError, ValueError):  # stdout closed, or the host stopped reading: nobody to tell
             stdout.write(out)
@@ -55,10 +55,19 @@ def run(
     return 0
 
 
-def _hook(stdin: TextIO | None, stdout: TextIO | None, stderr: TextIO | None, env: Mapping[str, str], raw: Any) -> int:
+def _hook(
+    stdin: TextIO | None,
+    stdout: TextIO | None,
+    stderr: TextIO | None,
+    env: Mapping[str, str],
+    raw: Any,
+    *,
+    plan_checked: bool = False,
+) -> int:
+    """The payload to :mod:`mimomem.hooks.claude_code` (``plan_checked``: a prompt's plan is not current)."""
     from mimomem.hooks import claude_code
 
-    return claude_code.run(stdin, stdout, stderr, env=env, raw=raw)
+    return claude_code.run(stdin, stdout, stderr, env=env, raw=raw, plan_checked=plan_checked)
 
 
 def read_payload(stdin: TextIO | None) -> str | bytes:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import functools
 import random
+from pathlib import Path
+
+import pytest
 
 from mimomem.text.xlang import XLANG_FILE, data_text, translations_in
 
@@ -57,3 +60,22 @@ def test_prompts_made_of_vocabulary_words_get_the_same_terms() -> None:
         words = rng.sample(english, 2) + rng.sample(near, 2)
         for per_word in (1, 3):
             assert translations_in(text, words, per_word=per_word) == reference(text, words, per_word), (text, words)
+
+
+def test_the_lookup_is_cached_and_a_damaged_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mimomem.text import xlang
+
+    monkeypatch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path))
+    fresh = xlang.Lookup.build(data_text(XLANG_FILE))
+    for damage in (None, b"", b"\x00not marshal", b"\xe9\x00"):
+        xlang.shipped.cache_clear()
+        cached = list(tmp_path.glob("xlang-*.lookup"))
+        if damage is not None:
+            cached[0].write_bytes(damage)
+        lookup = xlang.shipped()
+        assert lookup.data == fresh.data
+        assert len(list(tmp_path.glob("xlang-*.lookup"))) == 1
+        assert translations_in("部署数据库", ["deploy"], lookup=lookup) == translations_in(
+            "部署数据库", ["deploy"], lookup=fresh
+        )
+    xlang.shipped.cache_clear()
