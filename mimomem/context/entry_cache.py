@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib
     from typing import Any
 
 CACHE_FILE = "entries.cache"
-VERSION = 5
+VERSION = 6
 
 Cached = tuple[Entry, frozenset[str]]
 Stamp = tuple[int, int]
@@ -132,7 +132,7 @@ class EntryIndex:
         if rows is None:
             rows = self._rows[n] = marshal.loads(self._blobs[n])
         row = rows[i - self._starts[n]]
-        return Entry(*row[:6]), row[6]
+        return Entry(*row[:6]), frozenset(row[6])
 
     def __iter__(self) -> Iterator[Cached]:
         return (self[i] for i in range(len(self)))
@@ -171,16 +171,17 @@ def _postings(blobs: Sequence[bytes]) -> dict[str, Any]:
     """Every word's entries (packed, ascending), by bucket, and where each file's entries start."""
     from array import array
 
-    words: dict[str, array[int]] = {}
+    words: dict[str, list[int]] = {}
     starts = [0]
     n = 0
     for blob in blobs:
         for row in marshal.loads(blob):
-            for word in row[6]:
+            for word in row[6]:  # a sorted tuple: decodes faster than a set, and is one (a cached row's words)
                 found = words.get(word)
                 if found is None:
-                    found = words[word] = array("I")
-                found.append(n)
+                    words[word] = [n]
+                else:
+                    found.append(n)
             n += 1
         starts.append(n)
     buckets: list[dict[str, bytes]] = [{} for _ in range(BUCKETS)]
@@ -192,7 +193,7 @@ def _postings(blobs: Sequence[bytes]) -> dict[str, Any]:
                 bitmap[i >> 3] |= 1 << (i & 7)
             buckets[bucket(word)][word] = b"b" + bytes(bitmap)
         else:
-            buckets[bucket(word)][word] = b"a" + found.tobytes()
+            buckets[bucket(word)][word] = b"a" + array("I", found).tobytes()
     return {"buckets": tuple(marshal.dumps(b) for b in buckets), "starts": tuple(starts)}
 
 
@@ -209,7 +210,7 @@ def _rows(file: str, shown: str) -> list[tuple[Any, ...]]:
     entries = split_entries(read_memory_file(file), shown)
     words = tokenize_many([e.text for e in entries])
     return [
-        (e.path, e.line, e.text, e.section, e.label, e.date, frozenset(stem(t) for t in w))
+        (e.path, e.line, e.text, e.section, e.label, e.date, tuple(sorted({stem(t) for t in w})))
         for e, w in zip(entries, words, strict=True)
     ]
 
