@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import marshal
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from struct import Struct
+from struct import error as StructError
 
 from mimomem.common.records import TYPE_CHECKING
 
@@ -107,8 +108,23 @@ def plan_file(key: tuple[Any, ...], env: Mapping[str, str]) -> str:
     )  # repr: marshal bytes vary
 
 
-def load_plan(path: str, key: tuple[Any, ...]) -> dict[str, Any] | None:
-    """The plan saved at ``path`` for ``key`` when every input it lists is unchanged, else ``None``."""
+_MAGIC = b"mimoplan"
+_HEAD = Struct("<8sQ")
+"""A plan file: the magic, the length of its header (a marshal dict: the plan with its bulky bytes
+replaced by ``(offset, length)`` spans), the header, then those bytes, each 8-byte aligned."""
+
+
+def load_plan(
+    path: str, key: tuple[Any, ...], *, first: Callable[[dict[str, Any]], bool] | None = None
+) -> dict[str, Any] | None:
+    """The plan saved at ``path`` for ``key`` when every input it lists is unchanged, else ``None``.
+
+    The file is mapped, not read: the bulky parts (each file's entries, the postings and
+    cross-language buckets, the recall index, the curated texts) are views of the mapping, so a
+    prompt touches only the pages it uses.  ``first``: a cheaper test of the plan's data, made
+    before the stamps are checked (``None`` when false)."""
+    import mmap
+
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError:
@@ -118,13 +134,18 @@ def load_plan(path: str, key: tuple[Any, ...]) -> dict[str, Any] | None:
 
         if not _stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            plan = marshal.loads(handle.read())
-    except (OSError, ValueError, EOFError, TypeError):
+        view = memoryview(mmap.mmap(fd, 0, access=mmap.ACCESS_COPY))
+        magic, size = _HEAD.unpack_from(view)
+        if magic != _MAGIC:
+            return None
+        plan = _joined(marshal.loads(view[_HEAD.size : _HEAD.size + size]), view[_data_start(size) :])
+    except (OSError, ValueError, EOFError, TypeError, KeyError, IndexError, StructError):  # missing, empty, damaged
         return None
     finally:
         os.close(fd)
-    if not isinstance(plan, dict) or plan.get("key") != key or not fresh(plan.get("paths"), plan.get("stamps")):
+    if not isinstance(plan, dict) or plan.get("key") != key or (first is not None and not first(plan)):
+        return None
+    if not fresh(plan.get("paths"), plan.get("stamps")):
         return None
     return plan
 
@@ -142,12 +163,90 @@ def save_plan(path: str, key: tuple[Any, ...], stamps: Iterable[tuple[str, Stamp
 
     listed = dict(stamps)
     recorded = b"".join(_ABSENT if s is None else _PACKED.pack(*s) for s in listed.values())
-    plan = {"key": key, "paths": "\0".join(listed), "stamps": recorded, **data}
+    header, bulk = _split({"key": key, "paths": "\0".join(listed), "stamps": recorded, **data})
+    head = marshal.dumps(header)
+    blob = _HEAD.pack(_MAGIC, len(head)) + head
+    blob += b"\0" * (_data_start(len(head)) - len(blob)) + bulk
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        atomic_write(path, marshal.dumps(plan), durable=False)
+        atomic_write(path, blob, durable=False)
     except (OSError, ValueError):
         pass
+
+
+def _data_start(header_size: int) -> int:
+    end = _HEAD.size + header_size
+    return end + (-end % 8)
+
+
+def _split(plan: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
+    """``plan`` with its bulky bytes moved out: the header (spans in their place) and those bytes."""
+    bulk = bytearray()
+
+    def put(blob: bytes) -> tuple[int, int]:
+        bulk.extend(b"\0" * (-len(bulk) % 8))
+        at = len(bulk)
+        bulk.extend(blob)
+        return at, len(blob)
+
+    header = dict(plan)
+    entries = plan.get("entries")
+    if entries is not None:
+        blobs, index = entries["index"]
+        xlang = entries["xlang"]
+        header["entries"] = {
+            **entries,
+            "index": (tuple(map(put, blobs)), {**index, "buckets": tuple(map(put, index["buckets"]))}),
+            "xlang": {
+                "words": tuple(map(put, xlang["words"])),
+                "heads": {c: put(b) for c, b in xlang["heads"].items()},
+            },
+        }
+    curated = plan.get("curated")
+    if curated is not None:
+        native, scalars, buffer, offsets, ids = curated["index"]
+        header["curated"] = {
+            **curated,
+            "index": (native, scalars, put(buffer), offsets, ids),
+            "show": {k: put(b) for k, b in curated["show"].items()},
+        }
+    return header, bytes(bulk)
+
+
+def _joined(header: dict[str, Any], bulk: memoryview) -> dict[str, Any]:
+    """The plan of :func:`_split`'s ``header``, its bulky parts views of ``bulk`` made when used."""
+    entries = header.get("entries")
+    if entries is not None:
+        spans, index = entries["index"]
+        xlang = entries["xlang"]
+        entries["index"] = (_Spans(bulk, spans), {**index, "buckets": _Spans(bulk, index["buckets"])})
+        entries["xlang"] = {"words": _Spans(bulk, xlang["words"]), "heads": _Spans(bulk, xlang["heads"])}
+    curated = header.get("curated")
+    if curated is not None:
+        native, scalars, (at, size), offsets, ids = curated["index"]
+        curated["index"] = (native, scalars, bulk[at : at + size], offsets, ids)
+        curated["show"] = _Spans(bulk, curated["show"])
+    return header
+
+
+class _Spans:
+    """Spans of a mapped plan by index or key (a tuple or dict of ``(offset, length)``); a view when asked for."""
+
+    __slots__ = ("_bulk", "_spans")
+
+    def __init__(self, bulk: memoryview, spans: Any) -> None:
+        self._bulk, self._spans = bulk, spans
+
+    def __getitem__(self, at: Any) -> memoryview:
+        start, size = self._spans[at]
+        return self._bulk[start : start + size]
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        span = self._spans.get(key)
+        return default if span is None else self._bulk[span[0] : span[0] + span[1]]
+
+    def __len__(self) -> int:
+        return len(self._spans)
 
 
 def answer(

@@ -118,7 +118,7 @@ class BM25Index:
         return NATIVE, dict(scalars), bytes(buffer), offsets, list(doc_ids)
 
     @classmethod
-    def from_parts(cls, parts: tuple[bool, dict[str, int], bytes, list[int], list[Hashable]]) -> BM25Index:
+    def from_parts(cls, parts: tuple[bool, dict[str, int], bytes | memoryview, list[int], list[Hashable]]) -> BM25Index:
         """The index :meth:`parts` gave (``ValueError`` when it came from the other engine or is damaged)."""
         from mimomem.text._accel import NATIVE
 
@@ -126,7 +126,8 @@ class BM25Index:
         if native != NATIVE:
             raise ValueError("index parts from the other engine (native / pure)")
         index = cls()
-        index._core._import(scalars, bytearray(buffer), offsets, list(doc_ids))
+        writable = isinstance(buffer, memoryview) and not buffer.readonly  # a mapped plan's: no copy
+        index._core._import(scalars, buffer if writable else bytearray(buffer), offsets, list(doc_ids))
         return index
 
     def save(self, path: str | os.PathLike[str], *, stamp: Any = None) -> int:

@@ -157,6 +157,14 @@ def test_a_damaged_plan_is_rebuilt(repo: Path) -> None:
         assert _served(raw) is None
         assert _slow(raw) == slow
         assert _served(raw) == slow
+    whole = path.read_bytes()
+    for cut in (len(whole) - 1, len(whole) // 2):  # the header intact, the bulk cut: answering fails
+        path.write_bytes(whole[:cut])
+        stat = path.stat()
+        out = io.StringIO()
+        entry.run(io.TextIOWrapper(io.BytesIO(raw)), out, io.StringIO())
+        assert out.getvalue() == slow  # the hook answered instead, and saved a whole plan again
+        assert path.stat().st_ino != stat.st_ino and _served(raw) == slow
 
 
 def test_other_events_and_odd_payloads_go_to_the_hook(repo: Path) -> None:
