@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mimomem.context.fitting import LEFT_OUT_RESERVE, PROMPT_BUDGET, Block, Context, enforce, make_block
-from mimomem.context.instructions import memory_instructions
-from mimomem.context.rebuild import rebuild_blocks
+from mimomem.context.fitting import PROMPT_BUDGET, Block, Context, make_block
+from mimomem.context.session_fit import session_answer
 from mimomem.tree.where import Where
 
 SESSION_BUDGET = 4000
@@ -38,17 +37,10 @@ def session_context(
 ) -> Context:
     """Instructions + rebuild context + curated rules and outline, within ``budget`` tokens
     and ``char_cap`` UTF-16 units (the host's cap on one hook output, :mod:`mimomem.context.hosts`)."""
-    ctx = Context(budget, char_cap=char_cap)
-    instructions = make_block("instructions", memory_instructions(where), "mimomem context")
-    extra = _curated_session_blocks(where) if curated else []
-    reserve = instructions.tokens + sum(b.tokens for b in extra) + LEFT_OUT_RESERVE
-    rebuilt = rebuild_blocks(where, max(0, budget - reserve), recent_user=recent_user)
-    if any(b.text or b.full_tokens for b in rebuilt) or extra:  # a block cut to nothing is named as left out
-        ctx.blocks = [instructions, *extra, *rebuilt]  # hard rules first (the instructions say what follows)
-    else:
-        ctx.blocks = [instructions]
-    _note_left_out(ctx)
-    return enforce(ctx)
+    from mimomem.context.session_plan import session_parts
+
+    parts = session_parts(where, recent_user, curated=curated)
+    return session_answer(parts["instructions"], parts["curated"], parts["raw"], budget=budget, char_cap=char_cap)
 
 
 def prompt_context(
@@ -64,19 +56,6 @@ def prompt_context(
     _, plan = prompt_plan(where)
     context: Context = answer(plan, prompt, budget=budget, search_limit=search_limit, char_cap=char_cap)
     return context
-
-
-def _note_left_out(ctx: Context) -> None:
-    for b in ctx.blocks:
-        if not b.text and b.full_tokens:
-            ctx.left_out.append(f"{b.name} (~{b.full_tokens} tokens, {b.source})")
-
-
-def _curated_session_blocks(where: Where) -> list[Block]:
-    from mimomem.context.relevant import curated_session_text
-
-    text = curated_session_text(where)
-    return [make_block("curated", text, "mimomem inspect")] if text else []
 
 
 __all__ = [

@@ -15,10 +15,12 @@ for nothing in every session-start hook).
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from mimomem.common.secrets import redact_secrets
-from mimomem.tree.layout import GLOBAL_ID
-from mimomem.tree.where import Where
+
+if TYPE_CHECKING:
+    from mimomem.tree.where import Where
 
 
 def _shown(path: str | os.PathLike[str]) -> str:
@@ -30,38 +32,57 @@ def memory_instructions(where: Where) -> str:
     """The "Memory system" block: layers, paths, when to write what, how to recall - in few tokens.
 
     It is paid at every session start, so each path is given once (the session's files
-    relative to its directory) and each rule in one line.
+    relative to its directory) and each rule in one line.  The text is
+    :func:`render_instructions` of ``where``'s paths.
     """
+    from mimomem.tree.layout import GLOBAL_ID
+
     tree = where.tree
+    return render_instructions(
+        str(tree.project_memory(where.project_id)),
+        str(tree.global_memory()),
+        None if where.session_id is None else str(tree.session_dir(where.session_id)),
+        write_enabled=tree.write_enabled,
+        global_project=where.project_id == GLOBAL_ID,
+    )
+
+
+def render_instructions(
+    project_memory: str, global_memory: str, session_dir: str | None, *, write_enabled: bool, global_project: bool
+) -> str:
+    """The instructions from plain strings: the project's and global ``MEMORY.md``, the session's
+    directory (``None``: no session), whether memory writing is on, whether the project is the shared
+    ``global`` one.  Imports nothing of the tree: the ``SessionStart`` hook's served path renders a
+    new session's instructions with it (:mod:`mimomem.hooks.entry_session`)."""
     lines = [
         "# Memory system",
         "Persistent Markdown memory, kept between sessions.",
-        f"- Project memory: {_shown(tree.project_memory(where.project_id))} (rules, decisions, durable facts)",
-        f"- Global memory: {_shown(tree.global_memory())} (the user's own, every project; read-only for you)",
+        f"- Project memory: {_shown(project_memory)} (rules, decisions, durable facts)",
+        f"- Global memory: {_shown(global_memory)} (the user's own, every project; read-only for you)",
     ]
-    if where.session_id is not None:
+    if session_dir is not None:
         lines.append(
-            f"- This session: {_shown(tree.session_dir(where.session_id))}/ - checkpoint.md "
+            f"- This session: {_shown(session_dir)}/ - checkpoint.md "
             "(the checkpoint writer's only), notes.md (your scratchpad), "
             "tasks/<TID>/progress.md (one per subagent task)"
         )
-    if not tree.write_enabled:
+    if not write_enabled:
         lines.append("Memory writing is OFF for this session: do not edit or create memory files; read, search them.")
     else:
-        lines += _writing_rules(where)
+        lines += _writing_rules(global_project, session_dir is not None)
     lines += _recall_rules()
     return "\n".join(lines) + "\n"
 
 
-def _writing_rules(where: Where) -> list[str]:
+def _writing_rules(global_project: bool, in_session: bool) -> list[str]:
     lines = [
         "Write: a rule the user states -> `Rules` of project memory; a decision -> `Architecture decisions`; "
         "a durable fact needed before the next checkpoint -> `Discovered durable knowledge`; "
         "everything else waits for the checkpoint writer."
     ]
-    if where.project_id == GLOBAL_ID:
+    if global_project:
         lines.append("(No git repository here: project memory is the shared `global` project.)")
-    if where.session_id is not None:
+    if in_session:
         lines.append(
             "Notes: append to notes.md one entry per item headed `## [turn N · YYYY-MM-DDTHH:MMZ]` (UTC), or run "
             '`mimomem note "TEXT"`; look for a near-duplicate first; no other ad-hoc memory files.'

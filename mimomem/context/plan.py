@@ -56,6 +56,21 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
         out += tree_stamps(top)
     data = str(where.tree.data_dir)
     out.append((os.path.join(data, STATE, "sessions"), stamp(os.path.join(data, STATE, "sessions"))))
+    out += identity_inputs(where, cwd)
+    if where.session_id is not None:
+        registered = os.path.join(data, STATE, "sessions", where.session_id)
+        out.append((registered, stamp(registered)))
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out += [(p, stamp(p)) for p in (package, os.path.join(package, "__init__.py"), os.path.abspath(__file__))]
+    return out
+
+
+def identity_inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
+    """Stamps of what names the project of ``cwd``: a ``.git`` in ``cwd`` or any directory above it,
+    the id files, and the project's registration (``locate`` writes it when missing)."""
+    from mimomem.tree.where import STATE
+
+    out: list[tuple[str, Stamp]] = []
     here = os.path.realpath(cwd)
     while True:
         out.append((os.path.join(here, ".git"), stamp(os.path.join(here, ".git"))))
@@ -66,13 +81,8 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
     identity = where.tree.project_id(where.worktree) if where.worktree is not None else None
     if identity is not None and identity.git_dir is not None:
         out += [(p, stamp(p)) for p in (os.path.join(identity.git_dir, name) for name in where.tree.id_files)]
-    registered = [os.path.join(data, STATE, "projects", where.project_id)]
-    if where.session_id is not None:
-        registered.append(os.path.join(data, STATE, "sessions", where.session_id))
-    out += [(p, stamp(p)) for p in registered]
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out += [(p, stamp(p)) for p in (package, os.path.join(package, "__init__.py"), os.path.abspath(__file__))]
-    return out
+    registered = os.path.join(where.tree.data_dir, STATE, "projects", where.project_id)
+    return [*out, (registered, stamp(registered))]
 
 
 def entries_part(where: Where) -> dict[str, Any]:

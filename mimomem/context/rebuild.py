@@ -17,25 +17,15 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from mimomem.context.budgeted import Budgeted, read_budgeted, read_section_aware
 from mimomem.context.compact import compact_memory, drop_repeats
-from mimomem.context.estimate import estimate_tokens
 from mimomem.context.fitting import Block
+from mimomem.context.session_fit import CAPS as CAPS  # moved to the lean half; names kept here
+from mimomem.context.session_fit import allocate as allocate
+from mimomem.context.session_fit import fit_blocks
+from mimomem.context.session_fit import nest_headings as nest_headings
 from mimomem.tree.boilerplate import content_only
 from mimomem.tree.templates import parse_notes
 from mimomem.tree.where import Where
-
-CAPS: dict[str, int] = {
-    "tasks": 500,
-    "checkpoint": 11000,
-    "recent": 16000,
-    "project": 10000,
-    "sessions": 4000,
-    "global": 6000,
-    "notes": 6000,
-    "keys": 500,
-}
-"""MiMo-Code's per-block caps in tokens (its ``push_caps``); used as relative shares."""
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """A memory file larger than this is not read into context (its path is listed instead)."""
@@ -47,84 +37,14 @@ def rebuild_blocks(where: Where, budget: int, *, recent_user: Sequence[str] = ()
     ``recent_user`` are the session's latest user messages, oldest first (a hook reads
     them from the transcript); they are kept newest first within their share.
     """
-    raw = _raw_blocks(where, recent_user)
-    if not raw:
-        return []
-    sizes = {name: estimate_tokens(f"## {_TITLES[name]}\n" + text) for name, (text, _, _) in raw.items()}
-    shares = allocate(sizes, budget)
-    out: list[Block] = []
-    for name, (text, source, sectioned) in raw.items():
-        cut = _fit(name, text, shares[name], source, sectioned)
-        if cut.text.strip():
-            out.append(Block(name, cut.text, cut.tokens, cut.total_tokens, cut.truncated, source))
-        else:
-            out.append(Block(name, "", 0, cut.total_tokens, True, source))
-    return out
+    return fit_blocks(raw_blocks(where, recent_user), budget)
 
 
-def allocate(sizes: dict[str, int], budget: int) -> dict[str, int]:
-    """Split ``budget`` over blocks: small blocks get all they need, big ones share the rest.
-
-    Water-filling weighted by ``CAPS``: a block never gets more than its size, and the
-    shares add up to at most ``budget``.
-    """
-    shares = dict.fromkeys(sizes, 0)
-    left = dict(sizes)
-    room = max(0, budget)
-    while left and room > 0:
-        weight = sum(CAPS.get(name, 1000) for name in left)
-        fair = {name: room * CAPS.get(name, 1000) // weight for name in left}
-        small = [name for name in left if left[name] <= fair[name]]
-        if not small:
-            for name in left:
-                shares[name] += fair[name]
-            break
-        for name in small:
-            shares[name] += left[name]
-            room -= left[name]
-            del left[name]
-    return shares
-
-
-def _fit(name: str, text: str, budget: int, source: str, sectioned: bool) -> Budgeted:
-    heading = f"## {_TITLES[name]}\n"
-    room = budget - estimate_tokens(heading)
-    if room <= 0:
-        return Budgeted("", 0, estimate_tokens(text), True)
-    reader = read_section_aware if sectioned else read_budgeted
-    cut = reader(text, room, source=source)
-    if not cut.text.strip():
-        return Budgeted("", 0, cut.total_tokens, True)
-    body = heading + nest_headings(cut.text)
-    return Budgeted(body, estimate_tokens(body), cut.total_tokens, cut.truncated)
-
-
-def nest_headings(text: str) -> str:
-    """The file's text under a block heading: its own ``# Title`` dropped, other headings one level down.
-
-    Keeps the injected context a well-formed outline (``## Project memory`` then ``### Rules``)
-    instead of repeating the title and restarting at ``##`` inside every block.
-    """
-    lines = text.split("\n")
-    if lines and lines[0].startswith("# "):
-        lines = lines[1:]
-        while lines and not lines[0].strip():
-            lines = lines[1:]
-    return "\n".join(
-        "#" + line if line.startswith("#") and line.lstrip("#").startswith(" ") else line for line in lines
-    )
-
-
-_TITLES = {
-    "tasks": "Tasks ledger",
-    "checkpoint": "Session checkpoint",
-    "recent": "Recent user input (verbatim)",
-    "project": "Project memory",
-    "sessions": "Recent sessions of this project",
-    "global": "Global memory",
-    "notes": "Session notes",
-    "keys": "Memory keys index",
-}
+def raw_blocks(where: Where, recent_user: Sequence[str] = ()) -> list[tuple[str, str, str, bool]]:
+    """The rebuild blocks before fitting (:data:`~mimomem.context.session_fit.Raw`), in order."""
+    return [
+        (name, text, source, sectioned) for name, (text, source, sectioned) in _raw_blocks(where, recent_user).items()
+    ]
 
 
 def _raw_blocks(where: Where, recent_user: Sequence[str]) -> dict[str, tuple[str, str, bool]]:

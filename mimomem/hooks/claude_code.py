@@ -1,6 +1,8 @@
 """``mimomem hook claude-code``: Claude Code hook events in, documented hook JSON out.
 
-- ``SessionStart`` (startup, resume, clear, compact): memory instructions + rebuild context;
+- ``SessionStart`` (startup, resume, clear, compact): memory instructions + rebuild context; a new
+  session's from the project's plan, saved for the next one (:mod:`mimomem.hooks.session_start`),
+  which ``SessionEnd`` saves again after its promotion;
 - ``UserPromptSubmit``: curated memories and whole memory entries relevant to the prompt, plus the
   recall reminder - nothing at all when nothing is relevant;
 - ``PreCompact`` and ``SessionEnd``: a deterministic digest of the transcript since the
@@ -120,6 +122,10 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str], plan_checked: 
             append_digest(where, payload, trigger=trigger)
             budget = CLAUDE_CODE.inline_seconds if event == "SessionEnd" else PRE_COMPACT_SECONDS
             promote(where, payload, deadline=started + budget, only_this=True)
+            if event == "SessionEnd":
+                from mimomem.hooks.session_start import plan_next_session
+
+                plan_next_session(where, payload, env, deadline=started + budget)
         if event == "SessionEnd":
             from mimomem.passes.schedule import start_due_passes
 
@@ -159,8 +165,13 @@ def promote(where: Any, payload: Mapping[str, Any], *, deadline: float | None, o
 
 def _session_start(where: Any, payload: Mapping[str, Any], env: Mapping[str, str]) -> str:
     from mimomem.context.assemble import session_context
+    from mimomem.hooks.entry_session import BUDGET_DEFAULT, BUDGET_VARIABLE, budget_from
+    from mimomem.hooks.session_start import new_session_text
 
-    budget = _budget_from(env, "MIMOMEM_SESSION_BUDGET", 4000)
+    budget = budget_from(env, BUDGET_VARIABLE, BUDGET_DEFAULT)
+    text = new_session_text(where, payload, env, budget=budget)  # a new session: from a plan, saved for the next
+    if text is not None:
+        return text
     recent = _recent_prompts(payload) if payload.get("source") in ("compact", "resume") else []
     return str(session_context(where, budget=budget, recent_user=recent, char_cap=CLAUDE_CODE.safe_chars).text)
 
@@ -184,16 +195,6 @@ def _prompt(
         stamps, plan = prompt_plan(where, cwd=str(payload["cwd"]), also=marker)
         serving.save_plan(path, key, stamps, plan)
     return served_text(plan, prompt)
-
-
-def _budget_from(env: Mapping[str, str], variable: str, default: int) -> int:
-    """``variable`` of the hook's environment as a token budget (200..50,000), else ``default``."""
-    raw = env.get(variable)
-    try:
-        value = int(raw) if raw else default
-    except ValueError:
-        value = default
-    return max(200, min(value, 50_000))
 
 
 def _recent_prompts(payload: Mapping[str, Any], keep: int = 5) -> list[str]:

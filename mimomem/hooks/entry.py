@@ -80,14 +80,19 @@ def read_payload(stdin: TextIO | None) -> str | bytes:
 
 
 def served(raw: str | bytes, env: Mapping[str, str]) -> str | None:
-    """The hook's stdout for a ``UserPromptSubmit`` answered from its current plan; ``None`` when
-    this payload is not one (the hook then handles it)."""
+    """The hook's stdout for a ``UserPromptSubmit`` answered from its current plan, or a new session's
+    ``SessionStart`` (:mod:`mimomem.hooks.entry_session`); ``None`` when this payload is neither (the
+    hook then handles it)."""
     if len(raw) > MAX_PAYLOAD_BYTES:
         return None
     try:
         payload = json.loads(raw)
     except ValueError:
         return None
+    if isinstance(payload, dict) and payload.get("hook_event_name") == "SessionStart":
+        from mimomem.hooks.entry_session import served_start
+
+        return served_start(payload, env)
     if not isinstance(payload, dict) or payload.get("hook_event_name") != "UserPromptSubmit":
         return None
     prompt, sid, cwd = payload.get("prompt"), payload.get("session_id"), payload.get("cwd")

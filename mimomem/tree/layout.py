@@ -31,6 +31,7 @@ import re
 from typing import NamedTuple
 
 from mimomem.errors import InvalidMemoryIdError
+from mimomem.tree.safe_ids import is_safe_id
 from mimomem.tree.vocabulary import CC_DIR, CC_TYPES, LAYER_DIRS
 
 GLOBAL_ID = "global"
@@ -39,8 +40,6 @@ GLOBAL_ID = "global"
 TASK_ID_RE = re.compile(r"T[0-9]+(?:\.[0-9]+)*")
 """Task ids: ``T`` + digits, then any number of ``.digits`` groups (``T3``, ``T3.1.2``)."""
 
-SAFE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
-"""Project and session ids: one path component, no leading dot, at most 128 characters."""
 
 _FRONTMATTER_LIMIT = 64 * 1024
 
@@ -55,7 +54,7 @@ class PathClass(NamedTuple):
 
 def check_id(value: str | None, *, kind: str) -> str:
     """Return ``value`` if it is a safe project/session id, else (None too) raise ``InvalidMemoryIdError``."""
-    if not isinstance(value, str) or not SAFE_ID_RE.fullmatch(value) or ".." in value:
+    if not is_safe_id(value):
         raise InvalidMemoryIdError(
             f"invalid {kind} id {value!r}: use 1-128 characters from A-Z a-z 0-9 _ . - "
             f"starting with a letter or digit, with no '..'"

@@ -1,0 +1,86 @@
+"""Building the ``SessionStart`` plan: a project's session-start context for its next new session.
+
+Claude Code starts every session (``startup``, ``clear``) under a new id, so a plan keyed by
+the session would never be used twice.  What a *new* session's context depends on is the
+project's state, not the session: a new session has no directory yet, hence no tasks,
+checkpoint, notes or keys of its own, and the rebuild blocks are those of no session
+(:func:`mimomem.context.rebuild.raw_blocks` with ``session_id=None`` reads exactly what a session
+without a directory reads).  Only the instructions name the session; they are rendered when the
+plan is answered (:func:`mimomem.context.session_fit.new_session_answer`), from the paths kept here.
+
+The plan holds the parts (:func:`start_plan`) with the stamp of every path they are read from,
+taken *before* reading (see :mod:`mimomem.context.serving`): the project's and global memory
+directories whole (memory files, the sessions' briefs, every file the keys index lists), both
+curated roots whole, the project's identity (the ``.git`` chain, id files, registration) and the
+installed package.  Promotion's state is the hook's to add (a higher floor).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from mimomem.context.serving import Stamp, stamp, tree_stamps
+
+if TYPE_CHECKING:
+    from mimomem.tree.where import Where
+
+
+def session_parts(where: Where, recent_user: Sequence[str] = (), *, curated: bool = True) -> dict[str, Any]:
+    """What :func:`~mimomem.context.session_fit.session_answer` fits: the instructions, the curated
+    rules and outline (``""``: none) and the rebuild blocks before fitting."""
+    from mimomem.context.instructions import memory_instructions
+    from mimomem.context.rebuild import raw_blocks
+    from mimomem.context.relevant import curated_session_text
+
+    return {
+        "instructions": memory_instructions(where),
+        "curated": curated_session_text(where) if curated else "",
+        "raw": raw_blocks(where, recent_user),
+    }
+
+
+def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp]], dict[str, Any]]:
+    """``(stamps, data)`` of the next new session of ``where``'s project (``cwd``: the directory the
+    project was found from): the stamps first, then the parts they cover.
+
+    ``data``: ``instructions``, what :func:`~mimomem.context.instructions.render_instructions` takes
+    but the session (``sessions``: the directory a session's is made in; ``registry``: where
+    ``locate`` registers a session), ``curated`` and ``raw`` as :func:`session_parts` gives them."""
+    from mimomem.context.rebuild import raw_blocks
+    from mimomem.context.relevant import curated_session_text
+    from mimomem.tree.layout import GLOBAL_ID
+    from mimomem.tree.where import STATE
+
+    stamps = inputs(where, cwd)
+    tree = where.tree
+    none = where._replace(session_id=None)
+    data = {
+        "instructions": {
+            "project_memory": str(tree.project_memory(where.project_id)),
+            "global_memory": str(tree.global_memory()),
+            "sessions": str(tree.root / "sessions"),
+            "registry": os.path.join(tree.data_dir, STATE, "sessions"),
+            "write_enabled": tree.write_enabled,
+            "global_project": where.project_id == GLOBAL_ID,
+        },
+        "curated": curated_session_text(none),
+        "raw": raw_blocks(none),
+    }
+    return stamps, data
+
+
+def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
+    """The stamp of every path a new session's context of ``where`` depends on (the module docstring)."""
+    from mimomem.context.plan import identity_inputs
+    from mimomem.context.relevant import curated_roots
+
+    tree = where.tree
+    out: list[tuple[str, Stamp]] = []
+    for top in (str(tree.project_dir(where.project_id)), str(tree.root / "global"), *curated_roots(where)):
+        out += tree_stamps(top)
+    out += identity_inputs(where, cwd)
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out += [(p, stamp(p)) for p in (package, os.path.join(package, "__init__.py"), os.path.abspath(__file__))]
+    return out

@@ -1,0 +1,97 @@
+"""A new session's ``SessionStart`` answered from its project's plan, without the library.
+
+Claude Code gives every ``startup`` and ``clear`` a new session id, and a new session's context
+depends on its project, not on the session (:mod:`mimomem.context.session_plan`): the plan saved
+for the project's next new session (keyed by the working directory and mimomem's environment,
+built by the hook's slow path at such a start and at every ``SessionEnd``) answers it, with the
+instructions rendered for this session.  :func:`served_start` answers only when the slow path
+would give the same text and do nothing else that matters:
+
+- ``source`` is ``startup`` or ``clear`` (``resume`` and ``compact`` read the transcript's recent
+  prompts and the session's own memory: the hook answers them);
+- the session is new: a safe id, its directory and its registration absent;
+- every path the plan was built from has its stamp (:func:`mimomem.context.serving.load_plan`);
+- the hook would promote nothing: no session marker the plan recorded (the project's promotion
+  state is stamped whole) has a transcript whose size differs from its promoted offset, and this
+  session's transcript is absent or empty (what ``Marker.pending`` decides after ``register``).
+
+What the served path skips is the registration of the session (``state/sessions/<sid>``) and of
+its promotion marker, both written by ``locate`` and ``carry.promote`` in the hook.  Nothing is
+lost: the session has no transcript yet, so its marker has nothing to promote; its first
+``UserPromptSubmit`` is never served (no prompt plan exists for a new session) and its hook
+registers both, as does ``SessionEnd``; a session that ends before either wrote no transcript
+worth promoting.  Not writing them also keeps the plan current: the promotion state it stamps
+changes only when the session has something for promotion.
+"""
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+SOURCES = ("startup", "clear")
+"""The ``SessionStart`` sources that begin a new session (the only ones served)."""
+
+BUDGET_VARIABLE = "MIMOMEM_SESSION_BUDGET"
+BUDGET_DEFAULT = 4000
+
+
+def served_start(payload: Mapping[str, Any], env: Mapping[str, str]) -> str | None:
+    """The hook's stdout for a new session's ``SessionStart`` (the module docstring); ``None`` when
+    the hook must answer."""
+    from mimomem.tree.safe_ids import is_safe_id
+
+    sid, cwd = payload.get("session_id"), payload.get("cwd")
+    if payload.get("source") not in SOURCES or not is_safe_id(sid):
+        return None
+    if not isinstance(cwd, str) or not os.path.isabs(cwd) or not os.path.isdir(cwd):
+        return None
+    from mimomem.context import serving
+
+    key = start_key(cwd, env)
+    plan = serving.load_plan(serving.plan_file(key, env), key)
+    if plan is None or not is_new(plan["instructions"], str(sid)) or promotes(plan["markers"], payload):
+        return None
+    from mimomem.context.hosts import CLAUDE_CODE
+    from mimomem.context.session_fit import new_session_answer
+    from mimomem.hooks.entry import hook_output
+
+    budget = budget_from(env, BUDGET_VARIABLE, BUDGET_DEFAULT)
+    context = new_session_answer(plan, str(sid), budget=budget, char_cap=CLAUDE_CODE.safe_chars)
+    return hook_output("SessionStart", str(context.text))
+
+
+def start_key(cwd: str, env: Mapping[str, str]) -> tuple[Any, ...]:
+    """The key of the plan for the next new session started in ``cwd`` (no session in it)."""
+    from mimomem.context.serving import plan_key
+
+    return plan_key("SessionStart", {"cwd": cwd}, env)
+
+
+def is_new(fields: Mapping[str, Any], session_id: str) -> bool:
+    """Whether ``session_id`` has neither a session directory nor a registration."""
+    return not any(os.path.lexists(os.path.join(fields[d], session_id)) for d in ("sessions", "registry"))
+
+
+def promotes(markers: list[tuple[str, int]], payload: Mapping[str, Any]) -> bool:
+    """Whether the hook's promotion would find something pending: a recorded marker's transcript
+    whose size is not its promoted offset, or this session's own transcript not empty (its new
+    marker starts at 0).  The test of ``mimomem.passes.promote_state.Marker.pending``."""
+    own = payload.get("transcript_path")
+    mine = [(own, 0)] if isinstance(own, str) and os.path.isabs(own) else []
+    for path, offset in [*markers, *mine]:
+        try:
+            if os.stat(path, follow_symlinks=False).st_size != offset:
+                return True
+        except OSError:
+            continue  # missing: nothing to promote
+    return False
+
+
+def budget_from(env: Mapping[str, str], variable: str, default: int) -> int:
+    """``variable`` of the hook's environment as a token budget (200..50,000), else ``default``."""
+    raw = env.get(variable)
+    try:
+        value = int(raw) if raw else default
+    except ValueError:
+        value = default
+    return max(200, min(value, 50_000))
