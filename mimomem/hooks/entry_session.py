@@ -48,8 +48,12 @@ def served_start(payload: Mapping[str, Any], env: Mapping[str, str]) -> str | No
     from mimomem.context import serving
 
     key = start_key(cwd, env)
-    plan = serving.load_plan(serving.plan_file(key, env), key)
-    if plan is None or not is_new(plan["instructions"], str(sid)) or promotes(plan["markers"], payload):
+
+    def new_and_nothing_to_promote(plan: dict[str, Any]) -> bool:  # a few stats: before the plan's hundreds
+        return is_new(plan["instructions"], str(sid)) and not promotes(plan["markers"], payload)
+
+    plan = serving.load_plan(serving.plan_file(key, env), key, first=new_and_nothing_to_promote)
+    if plan is None:
         return None
     from mimomem.context.hosts import CLAUDE_CODE
     from mimomem.context.session_fit import new_session_answer

@@ -43,7 +43,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.delenv("MIMOMEM_SESSION", raising=False)
-    monkeypatch.delenv("MIMOMEM_SESSION_BUDGET", raising=False)
+    monkeypatch.setenv("MIMOMEM_SESSION_BUDGET", "4000")  # the default, set: the budget change below is undone
     tree = MemoryTree()
     pid = tree.project_id(repo).id
     rules = "".join(f"- 第{i}条：部署前数据库端口是 {5000 + i}，先跑 pnpm 构建。\n" for i in range(120))
@@ -160,7 +160,7 @@ def _registered(repo: Path, sid: str) -> None:
 
 
 def _budget(repo: Path, sid: str) -> None:
-    os.environ["MIMOMEM_SESSION_BUDGET"] = "900"  # undone by the fixture's monkeypatch
+    os.environ["MIMOMEM_SESSION_BUDGET"] = "900"  # undone by the fixture's monkeypatch (it set the variable)
 
 
 CHANGES: dict[str, Callable[[Path, str], None]] = {
