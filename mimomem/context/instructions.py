@@ -15,8 +15,8 @@ for nothing in every session-start hook).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
+from mimomem.common.records import TYPE_CHECKING
 from mimomem.common.secrets import redact_secrets
 
 if TYPE_CHECKING:

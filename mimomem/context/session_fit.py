@@ -8,16 +8,18 @@ from a saved plan.  One implementation of the budget and the cuts, so both give 
 This module imports neither the tree nor the curated store.
 """
 
-# No ``from __future__ import annotations`` here: typing.NamedTuple would turn every string
-# annotation into a ForwardRef, whose compile() costs a hook process ~2 ms (the AST types' set-up).
+from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
-from typing import Any
 
+from mimomem.common.records import TYPE_CHECKING
 from mimomem.context.budgeted import Budgeted, read_budgeted, read_section_aware
 from mimomem.context.estimate import estimate_tokens
 from mimomem.context.fitting import LEFT_OUT_RESERVE, Block, Context, enforce, make_block
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
 
 CAPS: dict[str, int] = {
     "tasks": 500,
@@ -43,8 +45,9 @@ TITLES = {
 }
 """Each rebuild block's heading."""
 
-Raw = Sequence[tuple[str, str, str, bool]]
-"""The rebuild blocks before fitting, in order: ``(name, full text, where to read it, section-aware?)``."""
+if TYPE_CHECKING:
+    Raw = Sequence[tuple[str, str, str, bool]]
+    """The rebuild blocks before fitting, in order: ``(name, full text, where to read it, section-aware?)``."""
 
 
 def session_answer(instructions: str, curated: str, raw: Raw, *, budget: int, char_cap: int | None) -> Context:

@@ -24,9 +24,15 @@ worth promoting.  Not writing them also keeps the plan current: the promotion st
 changes only when the session has something for promotion.
 """
 
+from __future__ import annotations
+
 import os
-from collections.abc import Mapping
-from typing import Any
+
+from mimomem.common.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 SOURCES = ("startup", "clear")
 """The ``SessionStart`` sources that begin a new session (the only ones served)."""

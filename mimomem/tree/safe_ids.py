@@ -7,7 +7,11 @@ hook's served path can check a session id without importing more than ``re``.
 from __future__ import annotations
 
 import re
-from typing import TypeGuard
+
+from mimomem.common.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import TypeGuard
 
 SAFE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 """Project and session ids: one path component, no leading dot, at most 128 characters."""

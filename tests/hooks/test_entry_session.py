@@ -288,7 +288,7 @@ NOT_SERVED_BY = (
     "mimomem.passes.promote_state",
     "mimomem.errors",
 )
-NOT_SERVED_BY_STDLIB = ("pathlib", "dataclasses", "inspect", "hashlib", "tempfile", "datetime", "sqlite3")
+NOT_SERVED_BY_STDLIB = ("pathlib", "typing", "dataclasses", "inspect", "hashlib", "tempfile", "datetime", "sqlite3")
 
 
 def test_a_served_start_loads_neither_the_tree_nor_the_store(repo: Path) -> None:
