@@ -163,14 +163,14 @@ def save_plan(path: str, key: tuple[Any, ...], stamps: Iterable[tuple[str, Stamp
 
     listed = dict(stamps)
     recorded = b"".join(_ABSENT if s is None else _PACKED.pack(*s) for s in listed.values())
-    header, bulk = _split({"key": key, "paths": "\0".join(listed), "stamps": recorded, **data})
-    head = marshal.dumps(header)
-    blob = _HEAD.pack(_MAGIC, len(head)) + head
-    blob += b"\0" * (_data_start(len(head)) - len(blob)) + bulk
     try:
+        header, bulk = _split({"key": key, "paths": "\0".join(listed), "stamps": recorded, **data})
+        head = marshal.dumps(header)
+        blob = _HEAD.pack(_MAGIC, len(head)) + head
+        blob += b"\0" * (_data_start(len(head)) - len(blob)) + bulk
         os.makedirs(os.path.dirname(path), exist_ok=True)
         atomic_write(path, blob, durable=False)
-    except (OSError, ValueError):
+    except Exception:
         pass
 
 
@@ -191,7 +191,7 @@ def _split(plan: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
 
     header = dict(plan)
     entries = plan.get("entries")
-    if entries is not None:
+    if isinstance(entries, dict) and "index" in entries:  # a prompt plan's (a session plan has none)
         blobs, index = entries["index"]
         xlang = entries["xlang"]
         header["entries"] = {
@@ -203,7 +203,7 @@ def _split(plan: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
             },
         }
     curated = plan.get("curated")
-    if curated is not None:
+    if isinstance(curated, dict) and "index" in curated:
         native, scalars, buffer, offsets, ids = curated["index"]
         header["curated"] = {
             **curated,
@@ -216,13 +216,13 @@ def _split(plan: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
 def _joined(header: dict[str, Any], bulk: memoryview) -> dict[str, Any]:
     """The plan of :func:`_split`'s ``header``, its bulky parts views of ``bulk`` made when used."""
     entries = header.get("entries")
-    if entries is not None:
+    if isinstance(entries, dict) and "index" in entries:
         spans, index = entries["index"]
         xlang = entries["xlang"]
         entries["index"] = (_Spans(bulk, spans), {**index, "buckets": _Spans(bulk, index["buckets"])})
         entries["xlang"] = {"words": _Spans(bulk, xlang["words"]), "heads": _Spans(bulk, xlang["heads"])}
     curated = header.get("curated")
-    if curated is not None:
+    if isinstance(curated, dict) and "index" in curated:
         native, scalars, (at, size), offsets, ids = curated["index"]
         curated["index"] = (native, scalars, bulk[at : at + size], offsets, ids)
         curated["show"] = _Spans(bulk, curated["show"])
