@@ -11,7 +11,7 @@ entry.  For one session the transcript file grows line by line, as Claude Code w
 - ``SessionEnd`` at the end, unless the session never ended (the manifest says so).
 
 A truncated last line is appended as the partial bytes it is.  Hooks run in-process
-through :func:`mimomem.hooks.claude_code.run` with real JSON payloads, or as a fresh
+through :func:`mimomem.hooks.entry.run` (what the hook command runs) with real JSON payloads, or as a fresh
 ``python -m mimomem hook claude-code`` process (``fresh_process=True``).  Scheduled passes
 run synchronously at their scheduled moment on the transcripts' clock (see
 :func:`scheduled_passes`), so days can pass in seconds.
@@ -157,11 +157,12 @@ class HookRunner:
 
 
 def _in_process(raw: str, env: dict[str, str]) -> tuple[str, str]:
-    from mimomem.hooks import claude_code
+    """The hook as ``mimomem hook claude-code`` runs it (``hooks.entry``: served from a plan when one is current)."""
+    from mimomem.hooks import entry
 
     out, err = io.StringIO(), io.StringIO()
     with isolated(env):
-        claude_code.run(io.StringIO(raw), out, err, env=env)
+        entry.run(io.StringIO(raw), out, err, env=env)
     return out.getvalue(), err.getvalue()
 
 
