@@ -14,10 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import hook_reading_memory, hook_served
 
 from mimomem.context import serving
 from mimomem.curated.store import CuratedMemory
-from mimomem.hooks import claude_code, entry
+from mimomem.hooks import entry
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.writer import Writer
 
@@ -53,25 +54,15 @@ def _payload(repo: Path, prompt: str = PROMPT, cwd: Path | None = None) -> bytes
     return json.dumps(event, ensure_ascii=False).encode("utf-8")
 
 
-def _slow(raw: bytes) -> str:
-    out = io.StringIO()
-    claude_code.run(io.TextIOWrapper(io.BytesIO(raw)), out, io.StringIO())
-    return out.getvalue()
-
-
-def _served(raw: bytes) -> str | None:
-    return entry.served(raw, os.environ)
-
-
 def test_a_current_plan_serves_the_slow_paths_answer(repo: Path) -> None:
     raw = _payload(repo)
-    assert _served(raw) is None  # no plan yet
-    slow = _slow(raw)
+    assert hook_served(raw) is None  # no plan yet
+    slow = hook_reading_memory(raw)
     assert "5433" in slow and "pnpm 构建用 node 20" in slow
-    assert _served(raw) == slow
+    assert hook_served(raw) == slow
     for prompt in ("pnpm 构建失败了", "数据库端口", "nothing about it at all", "  "):
         other = _payload(repo, prompt)
-        assert _served(other) == _slow(other)  # one plan serves every prompt of the session
+        assert hook_served(other) == hook_reading_memory(other)  # one plan serves every prompt of the session
 
 
 def _edit_memory(repo: Path) -> None:
@@ -126,14 +117,14 @@ CHANGES: dict[str, Callable[[Path], None]] = {
 @pytest.mark.parametrize("change", list(CHANGES), ids=list(CHANGES))
 def test_a_plan_is_never_served_after_a_change(repo: Path, change: str) -> None:
     raw = _payload(repo, cwd=repo / "src")
-    _slow(raw)
-    before = _served(raw)
+    hook_reading_memory(raw)
+    before = hook_served(raw)
     assert before is not None
     CHANGES[change](repo)
-    assert _served(raw) is None  # stale: the hook answers from the files
-    after = _slow(raw)
+    assert hook_served(raw) is None  # stale: the hook answers from the files
+    after = hook_reading_memory(raw)
     assert after != before or change == "a nested repository"
-    assert _served(raw) == after  # and saved a new plan
+    assert hook_served(raw) == after  # and saved a new plan
 
 
 def test_the_hook_process_answers_from_the_plan(repo: Path) -> None:
@@ -149,14 +140,14 @@ def test_the_hook_process_answers_from_the_plan(repo: Path) -> None:
 
 def test_a_damaged_plan_is_rebuilt(repo: Path) -> None:
     raw = _payload(repo)
-    slow = _slow(raw)
+    slow = hook_reading_memory(raw)
     key = serving.plan_key("UserPromptSubmit", json.loads(raw), os.environ)
     path = Path(serving.plan_file(key, os.environ))
     for damage in (b"", b"\x00garbage", path.read_bytes()[:100]):
         path.write_bytes(damage)
-        assert _served(raw) is None
-        assert _slow(raw) == slow
-        assert _served(raw) == slow
+        assert hook_served(raw) is None
+        assert hook_reading_memory(raw) == slow
+        assert hook_served(raw) == slow
     whole = path.read_bytes()
     for cut in (len(whole) - 1, len(whole) // 2):  # the header intact, the bulk cut: answering fails
         path.write_bytes(whole[:cut])
@@ -164,24 +155,24 @@ def test_a_damaged_plan_is_rebuilt(repo: Path) -> None:
         out = io.StringIO()
         entry.run(io.TextIOWrapper(io.BytesIO(raw)), out, io.StringIO())
         assert out.getvalue() == slow  # the hook answered instead, and saved a whole plan again
-        assert path.stat().st_ino != stat.st_ino and _served(raw) == slow
+        assert path.stat().st_ino != stat.st_ino and hook_served(raw) == slow
 
 
 def test_other_events_and_odd_payloads_go_to_the_hook(repo: Path) -> None:
-    _slow(_payload(repo))
+    hook_reading_memory(_payload(repo))
     start = json.dumps({"hook_event_name": "SessionStart", "session_id": SID, "cwd": str(repo)}).encode()
     odd = [start, b"[]", b"{", b"", json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": 3}).encode()]
     odd.append(_payload(repo, cwd=repo / "missing"))
     for raw in odd:
-        assert _served(raw) is None
+        assert hook_served(raw) is None
 
 
 def test_another_environment_never_shares_a_plan(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     raw = _payload(repo)
-    _slow(raw)
-    assert _served(raw) is not None
+    hook_reading_memory(raw)
+    assert hook_served(raw) is not None
     monkeypatch.setenv("MIMOMEM_SESSION_BUDGET", "900")
-    assert _served(raw) is None
+    assert hook_served(raw) is None
 
 
 SERVED_PROBE = """

@@ -15,12 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import hook_reading_memory, hook_served
 
 from mimomem.context import serving
 from mimomem.context.assemble import session_context
 from mimomem.context.hosts import CLAUDE_CODE
 from mimomem.curated.store import CuratedMemory
-from mimomem.hooks import claude_code, entry, entry_session
+from mimomem.hooks import entry, entry_session
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
 from mimomem.tree.writer import Writer
@@ -64,29 +65,19 @@ def _start(repo: Path, sid: str, *, source: str = "startup", cwd: Path | None = 
     return json.dumps(event).encode("utf-8")
 
 
-def _slow(raw: bytes) -> str:
-    out = io.StringIO()
-    claude_code.run(io.TextIOWrapper(io.BytesIO(raw)), out, io.StringIO())
-    return out.getvalue()
-
-
-def _served(raw: bytes) -> str | None:
-    return entry.served(raw, os.environ)
-
-
 def _planned(repo: Path) -> None:
     """A first session started (the hook, which saves the project's plan)."""
-    assert "5433" in _slow(_start(repo, FIRST))
+    assert "5433" in hook_reading_memory(_start(repo, FIRST))
 
 
 def test_a_new_session_is_served_the_hooks_text_whatever_its_id(repo: Path) -> None:
-    assert _served(_start(repo, NEW_IDS[0])) is None  # no plan yet
+    assert hook_served(_start(repo, NEW_IDS[0])) is None  # no plan yet
     _planned(repo)
     for sid in NEW_IDS:
         raw = _start(repo, sid)
-        served = _served(raw)
+        served = hook_served(raw)
         assert served is not None
-        assert served == _slow(raw)  # the hook registers the session and saves the plan again
+        assert served == hook_reading_memory(raw)  # the hook registers the session and saves the plan again
         if sid.startswith("ghp_"):
             assert sid not in served and "[redacted" in served
 
@@ -95,7 +86,7 @@ def test_the_plans_text_is_the_librarys_session_context(repo: Path) -> None:
     """The hook answers a new session from the plan; ``session_context`` (``mimomem context``) reads the files."""
     _planned(repo)
     for sid in NEW_IDS:
-        served = _served(_start(repo, sid))
+        served = hook_served(_start(repo, sid))
         where = locate(repo, session_id=sid, tree=MemoryTree())
         expected = session_context(where, budget=entry_session.BUDGET_DEFAULT, char_cap=CLAUDE_CODE.safe_chars)
         assert served == entry.hook_output("SessionStart", expected.text)
@@ -144,7 +135,7 @@ def _other_session(repo: Path, sid: str) -> None:
     line = {"type": "user", "message": {"role": "user", "content": "以后日志都写到 /var/log/shop。"}}
     transcript.write_text(json.dumps(line, ensure_ascii=False) + "\n", encoding="utf-8")
     prompt = {"hook_event_name": "UserPromptSubmit", "prompt": "日志", "session_id": "other", "cwd": str(repo)}
-    _slow(json.dumps({**prompt, "transcript_path": str(transcript)}).encode())
+    hook_reading_memory(json.dumps({**prompt, "transcript_path": str(transcript)}).encode())
 
 
 def _checkpoint(repo: Path, sid: str) -> None:
@@ -187,12 +178,12 @@ def test_a_plan_is_never_served_after_a_change(repo: Path, change: str) -> None:
     _planned(repo)
     sid = NEW_IDS[0]
     raw = _start(repo, sid, cwd=repo / "src")
-    _slow(_start(repo, "builds-the-plan-here", cwd=repo / "src"))
-    before = _served(raw)
+    hook_reading_memory(_start(repo, "builds-the-plan-here", cwd=repo / "src"))
+    before = hook_served(raw)
     assert before is not None
     CHANGES[change](repo, sid)
-    assert _served(raw) is None  # the hook answers from the files
-    after = _slow(raw)
+    assert hook_served(raw) is None  # the hook answers from the files
+    after = hook_reading_memory(raw)
     assert (after != before) == (change not in SAME_TEXT)
     if change == "a pending promotion":
         tree = MemoryTree()
@@ -200,8 +191,8 @@ def test_a_plan_is_never_served_after_a_change(repo: Path, change: str) -> None:
         assert "不要再用 npm" in promoted  # promoted before the context was read
     other, third = (_start(repo, sid, cwd=repo / "src") for sid in NEW_IDS[1:3])
     if change in NOT_NEW:
-        _slow(other)  # the next new session's hook saves the plan again
-    assert _served(third) == _slow(third)
+        hook_reading_memory(other)  # the next new session's hook saves the plan again
+    assert hook_served(third) == hook_reading_memory(third)
 
 
 @pytest.mark.parametrize("source", ["resume", "compact"])
@@ -213,8 +204,8 @@ def test_resume_and_compact_go_to_the_hook(repo: Path, source: str) -> None:
     line = {"type": "user", "message": {"role": "user", "content": said}}
     transcript.write_text(json.dumps(line, ensure_ascii=False) + "\n", encoding="utf-8")
     raw = _start(repo, NEW_IDS[0], source=source, transcript=str(transcript))
-    assert _served(raw) is None
-    assert said in _slow(raw)
+    assert hook_served(raw) is None
+    assert said in hook_reading_memory(raw)
 
 
 def test_a_session_whose_transcript_has_content_goes_to_the_hook(repo: Path) -> None:
@@ -222,9 +213,9 @@ def test_a_session_whose_transcript_has_content_goes_to_the_hook(repo: Path) -> 
     _planned(repo)
     transcript = repo.parent / "early.jsonl"
     transcript.write_text('{"type": "summary"}\n', encoding="utf-8")
-    assert _served(_start(repo, NEW_IDS[0], transcript=str(transcript))) is None
+    assert hook_served(_start(repo, NEW_IDS[0], transcript=str(transcript))) is None
     transcript.write_text("", encoding="utf-8")
-    assert _served(_start(repo, NEW_IDS[0], transcript=str(transcript))) is not None
+    assert hook_served(_start(repo, NEW_IDS[0], transcript=str(transcript))) is not None
 
 
 def test_session_end_leaves_a_current_plan_for_the_next_session(repo: Path) -> None:
@@ -238,20 +229,20 @@ def test_session_end_leaves_a_current_plan_for_the_next_session(repo: Path) -> N
     ]
     transcript.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
     prompt = {"hook_event_name": "UserPromptSubmit", "prompt": "部署", "session_id": FIRST, "cwd": str(repo)}
-    _slow(json.dumps({**prompt, "transcript_path": str(transcript)}).encode())
+    hook_reading_memory(json.dumps({**prompt, "transcript_path": str(transcript)}).encode())
     raw = _start(repo, NEW_IDS[0])
-    assert _served(raw) is None  # the first session's transcript is pending
+    assert hook_served(raw) is None  # the first session's transcript is pending
     end = {"hook_event_name": "SessionEnd", "reason": "exit", "session_id": FIRST, "cwd": str(repo)}
-    assert _slow(json.dumps({**end, "transcript_path": str(transcript)}).encode()) == ""
-    served = _served(raw)
+    assert hook_reading_memory(json.dumps({**end, "transcript_path": str(transcript)}).encode()) == ""
+    served = hook_served(raw)
     assert served is not None and "pytest" in served
-    assert served == _slow(raw)
+    assert served == hook_reading_memory(raw)
 
 
 def test_a_damaged_plan_is_rebuilt(repo: Path) -> None:
     _planned(repo)
     raw = _start(repo, NEW_IDS[0])
-    expected = _served(raw)
+    expected = hook_served(raw)
     key = entry_session.start_key(str(repo), os.environ)
     path = Path(serving.plan_file(key, os.environ))
     for damage in (b"", b"\x00garbage", path.read_bytes()[:100]):
@@ -259,15 +250,15 @@ def test_a_damaged_plan_is_rebuilt(repo: Path) -> None:
         out = io.StringIO()
         entry.run(io.TextIOWrapper(io.BytesIO(raw)), out, io.StringIO())  # a damaged plan: the hook answers
         assert out.getvalue() == expected
-        assert _served(_start(repo, NEW_IDS[1])) is not None  # and saved a new plan
+        assert hook_served(_start(repo, NEW_IDS[1])) is not None  # and saved a new plan
 
 
 @pytest.mark.parametrize("sid", ["../escape", "bad id", ".hidden", "", "a" * 129])
-def test_an_unsafe_session_id_is_never_served(repo: Path, sid: str) -> None:
+def test_an_unsafe_session_id_is_neverhook_served(repo: Path, sid: str) -> None:
     _planned(repo)
     raw = _start(repo, sid, transcript=str(repo.parent / "t.jsonl"))
-    assert _served(raw) is None
-    assert _slow(raw) == ""  # the hook refuses it too
+    assert hook_served(raw) is None
+    assert hook_reading_memory(raw) == ""  # the hook refuses it too
 
 
 SERVED_PROBE = """
@@ -304,6 +295,6 @@ def test_a_served_start_loads_neither_the_tree_nor_the_store(repo: Path) -> None
 
     first, second = run(FIRST), run(NEW_IDS[0])
     assert "mimomem.hooks.claude_code" in first["new"]  # type: ignore[operator]  # the first builds the plan
-    assert second["out"] == _slow(_start(repo, NEW_IDS[0])) and "5433" in str(second["out"])
+    assert second["out"] == hook_reading_memory(_start(repo, NEW_IDS[0])) and "5433" in str(second["out"])
     loaded = [m for m in second["new"] if m in NOT_SERVED_BY + NOT_SERVED_BY_STDLIB]  # type: ignore[attr-defined]
     assert loaded == []
