@@ -170,8 +170,31 @@ def save_plan(path: str, key: tuple[Any, ...], stamps: Iterable[tuple[str, Stamp
         blob += b"\0" * (_data_start(len(head)) - len(blob)) + bulk
         os.makedirs(os.path.dirname(path), exist_ok=True)
         atomic_write(path, blob, durable=False)
-    except Exception:
+        prune_plans(os.path.dirname(path), keep=path)
+    except Exception:  # a plan is a cache: one that cannot be saved never costs an answer
         pass
+
+
+MAX_PLANS = 24
+"""Plans kept in the plans directory (each session saves one per working directory): the oldest go."""
+
+
+def prune_plans(directory: str, *, keep: str, limit: int = MAX_PLANS) -> int:
+    """Remove the least recently written plans beyond ``limit`` (never ``keep``); how many went."""
+    try:
+        with os.scandir(directory) as found:
+            plans = [(e.stat(follow_symlinks=False).st_mtime_ns, e.path) for e in found if e.name.endswith(".plan")]
+    except OSError:
+        return 0
+    removed = 0
+    for _, old in sorted(plans, reverse=True)[limit:]:
+        if old != keep:
+            try:
+                os.unlink(old)
+                removed += 1
+            except OSError:
+                continue
+    return removed
 
 
 def _data_start(header_size: int) -> int:

@@ -203,3 +203,18 @@ def test_a_served_prompt_loads_neither_the_tree_nor_the_store(repo: Path) -> Non
     assert "mimomem.hooks.claude_code" in runs[0]["new"]  # the first builds the plan
     loaded = [m for m in runs[1]["new"] if m in NOT_SERVED_BY + NOT_SERVED_BY_STDLIB]
     assert loaded == []
+
+
+def test_old_plans_are_pruned(repo: Path) -> None:
+    """One plan per session and directory: the plans directory keeps the newest ``MAX_PLANS``."""
+    first = _payload(repo)
+    hook_reading_memory(first)
+    key = serving.plan_key("UserPromptSubmit", json.loads(first), os.environ)
+    plans = Path(serving.plan_file(key, os.environ)).parent
+    for n in range(serving.MAX_PLANS + 5):
+        event = json.loads(first) | {"session_id": f"other-{n}"}
+        hook_reading_memory(json.dumps(event).encode("utf-8"))
+    left = list(plans.glob("*.plan"))
+    assert len(left) == serving.MAX_PLANS
+    newest = serving.plan_file(serving.plan_key("UserPromptSubmit", event, os.environ), os.environ)
+    assert Path(newest) in left and Path(serving.plan_file(key, os.environ)) not in left
