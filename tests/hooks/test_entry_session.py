@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import hook_reading_memory, hook_served
+from hook_calls import hook_reading_memory, hook_served
 
 from mimomem.context import serving
 from mimomem.context.assemble import session_context
