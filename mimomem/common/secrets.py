@@ -76,15 +76,23 @@ _RULE_NEEDLES = [  # None: the rule always runs (an empty needle is in every tex
     frozenset(NEEDLES[kind]) if kind in NEEDLES and "" not in NEEDLES[kind] else None for kind, *_ in SHAPE_RULES
 ]
 _ALWAYS = tuple(i for i, needles in enumerate(_RULE_NEEDLES) if needles is None)
-_RULES_OF = {n: frozenset(i for i, ns in enumerate(_RULE_NEEDLES) if ns and n in ns) for n in _NEEDLES.words}
+_RULES_OF: dict[str, frozenset[int]] = {}
+"""Per needle, the shape rules it lets run (filled as needles are met: a hook process meets few)."""
 _SELECTED: dict[frozenset[str], list[Rule]] = {}
+
+
+def _rules_of(needle: str) -> frozenset[int]:
+    rules = _RULES_OF.get(needle)
+    if rules is None:
+        rules = _RULES_OF[needle] = frozenset(i for i, ns in enumerate(_RULE_NEEDLES) if ns and needle in ns)
+    return rules
 
 
 def _shape_rules(present: frozenset[str]) -> list[Rule]:
     """The shape rules to run, in order: those with no needles and those with a needle in ``present``."""
     rules = _SELECTED.get(present)
     if rules is None:
-        chosen = set(_ALWAYS).union(*(_RULES_OF[n] for n in present))
+        chosen = set(_ALWAYS).union(*(_rules_of(n) for n in present))
         rules = [SHAPE_RULES[i] for i in sorted(chosen)]
         if len(_SELECTED) >= 1024:
             _SELECTED.clear()
