@@ -3,7 +3,7 @@
 ``chars / 4`` is about right for English but counts a Chinese character as a quarter token,
 when a real BPE vocabulary (cl100k_base) spends one to three tokens on it: our mixed Chinese
 notes come out about 2.4x too small and Chinese prose 3.5-4x.  This estimator is a linear model
-over counts of character classes (one ``str.translate`` and a few C-speed scans; no vocabulary
+over counts of character classes (one ``translate`` and a few C-speed byte scans; no vocabulary
 at run time):
 
 * each CJK character by what it costs *alone* in cl100k_base (1, 2 or 3 tokens; tables below,
@@ -138,21 +138,29 @@ WEIGHTS = (
 
 _CJK_CLASSES = "hHTkKgGJqQ"
 
-_WORD_RUN = re.compile(r"[aA]+")
-_DIGIT_GROUP = re.compile(r"d{1,3}")
-_PUNCT_RUN = re.compile(r"p+")
-_NEWLINE_RUN = re.compile(r"n+")
-_SPACE_RUN = re.compile(r"s{2,}")
-_SPACE_BEFORE_CJK = re.compile(rf"s(?=[{_CJK_CLASSES}])")
 _NEWLINE = re.compile("\n")
 
 
-@functools.lru_cache(maxsize=1)
-def _class_table() -> str:
-    """One ASCII class letter per BMP code point, for ``str.translate`` (astral chars stay as they are).
+def _marks(*groups: tuple[str, str]) -> bytes:
+    """A ``bytes.translate`` table of class letters: each group's letters to its mark, every other byte to ``0``."""
+    table = bytearray(b"0" * 256)
+    for letters, mark in groups:
+        for letter in letters:
+            table[ord(letter)] = ord(mark)
+    return bytes(table)
 
-    Built as bytes (slices, not a list of 65,536 one-letter strings): every hook process builds it."""
-    table = bytearray(b"p" * 0x80 + b"o" * (0x800 - 0x80) + b"O" * (0x10000 - 0x800))
+
+_WORDS = _marks(("aA", "1"))
+_DIGITS = _marks(("d", "1"))
+_PUNCT = _marks(("p", "1"))
+_NEWLINES = _marks(("n", "1"))
+_SPACES = _marks(("s", "1"))
+_BEFORE_CJK = _marks(("s", "s"), (_CJK_CLASSES, "c"))
+
+
+def _ascii_classes() -> bytes:
+    """The class letter of each ASCII character (128 bytes)."""
+    table = bytearray(b"p" * 0x80)
     for cp in range(0x80):
         ch = chr(cp)
         if "a" <= ch <= "z":
@@ -165,6 +173,19 @@ def _class_table() -> str:
             table[cp] = ord("n")
         elif ch in " \t\x0b\x0c":
             table[cp] = ord("s")
+    return bytes(table)
+
+
+_ASCII_CLASSES = _ascii_classes() + b"?" * 0x80
+"""For ``bytes.translate`` of ASCII text: the same letters as :func:`_class_table`."""
+
+
+@functools.lru_cache(maxsize=1)
+def _class_table() -> str:
+    """One ASCII class letter per BMP code point, for ``str.translate`` (astral chars stay as they are).
+
+    Built as bytes (slices, not a list of 65,536 one-letter strings): every hook process builds it."""
+    table = bytearray(_ASCII_CLASSES[:0x80] + b"o" * (0x800 - 0x80) + b"O" * (0x10000 - 0x800))
     _fill_blocks(table, 0x4E00, 0xA000, _HAN_BLOCK_COST, "H", "T")
     _fill(table, range(0x3400, 0x4DC0), "T")  # CJK extension A: 3 tokens nearly always
     _fill(table, range(0xF900, 0xFB00), "H")
@@ -200,37 +221,78 @@ def _fill_blocks(table: bytearray, start: int, stop: int, costs: str, two: str, 
 
 def features(text: str) -> tuple[int, ...]:
     """The counts the model weighs, in the order of :data:`FEATURES`."""
-    classes = text.translate(_class_table())
+    return _counts(_classes(text))
+
+
+def _classes(text: str) -> bytes:
+    """The class letter of each character of ``text``, as bytes; ``?`` for an astral character."""
+    if text.isascii():
+        return text.encode("ascii").translate(_ASCII_CLASSES)
+    return text.translate(_class_table()).encode("ascii", "replace")
+
+
+_CJK_LETTERS = tuple(letter.encode("ascii") for letter in _CJK_CLASSES)
+_NO_CJK = (0,) * len(_CJK_LETTERS)
+_NO_OTHER = (0, 0, 0)
+
+
+def _counts(classes: bytes) -> tuple[int, ...]:
+    """:func:`features` of the text whose class letters are ``classes``.
+
+    Runs are found with ``bytes.translate`` to ``0``/``1`` and counts of ``01`` (what a run has past
+    its first few characters with the bits of an int), not regular expressions, whose cost per match
+    was most of an estimate's on notes full of short words and numbers."""
     count = classes.count
-    word_lengths = list(map(len, _WORD_RUN.findall(classes)))
-    punct_lengths = list(map(len, _PUNCT_RUN.findall(classes)))
-    punct_excess = sum([n - 3 for n in punct_lengths if n > 3])
-    astral = 0 if classes.isascii() else len(classes) - len(classes.encode("ascii", "ignore"))
+    other = classes.translate(None, b"aAdpns")  # the letters of the characters that are not ASCII
+    cjk = tuple(map(other.count, _CJK_LETTERS)) if other else _NO_CJK
+    before_cjk = classes.translate(_BEFORE_CJK).count(b"sc") if any(cjk) else 0
+    words = classes.translate(_WORDS)
+    punct = classes.translate(_PUNCT)
+    spaces = classes.translate(_SPACES)
+    digits = classes.translate(_DIGITS)
+    newlines = classes.translate(_NEWLINES)
+    excess = _past(punct, b"1111", 3)
     return (
-        count("h"),
-        count("H"),
-        count("T"),
-        count("k"),
-        count("K"),
-        count("g"),
-        count("G"),
-        count("J"),
-        count("q"),
-        count("Q"),
-        len(_SPACE_BEFORE_CJK.findall(classes)),
-        len(word_lengths),
-        sum([n - 6 for n in word_lengths if n > 6]),
-        count("aA"),
-        len(_DIGIT_GROUP.findall(classes)),
-        count("p") - punct_excess,
-        punct_excess,
-        len(punct_lengths),
-        len(_NEWLINE_RUN.findall(classes)),
-        len(_SPACE_RUN.findall(classes)),
-        count("o"),
-        count("O"),
-        astral,
+        *cjk,
+        before_cjk,
+        words.count(b"01") + words.startswith(b"1"),
+        _past(words, b"1111111", 6),
+        count(b"aA"),
+        _digit_groups(digits),
+        count(b"p") - excess,
+        excess,
+        punct.count(b"01") + punct.startswith(b"1"),
+        newlines.count(b"01") + newlines.startswith(b"1"),
+        spaces.count(b"011") + spaces.startswith(b"11"),  # runs of two or more
+        *((other.count(b"o"), other.count(b"O"), other.count(b"?")) if other else _NO_OTHER),
     )
+
+
+def _digit_groups(digits: bytes) -> int:
+    """``ceil(run / 3)`` summed over the runs of ``1`` in ``digits`` (greedy groups of up to three digits)."""
+    if b"1111" not in digits:
+        return digits.count(b"01") + digits.startswith(b"1")
+    return (b"0" + digits).replace(b"01", b"0111").count(b"111")  # a run of n -> n + 2: floor((n + 2) / 3)
+
+
+def _past(bits: bytes, longer: bytes, first: int) -> int:
+    """How many ``1`` of ``bits`` come after the ``first`` ones of their run (a run of n counts n - first);
+    ``longer`` is ``first + 1`` ones."""
+    if longer not in bits:
+        return 0
+    whole = int(bits, 2)
+    kept = whole
+    for shift in range(1, first + 1):
+        kept &= whole >> shift  # a 1 whose previous `shift` characters are 1s too
+    return kept.bit_count()
+
+
+_MEMO: dict[bytes, int] = {}
+"""Estimates of short texts by their class letters (all an estimate depends on): a file's lines, cut
+one at a time, share a few shapes."""
+
+_MEMO_TEXT = 160
+_MEMO_SIZE = 4096
 
 
 def estimate_tokens(text: str, *, exact: bool = False) -> int:
@@ -245,9 +307,22 @@ def estimate_tokens(text: str, *, exact: bool = False) -> int:
         return len(_real_encoding().encode(text, disallowed_special=()))
     if not text:
         return 0
+    classes = _classes(text)
+    if len(classes) > _MEMO_TEXT:
+        return _estimate(classes)
+    known = _MEMO.get(classes)
+    if known is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        known = _MEMO[classes] = _estimate(classes)
+    return known
+
+
+def _estimate(classes: bytes) -> int:
     total = 0.0
-    for weight, value in zip(WEIGHTS, features(text), strict=True):
-        total += weight * value
+    for weight, value in zip(WEIGHTS, _counts(classes), strict=True):
+        if value:  # adding 0.0 changes nothing: the sum is the weighted sum in FEATURES order
+            total += weight * value
     return max(1, int(total + 0.5))
 
 

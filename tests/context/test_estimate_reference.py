@@ -1,0 +1,117 @@
+"""The token estimate counts its features without regular expressions: the same numbers as before.
+
+``reference_features`` is :func:`mimomem.context.estimate.features` as it was (one regex pass per kind
+of run, on the class letters as a str), kept here as the reference: every input must give the same
+counts, so every estimate, cut and budget stays what it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mimomem.context import estimate as est
+
+_CJK_CLASSES = "hHTkKgGJqQ"
+_WORD_RUN = re.compile(r"[aA]+")
+_DIGIT_GROUP = re.compile(r"d{1,3}")
+_PUNCT_RUN = re.compile(r"p+")
+_NEWLINE_RUN = re.compile(r"n+")
+_SPACE_RUN = re.compile(r"s{2,}")
+_SPACE_BEFORE_CJK = re.compile(rf"s(?=[{_CJK_CLASSES}])")
+
+
+def reference_features(text: str) -> tuple[int, ...]:
+    classes = text.translate(est._class_table())
+    count = classes.count
+    word_lengths = list(map(len, _WORD_RUN.findall(classes)))
+    punct_lengths = list(map(len, _PUNCT_RUN.findall(classes)))
+    punct_excess = sum([n - 3 for n in punct_lengths if n > 3])
+    astral = 0 if classes.isascii() else len(classes) - len(classes.encode("ascii", "ignore"))
+    return (
+        *(count(c) for c in _CJK_CLASSES),
+        len(_SPACE_BEFORE_CJK.findall(classes)),
+        len(word_lengths),
+        sum([n - 6 for n in word_lengths if n > 6]),
+        count("aA"),
+        len(_DIGIT_GROUP.findall(classes)),
+        count("p") - punct_excess,
+        punct_excess,
+        len(punct_lengths),
+        len(_NEWLINE_RUN.findall(classes)),
+        len(_SPACE_RUN.findall(classes)),
+        count("o"),
+        count("O"),
+        astral,
+    )
+
+
+def reference_estimate(text: str) -> int:
+    if not text:
+        return 0
+    total = 0.0
+    for weight, value in zip(est.WEIGHTS, reference_features(text), strict=True):
+        total += weight * value
+    return max(1, int(total + 0.5))
+
+
+def same(text: str) -> None:
+    got = est.features(text)
+    assert got == reference_features(text), text
+    assert all(type(v) is int for v in got)
+    assert est.estimate_tokens(text) == reference_estimate(text)
+
+
+# One character of every class, a few of each, so runs of every length and every neighbour occur.
+CLASS_SAMPLES = "aZ09.-\n\r \t\x0b\x0cé€一丂㐀豈あゔ가갂ᄀ。〇！ｦ😀𠀀\U000e0001\ud800"
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(st.sampled_from(CLASS_SAMPLES), max_size=120))
+def test_the_same_counts_on_runs_of_every_class(text):
+    same(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.characters(codec=None, exclude_categories=()), max_size=300))
+def test_the_same_counts_on_arbitrary_unicode(text):
+    same(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(max_codepoint=0x7F), max_size=400))
+def test_the_same_counts_on_ascii(text):
+    same(text)
+
+
+def test_the_same_counts_on_long_runs():
+    for letter in "a1.\n 一😀":
+        for n in range(0, 40):
+            same(letter * n)
+            same("x" + letter * n + "\u4e00")
+
+
+def test_the_same_estimates_on_the_shipped_corpora():
+    corpora = Path(__file__).resolve().parents[2] / "corpora"
+    texts = []
+    for path in sorted(corpora.glob("*/*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            doc = json.loads(line)
+            texts.append(str(doc.get("title", "")) + "\n" + str(doc.get("text", "")))
+    assert len(texts) > 500
+    for text in texts:
+        same(text)
+    same("\n".join(texts))
+
+
+def test_the_memo_of_short_texts_gives_the_same_estimates(monkeypatch):
+    monkeypatch.setattr(est, "_MEMO", {})
+    monkeypatch.setattr(est, "_MEMO_SIZE", 3)
+    texts = ["ab\n", "cd\n", "部署\n", "x" * 200, "12 34\n", "ab\n", "AbC\n", "部署\n", "日志\n", "x" * 200]
+    for _ in range(2):
+        assert [est.estimate_tokens(t) for t in texts] == [reference_estimate(t) for t in texts]
+    assert 0 < len(est._MEMO) <= 3
