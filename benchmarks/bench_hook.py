@@ -2,9 +2,10 @@
 
 Builds (in a temporary MIMOMEM_HOME) a git project with 1,000 memory-tree files across
 sessions, projects and global memory, and 500 curated memories, then runs
-``mimomem hook claude-code`` as a fresh process for a Chinese UserPromptSubmit and a
-SessionStart, N times each, and reports the child CPU time (user + sys)
-next to ``python -c pass`` measured the same way.
+``mimomem hook claude-code`` as a fresh process for a Chinese UserPromptSubmit and for
+SessionStart, N times each, and reports the child CPU time (user + sys) next to ``python -c pass``
+measured the same way.  ``SessionStart`` is what Claude Code sends at ``startup`` (and ``clear``): a
+new session id every time; the ``resume`` of an existing session is its own row.
 
     python benchmarks/bench_hook.py [--runs 9] [--files 1000] [--memories 500] [--scenario both] [--record]
 
@@ -39,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 TOPICS = ["部署", "数据库", "端口", "缓存", "测试", "日志", "鉴权", "队列", "前端", "构建", "迁移", "监控"]
@@ -143,29 +145,29 @@ if {prompt!r}:  # the served path (hooks.entry): the plan saved by the first pro
     stages = {{"interpreter start": start, "import the hook's entry": imp,
               f"read the plan, check its {{len(plan['stamps']) // 32}} stamps": check,
               "import the scoring code": imp2, "answer (curated, entries, fit and redact)": ans}}
-else:
-    s = t(); import mimomem.hooks.claude_code as hook; imp = t() - s
-    s = t(); w = hook._where(payload, os.environ); loc = t() - s
-    s = t(); hook.promote(w, payload, deadline=time.monotonic() + 1); reg = t() - s
-    s = t(); from mimomem.context import assemble, fitting; ctx_imp = t() - s
-    s = t(); import mimomem.curated.store; cur_imp = t() - s
-    stages = {{"interpreter start": start, "import hook": imp, "locate": loc, "register / promote check": reg,
-              "import context": ctx_imp, "import curated store": cur_imp}}
-    s = t(); first = fitting.make_block("instructions", assemble.memory_instructions(w), ""); stages["instructions"] = t() - s
-    s = t(); extra = assemble._curated_session_blocks(w); stages["curated rules + outline"] = t() - s
-    room = 4000 - first.tokens - sum(b.tokens for b in extra) - fitting.LEFT_OUT_RESERVE
-    s = t(); rebuilt = assemble.rebuild_blocks(w, max(0, room)); stages["rebuild blocks"] = t() - s
-    ctx = fitting.Context(4000, [first, *extra, *rebuilt], char_cap=9000)
-    s = t(); text = fitting.enforce(ctx).text; stages["redact + fit the cap"] = t() - s
+else:  # a new session's SessionStart served from its project's plan (hooks.entry_session)
+    s = t(); from mimomem.hooks import entry, entry_session; from mimomem.context import serving; imp = t() - s
+    s = t(); key = entry_session.start_key(payload["cwd"], os.environ)
+    new = lambda p: entry_session.is_new(p["instructions"], payload["session_id"]) and not entry_session.promotes(p["markers"], payload)
+    plan = serving.load_plan(serving.plan_file(key, os.environ), key, first=new); check = t() - s
+    assert plan is not None, "no current plan: a new session's first start builds it"
+    s = t(); from mimomem.context import session_fit, fitting, instructions; from mimomem.common import secrets; imp2 = t() - s
+    s = t(); ctx = session_fit.new_session_answer(plan, payload["session_id"], budget=4000, char_cap=9000)
+    text = entry.hook_output("SessionStart", ctx.text); ans = t() - s
+    stages = {{"interpreter start": start, "import the hook's entry": imp,
+              f"read the plan, check its {{len(plan['stamps']) // 32}} stamps": check,
+              "import the fitting code": imp2, "answer (instructions, fit the blocks, redact)": ans}}
 print(json.dumps(stages))
 """
 """One hook's stages in the order the hook runs them, timed in a fresh interpreter: the served
-prompt (``hooks.entry``) and SessionStart (``hooks.claude_code.handle``)."""
+prompt (``hooks.entry``) and a new session's served SessionStart (``hooks.entry_session``)."""
 
 
 def breakdown(repo: Path, sid: str, payload: dict[str, object], env: dict[str, str]) -> dict[str, float]:
     """CPU milliseconds of each stage of one context hook, measured inside a fresh interpreter."""
     prompt = str(payload.get("prompt", ""))
+    if not prompt:
+        sid = new_session_id()
     full = {"session_id": sid, "cwd": str(repo), "transcript_path": str(repo.parent / "none.jsonl"), **payload}
     code = BREAKDOWN.format(payload=json.dumps(full), prompt=prompt)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
@@ -176,12 +178,28 @@ PROMPT = "部署前数据库端口要改成多少？上次 pnpm 构建失败是�
 EDITED = "UserPromptSubmit, a memory file just edited"
 """The first prompt after memory changed: its plan is stale, so the hook reads the memory and builds a new
 one (``mimomem.context.plan``); the plain ``UserPromptSubmit`` case is every other prompt (served from it)."""
+AFTER_EDIT = "SessionStart, new session after a memory edit"
+"""A new session's start after memory changed: its project's plan is stale, so the hook answers and saves a
+new one (``mimomem.context.session_plan``); the plain ``SessionStart`` case is every other new session
+(``startup`` or ``clear`` with a fresh id: served from it).  The file is edited just before this case, and
+the prompt after an edit (``EDITED``) follows it: the new session's registration makes a prompt plan stale too."""
+RESUMED = "SessionStart, resume of an existing session"
+"""``resume`` of the session that wrote the bench's session notes: the hook reads the session's own memory."""
 CASES = {
     "python -c pass": None,
     "UserPromptSubmit": {"hook_event_name": "UserPromptSubmit", "prompt": PROMPT},
-    EDITED: {"hook_event_name": "UserPromptSubmit", "prompt": PROMPT},
     "SessionStart": {"hook_event_name": "SessionStart", "source": "startup"},
+    RESUMED: {"hook_event_name": "SessionStart", "source": "resume"},
+    AFTER_EDIT: {"hook_event_name": "SessionStart", "source": "startup"},
+    EDITED: {"hook_event_name": "UserPromptSubmit", "prompt": PROMPT},
 }
+NEW_SESSIONS = ("SessionStart", AFTER_EDIT)
+"""Cases that start a new session: each run gets a fresh session id, as Claude Code gives every
+``startup`` and ``clear``."""
+
+
+def new_session_id() -> str:
+    return str(uuid.uuid4())
 
 
 def measure(repo: Path, sid: str, tmp: Path, runs: int) -> dict[str, list[float]]:
@@ -190,7 +208,11 @@ def measure(repo: Path, sid: str, tmp: Path, runs: int) -> dict[str, list[float]
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure an installed package: bytecode cached, as pip leaves it
     hook = [*hook_launcher(), "hook", "claude-code"]
     base = {"session_id": sid, "cwd": str(repo), "transcript_path": str(tmp / "none.jsonl")}
-    child_cpu(hook, json.dumps({**base, **CASES["UserPromptSubmit"]}), env)  # builds the caches and the plan
+    prompt = json.dumps({**base, **CASES["UserPromptSubmit"]})
+    child_cpu(hook, prompt, env)  # builds the caches, registers the session and its promotion marker
+    new_session = {**base, **CASES["SessionStart"], "session_id": new_session_id()}
+    child_cpu(hook, json.dumps(new_session), env)  # a new session's first start: builds its project's plan
+    child_cpu(hook, prompt, env)  # builds the prompt's plan (the new session's registration made it stale)
     from mimomem.tree.memory_tree import MemoryTree
 
     tree = MemoryTree()
@@ -201,10 +223,11 @@ def measure(repo: Path, sid: str, tmp: Path, runs: int) -> dict[str, list[float]
             if payload is None:
                 samples[name].append(child_cpu([sys.executable, "-c", "pass"], "", env) * 1000)
                 continue
-            if name == EDITED:  # a new mtime, as an editor's save gives: the plan is stale
+            if name == AFTER_EDIT:  # a new mtime, as an editor's save gives: both plans are stale
                 st = edited.stat()
                 os.utime(edited, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
-            samples[name].append(child_cpu(hook, json.dumps({**base, **payload}), env) * 1000)
+            fresh = {"session_id": new_session_id()} if name in NEW_SESSIONS else {}
+            samples[name].append(child_cpu(hook, json.dumps({**base, **payload, **fresh}), env) * 1000)
     for event in ("UserPromptSubmit", "SessionStart"):
         payload = CASES[event]
         assert payload is not None
@@ -275,8 +298,10 @@ def run_scenario(name: str, args: argparse.Namespace) -> tuple[dict[str, list[fl
     base = statistics.median(samples["python -c pass"])
     ratio = statistics.median(samples["UserPromptSubmit"]) / base
     start = statistics.median(samples["SessionStart"]) / base
+    resume = statistics.median(samples[RESUMED]) / base
     print(
-        f"\n{name}: prompt hook / python -c pass = {ratio:.1f}x, SessionStart {start:.1f}x (bound {args.max_ratio:g}x)"
+        f"\n{name}: prompt hook / python -c pass = {ratio:.1f}x, SessionStart of a new session {start:.1f}x,"
+        f" resume {resume:.1f}x (bound {args.max_ratio:g}x)"
     )
     return samples, ratio
 
