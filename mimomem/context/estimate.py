@@ -213,10 +213,15 @@ def _fill(table: bytearray, codepoints: range, letter: str) -> None:
 
 
 def _fill_blocks(table: bytearray, start: int, stop: int, costs: str, two: str, three: str) -> None:
-    """Code points ``start``..``stop`` cost ``costs[i]`` tokens in their ``i``-th block of 64 (a slice each)."""
-    for block in range(start, stop, 64):
-        end = min(block + 64, stop)
-        table[block:end] = (three if costs[(block - start) >> 6] == "3" else two).encode("ascii") * (end - block)
+    """Code points ``start``..``stop`` cost ``costs[i]`` tokens in their ``i``-th block of 64: one slice, the
+    costs as letters, each repeated 64 times (two ``replace``, not a slice per block)."""
+    letters = costs.replace("2", two).replace("3", three).encode("ascii")
+    for letter in {two, three}:
+        mark = letter.encode("ascii")
+        letters = letters.replace(mark, mark * 64)
+    if len(letters) < stop - start:
+        raise ValueError(f"{len(costs)} block costs do not cover U+{start:04X}..U+{stop - 1:04X}")
+    table[start:stop] = letters[: stop - start]
 
 
 def features(text: str) -> tuple[int, ...]:

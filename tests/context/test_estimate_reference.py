@@ -25,8 +25,61 @@ _SPACE_RUN = re.compile(r"s{2,}")
 _SPACE_BEFORE_CJK = re.compile(rf"s(?=[{_CJK_CLASSES}])")
 
 
+def reference_class_table() -> str:
+    """``estimate._class_table`` as it was: a slice per block of 64 code points."""
+    table = bytearray(b"p" * 0x80 + b"o" * (0x800 - 0x80) + b"O" * (0x10000 - 0x800))
+    for cp in range(0x80):
+        ch = chr(cp)
+        if "a" <= ch <= "z":
+            table[cp] = ord("a")
+        elif "A" <= ch <= "Z":
+            table[cp] = ord("A")
+        elif "0" <= ch <= "9":
+            table[cp] = ord("d")
+        elif ch in "\n\r":
+            table[cp] = ord("n")
+        elif ch in " \t\x0b\x0c":
+            table[cp] = ord("s")
+
+    def fill(codepoints: range, letter: str) -> None:
+        table[codepoints.start : codepoints.stop] = letter.encode("ascii") * len(codepoints)
+
+    def fill_blocks(start: int, stop: int, costs: str, two: str, three: str) -> None:
+        for block in range(start, stop, 64):
+            end = min(block + 64, stop)
+            table[block:end] = (three if costs[(block - start) >> 6] == "3" else two).encode("ascii") * (end - block)
+
+    fill_blocks(0x4E00, 0xA000, est._HAN_BLOCK_COST, "H", "T")
+    fill(range(0x3400, 0x4DC0), "T")
+    fill(range(0xF900, 0xFB00), "H")
+    for kana in (range(0x3040, 0x3100), range(0x31F0, 0x3200), range(0xFF66, 0xFFA0)):
+        fill(kana, "K")
+    fill_blocks(0xAC00, 0xD7A4, est._HANGUL_BLOCK_COST, "G", "J")
+    for jamo in (range(0x1100, 0x1200), range(0x3130, 0x3190)):
+        fill(jamo, "G")
+    for punct in (range(0x3000, 0x3040), range(0xFF00, 0xFF66), range(0xFFA0, 0xFFF0)):
+        fill(punct, "Q")
+    for chars, letter in (
+        (est._HAN_ONE_TOKEN, "h"),
+        (est._KANA_ONE_TOKEN, "k"),
+        (est._HANGUL_ONE_TOKEN, "g"),
+        (est._CJK_PUNCT_ONE_TOKEN, "q"),
+    ):
+        for ch in chars:
+            table[ord(ch)] = ord(letter)
+    return table.decode("ascii")
+
+
+REFERENCE_TABLE = reference_class_table()
+
+
+def test_the_class_table_is_the_same():
+    assert est._class_table() == REFERENCE_TABLE
+    assert est._ASCII_CLASSES[:0x80].decode("ascii") == REFERENCE_TABLE[:0x80]
+
+
 def reference_features(text: str) -> tuple[int, ...]:
-    classes = text.translate(est._class_table())
+    classes = text.translate(REFERENCE_TABLE)
     count = classes.count
     word_lengths = list(map(len, _WORD_RUN.findall(classes)))
     punct_lengths = list(map(len, _PUNCT_RUN.findall(classes)))
