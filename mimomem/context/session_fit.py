@@ -14,7 +14,7 @@ import os
 
 from mimomem.common.records import TYPE_CHECKING
 from mimomem.context.budgeted import Budgeted, read_budgeted, read_section_aware
-from mimomem.context.estimate import estimate_tokens
+from mimomem.context.estimate import estimate_joined, estimate_tokens
 from mimomem.context.fitting import LEFT_OUT_RESERVE, Block, Context, enforce, make_block
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def fit_blocks(raw: Raw, budget: int) -> list[Block]:
     share (:func:`allocate`) and is cut to it, saying what was left out."""
     if not raw:
         return []
-    sizes = {name: estimate_tokens(f"## {TITLES[name]}\n" + text) for name, text, _, _ in raw}
+    sizes = {name: estimate_joined(f"## {TITLES[name]}\n", text) for name, text, _, _ in raw}  # text's counts kept
     shares = allocate(sizes, budget)
     out: list[Block] = []
     for name, text, source, sectioned in raw:
@@ -135,8 +135,8 @@ def _fit(name: str, text: str, budget: int, source: str, sectioned: bool) -> Bud
     cut = reader(text, room, source=source)
     if not cut.text.strip():
         return Budgeted("", 0, cut.total_tokens, True)
-    body = heading + nest_headings(cut.text)
-    return Budgeted(body, estimate_tokens(body), cut.total_tokens, cut.truncated)
+    nested = nest_headings(cut.text)
+    return Budgeted(heading + nested, estimate_joined(heading, nested), cut.total_tokens, cut.truncated)
 
 
 def nest_headings(text: str) -> str:

@@ -168,3 +168,37 @@ def test_the_memo_of_short_texts_gives_the_same_estimates(monkeypatch):
     for _ in range(2):
         assert [est.estimate_tokens(t) for t in texts] == [reference_estimate(t) for t in texts]
     assert 0 < len(est._MEMO) <= 3
+
+
+def joined_counts(parts: list[str]) -> tuple[int, ...]:
+    classes, counts = b"", (0,) * len(est.FEATURES)
+    for part in parts:
+        if part:
+            classes, counts = est._join(classes, counts, *est._counted(part))
+    return counts
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.text(st.sampled_from(CLASS_SAMPLES), max_size=40), max_size=5))
+def test_joined_counts_are_the_counts_of_the_joined_text(parts):
+    whole = "".join(parts)
+    assert joined_counts(parts) == reference_features(whole)
+    assert est.estimate_joined(*parts) == reference_estimate(whole)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.characters(codec=None, exclude_categories=()), max_size=300), max_size=4))
+def test_joined_estimates_on_arbitrary_unicode(parts):
+    assert est.estimate_joined(*parts) == reference_estimate("".join(parts))
+
+
+def test_long_texts_are_remembered_and_joined_runs_counted_once(monkeypatch):
+    monkeypatch.setattr(est, "_LONG", {})
+    monkeypatch.setattr(est, "_LONG_SIZE", 2)
+    long_runs = ["x" * 200, "Yy" * 150, "1" * 250, "." * 170 + "\n", "\n" * 200, " " * 181, "abcd" * 41, "12" * 81]
+    for left in long_runs:
+        for right in long_runs:
+            assert joined_counts([left, right]) == reference_features(left + right)
+            assert est.estimate_joined(left, right) == reference_estimate(left + right)
+            assert est.estimate_tokens(left) == reference_estimate(left)
+    assert len(est._LONG) <= 2
