@@ -302,7 +302,7 @@ _MEMO_SIZE = 4096
 _LONG: dict[str, tuple[bytes, tuple[int, ...]]] = {}
 """Class letters and counts of the last few long texts: a block is estimated alone and under its heading."""
 
-_LONG_SIZE = 8
+_LONG_SIZE = 32
 
 
 def estimate_tokens(text: str, *, exact: bool = False) -> int:
@@ -335,6 +335,8 @@ def estimate_joined(*parts: str) -> int:
     for part in parts:
         if part:
             classes, counts = _join(classes, counts, *_counted(part))
+    if len(classes) > _MEMO_TEXT:
+        _remember("".join(parts), classes, counts)
     return _total(counts) if classes else 0
 
 
@@ -348,11 +350,31 @@ def _counted(text: str) -> tuple[bytes, tuple[int, ...]]:
         return classes, _counts(classes)
     known = _LONG.get(text)
     if known is None:
+        classes = _classes(text)
+        known = (classes, _counts(classes))
+        _remember(text, *known)
+    return known
+
+
+def _remember(text: str, classes: bytes, counts: tuple[int, ...]) -> None:
+    """Keep a long text's counts, and those of the text without its trailing ``\n`` (how a block is joined)."""
+    for key, value in ((text, (classes, counts)), *_stripped(text, classes, counts)):
         if len(_LONG) >= _LONG_SIZE:
             del _LONG[next(iter(_LONG))]
-        classes = _classes(text)
-        known = _LONG[text] = (classes, _counts(classes))
-    return known
+        _LONG[key] = value
+
+
+def _stripped(text: str, classes: bytes, counts: tuple[int, ...]) -> list[tuple[str, tuple[bytes, tuple[int, ...]]]]:
+    """``text.rstrip("\n")`` with its class letters and counts, when it is shorter and still long: the newlines
+    cut were a run of their own (one newline run less) unless what is left ends in a newline (``\r``)."""
+    stripped = text.rstrip("\n")
+    if len(stripped) == len(text) or len(stripped) <= _MEMO_TEXT:
+        return []
+    rest = classes[: len(stripped)]
+    fewer = list(counts)
+    if not rest.endswith(b"n"):
+        fewer[18] -= 1  # newline_runs
+    return [(stripped, (rest, tuple(fewer)))]
 
 
 def _total(counts: tuple[int, ...]) -> int:

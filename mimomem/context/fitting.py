@@ -11,7 +11,7 @@ from __future__ import annotations
 from mimomem.common.records import TYPE_CHECKING, NamedTuple
 from mimomem.common.secrets import redact_secrets
 from mimomem.context.budgeted import read_budgeted
-from mimomem.context.estimate import estimate_tokens
+from mimomem.context.estimate import estimate_joined, estimate_tokens
 from mimomem.context.hosts import cut_utf16, utf16_len
 
 if TYPE_CHECKING:
@@ -71,18 +71,20 @@ class Context:
 
     @property
     def tokens(self) -> int:
-        """Estimated tokens of :attr:`text`."""
-        return estimate_tokens(self.text)
+        """Estimated tokens of :attr:`text` (from its pieces: a long block's counts are remembered)."""
+        return estimate_joined(*self._pieces())
 
     @property
     def text(self) -> str:
         """The blocks joined, then a line naming what was left out; ``""`` when empty."""
+        return "".join(self._pieces())
+
+    def _pieces(self) -> list[str]:
         parts = [b.text.rstrip("\n") for b in self.blocks if b.text]
-        if not parts:
-            return ""
-        if self.left_out:
+        if self.left_out and parts:
             parts.append("Left out for the token budget: " + "; ".join(self.left_out) + ".")
-        return "\n\n".join(parts) + "\n"
+        pieces = [piece for part in parts for piece in (part, "\n\n")]
+        return [*pieces[:-1], "\n"] if pieces else []
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form: each block with its tokens, the total and the budget."""

@@ -202,3 +202,24 @@ def test_long_texts_are_remembered_and_joined_runs_counted_once(monkeypatch):
             assert est.estimate_joined(left, right) == reference_estimate(left + right)
             assert est.estimate_tokens(left) == reference_estimate(left)
     assert len(est._LONG) <= 2
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.text(st.sampled_from(CLASS_SAMPLES + "\n\n\n"), max_size=400), max_size=4),
+    st.lists(st.text(max_size=20), max_size=2),
+)
+def test_a_contexts_tokens_are_the_estimate_of_its_text(texts, left_out):
+    from mimomem.context.fitting import Block, Context
+
+    ctx = Context(1000, [Block(f"b{i}", t, 0, 0, False, "") for i, t in enumerate(texts)], list(left_out))
+    assert ctx.tokens == reference_estimate(ctx.text)
+    assert ctx.tokens == reference_estimate(ctx.text)  # again, from remembered counts
+
+
+def test_a_text_without_its_trailing_newlines_is_remembered_with_its_own_counts(monkeypatch):
+    monkeypatch.setattr(est, "_LONG", {})
+    for body in ("x" * 200, "x" * 200 + "\r", "\n" * 180 + "y", "日" * 170 + " "):
+        for text in (body + "\n", body + "\n\n\n"):
+            est.estimate_tokens(text)
+            assert est._LONG[body] == (est._classes(body), reference_features(body))
