@@ -54,17 +54,30 @@ def _sha256():
     return sha256
 
 
+def _find_spec(name):
+    """``importlib.util.find_spec(name)`` for a top-level module not imported yet: the import system's
+    own finders asked in turn (importing ``importlib.util`` would cost a hook process ~5M instructions)."""
+    import sys
+
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        if find is not None:
+            spec = find(name, None)
+            if spec is not None:
+                return spec
+    return None
+
+
 def _regex_version():
     """``regex.__version__`` without importing ``regex`` (~20 ms): the name of its one ``.dist-info``
     beside it; anything unusual (no metadata, several versions) imports it and asks."""
     import os
     import sys
-    from importlib.util import find_spec
 
     loaded = sys.modules.get("regex")
     if loaded is None:
         try:
-            spec = find_spec("regex")
+            spec = _find_spec("regex")
             where = os.path.dirname(os.path.dirname(spec.origin)) if spec and spec.origin else ""
             found = [n for n in os.listdir(where) if n.startswith("regex-") and n.endswith(".dist-info")]
         except (OSError, ValueError, ImportError):
