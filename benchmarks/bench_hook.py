@@ -143,7 +143,7 @@ if {prompt!r}:  # the served path (hooks.entry): the plan saved by the first pro
     from mimomem.text import bm25, query, xlang; imp2 = t() - s
     s = t(); text = entry.served_text(plan, {prompt!r}); ans = t() - s
     stages = {{"interpreter start": start, "import the hook's entry": imp,
-              f"read the plan, check its {{len(plan['stamps']) // 32}} stamps": check,
+              f"read the plan, check its {{len(plan['stamps']) // serving.STAMP_BYTES}} stamps": check,
               "import the scoring code": imp2, "answer (curated, entries, fit and redact)": ans}}
 else:  # a new session's SessionStart served from its project's plan (hooks.entry_session)
     s = t(); from mimomem.hooks import entry, entry_session; from mimomem.context import serving; imp = t() - s
@@ -155,7 +155,7 @@ else:  # a new session's SessionStart served from its project's plan (hooks.entr
     s = t(); ctx = session_fit.new_session_answer(plan, payload["session_id"], budget=4000, char_cap=9000)
     text = entry.hook_output("SessionStart", ctx.text); ans = t() - s
     stages = {{"interpreter start": start, "import the hook's entry": imp,
-              f"read the plan, check its {{len(plan['stamps']) // 32}} stamps": check,
+              f"read the plan, check its {{len(plan['stamps']) // serving.STAMP_BYTES}} stamps": check,
               "import the fitting code": imp2, "answer (instructions, fit the blocks, redact)": ans}}
 print(json.dumps(stages))
 """

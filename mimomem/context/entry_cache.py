@@ -1,7 +1,7 @@
 """The per-prompt path's cache of split, tokenized entries: ``<data>/state/entries.cache``.
 
 Each prompt hook is a fresh process that would otherwise read, split and tokenize every
-memory file in scope.  The cache keeps, per file (absolute path), its size and mtime and
+memory file in scope.  The cache keeps, per file (absolute path), its size, mtime, inode and ctime and
 its entries with their folded, stemmed words; a file whose stat matches is not read.  The
 files stay the truth: a changed, new or removed file is re-read and the cache rewritten
 (atomically, best effort); a cache that cannot be read - missing, from another tokenizer
@@ -23,11 +23,12 @@ if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib
     from typing import Any
 
 CACHE_FILE = "entries.cache"
-VERSION = 6
+VERSION = 7
 
 Cached = tuple[Entry, frozenset[str]]
-Stamp = tuple[int, int]
-"""A file's size and mtime (ns): equal stamps mean the file is taken as unchanged."""
+Stamp = tuple[int, int, int, int]
+"""A file's size, mtime, inode and ctime (ns): equal stamps mean the file is taken as unchanged (the
+ctime catches an edit that keeps the size and puts the mtime back)."""
 
 
 def _identity() -> tuple[int, int]:
@@ -151,7 +152,7 @@ def load_index(files: Sequence[str | Path], root: Path, data_dir: Path) -> Entry
             st = stat(key)
         except OSError:
             continue
-        order.append((key, (st.st_size, st.st_mtime_ns)))
+        order.append((key, (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)))
     if saved and saved["order"] == tuple(order):  # nothing changed: nothing read, nothing written
         return EntryIndex(tuple(old[key][1] for key, _ in order), saved["index"])
     fresh: dict[str, tuple[Stamp, bytes]] = {}

@@ -8,7 +8,7 @@ steps, by one piece of code whichever process runs it:
 - :func:`mimomem.context.plan.prompt_plan` (the library, the slow path) gathers everything
   the per-prompt context depends on except the prompt and the clock - the curated memories'
   recall index and scenarios, the entries in scope with their words, the reminder - as plain
-  data, with a *stamp* (mtime, size, inode, mode; or "absent") of every file and directory it
+  data, with a *stamp* (mtime, ctime, size, inode, mode; or "absent") of every file and directory it
   was read from;
 - :func:`answer` turns a plan and a prompt into the context.  ``prompt_context`` is
   ``answer(prompt_plan(where), prompt)``.
@@ -34,15 +34,18 @@ from mimomem.common.records import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-PLAN_VERSION = 2
+PLAN_VERSION = 3
 """Bumped whenever a plan's content changes meaning: an older plan is then never used."""
 
 ENV_PREFIXES = ("MIMOMEM_", "MIMOCODE_", "XDG_")
 ENV_NAMES = ("HOME",)
 """The environment a plan depends on (where memory, caches and configuration live)."""
 
-Stamp = tuple[int, int, int, int] | None
-"""A path's ``(mtime_ns, size, inode, mode)`` (symlinks followed), ``None`` when absent."""
+Stamp = tuple[int, int, int, int, int] | None
+"""A path's ``(mtime_ns, ctime_ns, size, inode, mode)`` (symlinks followed), ``None`` when absent.
+
+The change time too: an edit that keeps a file's size and puts its modification time back
+(``touch -r``, some sync tools) still changes it, and nobody can set it."""
 
 
 def stamp(path: str) -> Stamp:
@@ -51,20 +54,21 @@ def stamp(path: str) -> Stamp:
         st = os.stat(path)
     except (OSError, ValueError):
         return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode)
 
 
-_PACKED = Struct("qQQQ")
-_ABSENT = _PACKED.pack(-1, 0, 0, 0)  # no real path has mode 0
+_PACKED = Struct("qqQQQ")
+_ABSENT = _PACKED.pack(-1, -1, 0, 0, 0)  # no real path has mode 0
+STAMP_BYTES = _PACKED.size
 
 
 def packed_stamp(path: str) -> bytes:
-    """:func:`stamp` packed in 32 bytes, as a plan keeps it (every stamp of a plan in one ``bytes``)."""
+    """:func:`stamp` packed in :data:`STAMP_BYTES` bytes, as a plan keeps it (all of a plan's in one ``bytes``)."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):
         return _ABSENT
-    return _PACKED.pack(st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
+    return _PACKED.pack(st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode)
 
 
 def tree_stamps(top: str) -> list[tuple[str, Stamp]]:

@@ -71,6 +71,14 @@ def _edit_memory(repo: Path) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace("5433", "6543"), encoding="utf-8")  # by hand, in place
 
 
+def _edit_keeping_size_and_mtime(repo: Path) -> None:
+    tree = MemoryTree()
+    path = tree.project_memory(tree.project_id(repo).id)
+    before = path.stat()
+    path.write_text(path.read_text(encoding="utf-8").replace("5433", "5434"), encoding="utf-8")  # same size
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # the modification time put back (touch -r)
+
+
 def _new_note(repo: Path) -> None:
     tree = MemoryTree()
     note = tree.session_dir(SID) / "notes.md"
@@ -105,6 +113,7 @@ def _nested_repo(repo: Path) -> None:
 
 CHANGES: dict[str, Callable[[Path], None]] = {
     "memory edited in place": _edit_memory,
+    "an edit keeping size and mtime": _edit_keeping_size_and_mtime,
     "a new session note": _new_note,
     "a curated memory added": _new_curated,
     "a curated memory forgotten": _forget_curated,
