@@ -96,10 +96,20 @@ def tree_stamps(top: str) -> list[tuple[str, Stamp]]:
 
 
 def plan_key(event: str, payload: Mapping[str, Any], env: Mapping[str, str]) -> tuple[Any, ...]:
-    """What names a plan: the event, the payload's working directory, session and transcript, the environment."""
+    """What names a plan: the event, the payload's working directory (as given and resolved), session and
+    transcript, the environment.
+
+    Resolved too: a working directory through a symlink that now points at another repository is
+    another project, although every path the plan stamped (the ``.git`` chain of where it pointed)
+    is unchanged."""
     mine = tuple(sorted((k, v) for k, v in env.items() if k.startswith(ENV_PREFIXES) or k in ENV_NAMES))
     fields = tuple(str(payload.get(name, "")) for name in ("cwd", "session_id", "transcript_path"))
-    return (PLAN_VERSION, event, fields, mine)
+    cwd = payload.get("cwd")
+    try:
+        resolved = os.path.realpath(cwd) if isinstance(cwd, str) and cwd else ""
+    except (OSError, ValueError):
+        resolved = ""
+    return (PLAN_VERSION, event, fields, resolved, mine)
 
 
 def plan_file(key: tuple[Any, ...], env: Mapping[str, str]) -> str:

@@ -136,6 +136,28 @@ def test_a_plan_is_never_served_after_a_change(repo: Path, change: str) -> None:
     assert hook_served(raw) == after  # and saved a new plan
 
 
+def test_a_symlinked_directory_pointed_elsewhere_is_another_project(repo: Path, tmp_path: Path) -> None:
+    """The working directory is a symlink; pointed at another repository, its memory is that one's."""
+    other = tmp_path / "other-repo"
+    (other / ".git").mkdir(parents=True)
+    tree = MemoryTree()
+    pid = tree.project_id(other).id
+    tree.write(
+        tree.project_memory(pid),
+        "# Project memory\n\n## Discovered durable knowledge\n\n- 部署前数据库端口是 7777。\n",
+        Writer("main", project_id=pid, worktree=other),
+    )
+    link = tmp_path / "link"
+    link.symlink_to(repo)
+    raw = _payload(repo, cwd=link)
+    hook_reading_memory(raw)
+    assert "5433" in str(hook_served(raw))
+    link.unlink()
+    link.symlink_to(other)
+    assert hook_served(raw) is None  # the plan of the other repository is not this one
+    assert "7777" in hook_reading_memory(raw) and "5433" not in hook_reading_memory(raw)
+
+
 def test_the_hook_process_answers_from_the_plan(repo: Path) -> None:
     """`entry.run` (what `mimomem hook claude-code` runs) gives the same bytes whether served or not."""
     raw = _payload(repo)
