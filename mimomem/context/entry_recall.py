@@ -184,7 +184,7 @@ def load_entries(where: Where) -> EntryIndex:
 
 def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) -> list[RecalledEntry]:
     """Entries (with their words) that pass the gate for ``terms``, best first (ties: the newer first,
-    then the first in file order)."""
+    then the later in file order: of two like entries of a notes file, the later was written after)."""
     if not len(entries) or not any(t.distinctive for t in terms):
         return []
     wanted = {tok for term in terms for tok in term.tokens}
@@ -232,7 +232,7 @@ def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) ->
         return []
     top = max(passing.values())
     chosen = []
-    for i in sorted(passing):  # file order
+    for i in sorted(passing, reverse=True):  # later first: of two like entries of a file, the later is newer
         score = passing[i]
         if score >= RELATIVE * top:
             entry, words = entries[i]

@@ -106,3 +106,17 @@ def test_the_prompt_hook_context_is_empty_for_an_unrelated_prompt(where: Where) 
     assert "" == prompt_context(where, "生产数据库的 Redis 缓存过期时间是多少？").text
     answer = prompt_context(where, "发票编号为什么不用 advisory locks？").text
     assert "transaction mode" in answer and "## Memory entries for this prompt" in answer
+
+
+def test_of_two_like_notes_the_later_is_shown(where: Where) -> None:
+    """Two notes of one file saying the same with another value, neither dated: the later one is the
+    newer, and a near-duplicate of the first shown is not shown again (found by the wheel trial)."""
+    tree, who = where.tree, where.writer("main")
+    notes = (
+        "\n- kafka topic retention is 3 days for the billing events\n"
+        "- kafka topic retention is 5 days for the billing events\n"
+    )
+    tree.create(tree.notes("s-new"), notes_template(), who)
+    tree.append(tree.notes("s-new"), notes, who)
+    text = recall_text(where, "kafka topic retention days for billing events")
+    assert "5 days" in text and "3 days" not in text
