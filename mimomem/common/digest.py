@@ -13,6 +13,13 @@ except ImportError:  # pragma: no cover - an interpreter without CPython's _blak
     from hashlib import blake2b as _blake2b
 
 
+def bucket_of(word: str, buckets: int) -> int:
+    """Which of ``buckets`` buckets ``word`` falls in: the same in every process (unlike ``hash``)."""
+    from binascii import crc32
+
+    return crc32(word.encode("utf-8", "surrogatepass")) % buckets
+
+
 def digest(data: bytes, size: int) -> bytes:
     """``hashlib.blake2b(data, digest_size=size).digest()``."""
     return bytes(_blake2b(data, digest_size=size).digest())
@@ -23,4 +30,4 @@ def hexdigest(data: bytes, size: int) -> str:
     return str(_blake2b(data, digest_size=size).hexdigest())
 
 
-__all__ = ["digest", "hexdigest"]
+__all__ = ["bucket_of", "digest", "hexdigest"]

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import marshal
 import os
-from binascii import crc32
 from collections.abc import Iterator, Sequence
 
+from mimomem.common.digest import bucket_of
 from mimomem.common.records import TYPE_CHECKING
 from mimomem.context.entries import Entry, split_entries
 
@@ -59,13 +59,8 @@ def load(path: Path) -> dict[str, Any]:
 
 
 BUCKETS = 256
-"""The words' postings are saved in this many marshal blobs, by :func:`bucket`: a prompt decodes
+"""The words' postings are saved in this many marshal blobs (:func:`~mimomem.common.digest.bucket_of`): a prompt decodes
 the few that hold its own words, not every word of every entry."""
-
-
-def bucket(word: str) -> int:
-    """Which of the :data:`BUCKETS` holds ``word``'s postings (the same in every process)."""
-    return crc32(word.encode("utf-8", "surrogatepass")) % BUCKETS
 
 
 _BITMAP, _ARRAY = ord("b"), ord("a")
@@ -111,7 +106,7 @@ class EntryIndex:
 
     def bits(self, word: str) -> int:
         """The entries holding ``word`` as a bit set: bit ``i`` for entry ``i``."""
-        n = bucket(word)
+        n = bucket_of(word, BUCKETS)
         words = self._decoded.get(n)
         if words is None:
             words = self._decoded[n] = marshal.loads(self._buckets[n])
@@ -192,9 +187,9 @@ def _postings(blobs: Sequence[bytes]) -> dict[str, Any]:
             bitmap = bytearray(size)
             for i in found:
                 bitmap[i >> 3] |= 1 << (i & 7)
-            buckets[bucket(word)][word] = b"b" + bytes(bitmap)
+            buckets[bucket_of(word, BUCKETS)][word] = b"b" + bytes(bitmap)
         else:
-            buckets[bucket(word)][word] = b"a" + array("I", found).tobytes()
+            buckets[bucket_of(word, BUCKETS)][word] = b"a" + array("I", found).tobytes()
     return {"buckets": tuple(marshal.dumps(b) for b in buckets), "starts": tuple(starts)}
 
 

@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mimomem.context.serving import Stamp, stamp, tree_stamps
+from mimomem.context.serving import Stamp, stamp, stamped, tree_stamps
 
 if TYPE_CHECKING:
     from mimomem.curated.ranking import RecallIndex
@@ -29,7 +29,7 @@ def prompt_plan(
     plan's data for :func:`mimomem.context.serving.answer`."""
     from mimomem.context.instructions import recall_reminder
 
-    stamps = [*inputs(where, cwd), *((p, stamp(p)) for p in also)] if cwd is not None else []
+    stamps = [*inputs(where, cwd), *stamped(also)] if cwd is not None else []
     data = {"curated": curated_part(where), "entries": entries_part(where), "reminder": recall_reminder(where)}
     return stamps, data
 
@@ -60,9 +60,14 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
     if where.session_id is not None:
         registered = os.path.join(data, STATE, "sessions", where.session_id)
         out.append((registered, stamp(registered)))
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out += [(p, stamp(p)) for p in (package, os.path.join(package, "__init__.py"), os.path.abspath(__file__))]
-    return out
+    return out + package_inputs()
+
+
+def package_inputs() -> list[tuple[str, Stamp]]:
+    """Stamps of the installed package and the modules that build plans: an upgrade changes what a plan means."""
+    context = os.path.dirname(os.path.abspath(__file__))
+    package = os.path.dirname(context)
+    return stamped((package, os.path.join(package, "__init__.py"), __file__, os.path.join(context, "session_plan.py")))
 
 
 def identity_inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
@@ -80,7 +85,7 @@ def identity_inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
         here = parent
     identity = where.tree.project_id(where.worktree) if where.worktree is not None else None
     if identity is not None and identity.git_dir is not None:
-        out += [(p, stamp(p)) for p in (os.path.join(identity.git_dir, name) for name in where.tree.id_files)]
+        out += stamped(os.path.join(identity.git_dir, name) for name in where.tree.id_files)
     registered = os.path.join(where.tree.data_dir, STATE, "projects", where.project_id)
     return [*out, (registered, stamp(registered))]
 

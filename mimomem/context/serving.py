@@ -71,6 +71,11 @@ def packed_stamp(path: str) -> bytes:
     return _PACKED.pack(st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode)
 
 
+def stamped(paths: Iterable[str]) -> list[tuple[str, Stamp]]:
+    """Each of ``paths`` with its stamp now."""
+    return [(p, stamp(p)) for p in paths]
+
+
 def tree_stamps(top: str) -> list[tuple[str, Stamp]]:
     """Stamps of ``top`` and of every directory and file below it (symlinked directories are
     stamped, not entered); just ``top``'s (``None``) when it does not exist."""

@@ -21,7 +21,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mimomem.context.serving import Stamp, stamp, tree_stamps
+from mimomem.context.serving import Stamp, tree_stamps
 
 if TYPE_CHECKING:
     from mimomem.tree.where import Where
@@ -73,14 +73,11 @@ def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp]], dict[st
 
 def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
     """The stamp of every path a new session's context of ``where`` depends on (the module docstring)."""
-    from mimomem.context.plan import identity_inputs
+    from mimomem.context.plan import identity_inputs, package_inputs
     from mimomem.context.relevant import curated_roots
 
     tree = where.tree
     out: list[tuple[str, Stamp]] = []
     for top in (str(tree.project_dir(where.project_id)), str(tree.root / "global"), *curated_roots(where)):
         out += tree_stamps(top)
-    out += identity_inputs(where, cwd)
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out += [(p, stamp(p)) for p in (package, os.path.join(package, "__init__.py"), os.path.abspath(__file__))]
-    return out
+    return out + identity_inputs(where, cwd) + package_inputs()

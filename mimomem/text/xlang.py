@@ -13,13 +13,14 @@ from __future__ import annotations
 import functools
 import marshal
 import os
-from binascii import crc32
 from collections.abc import Iterable
 
 from mimomem.common.records import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any
+
+from mimomem.common.digest import bucket_of
 
 XLANG_FILE = "xlang_zh_en.tsv"
 
@@ -42,10 +43,6 @@ def data_text(name: str) -> str:
 
 BUCKETS = 64
 """English words are kept in this many marshal blobs (by a hash of the word); Chinese heads by first character."""
-
-
-def _bucket(word: str) -> int:
-    return crc32(word.encode("utf-8", "surrogatepass")) % BUCKETS
 
 
 class Lookup:
@@ -76,7 +73,7 @@ class Lookup:
                 continue
             heads.setdefault(head[:1], []).append((i, head, others))
             for word in others:
-                words[_bucket(word)].setdefault(word, []).append(head)
+                words[bucket_of(word, BUCKETS)].setdefault(word, []).append(head)
         return cls(
             {
                 "words": tuple(marshal.dumps({w: tuple(h) for w, h in b.items()}) for b in words),
@@ -86,7 +83,7 @@ class Lookup:
 
     def heads_of(self, word: str, limit: int) -> list[str]:
         """The first ``limit`` heads of rows with ``word`` (folded) as a whole translation, in file order."""
-        n = _bucket(word)
+        n = bucket_of(word, BUCKETS)
         found = self._words.get(n)
         if found is None:
             found = self._words[n] = marshal.loads(self.data["words"][n])

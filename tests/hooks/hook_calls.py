@@ -2,6 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+
+def git_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A git repository (with a ``src/``) whose memory, caches and global curated memory live under ``tmp_path``."""
+    repo = tmp_path / "shop-api"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src").mkdir()
+    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("MIMOMEM_SESSION", raising=False)
+    return repo
+
 
 def hook_reading_memory(raw: bytes) -> str:
     """The hook's answer read from the memory files (``hooks.claude_code``, which saves a plan)."""

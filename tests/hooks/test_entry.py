@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hook_calls import hook_reading_memory, hook_served
+from hook_calls import git_project, hook_reading_memory, hook_served
 
 from mimomem.context import serving
 from mimomem.curated.store import CuratedMemory
@@ -28,13 +28,7 @@ PROMPT = "部署前数据库端口要改成多少？pnpm 构建"
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    repo = tmp_path / "shop-api"
-    (repo / ".git").mkdir(parents=True)
-    (repo / "src").mkdir()
-    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv("MIMOMEM_SESSION", raising=False)
+    repo = git_project(tmp_path, monkeypatch)
     tree = MemoryTree()
     pid = tree.project_id(repo).id
     tree.write(

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hook_calls import hook_reading_memory, hook_served
+from hook_calls import git_project, hook_reading_memory, hook_served
 
 from mimomem.context import serving
 from mimomem.context.assemble import session_context
@@ -37,13 +37,7 @@ NEW_IDS = (
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    repo = tmp_path / "shop-api"
-    (repo / ".git").mkdir(parents=True)
-    (repo / "src").mkdir()
-    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv("MIMOMEM_SESSION", raising=False)
+    repo = git_project(tmp_path, monkeypatch)
     monkeypatch.setenv("MIMOMEM_SESSION_BUDGET", "4000")  # the default, set: the budget change below is undone
     tree = MemoryTree()
     pid = tree.project_id(repo).id
