@@ -367,3 +367,29 @@ def test_index_statistics_and_memory():
     assert index.term_count() == 4 + 50  # 部署 署脚 脚本 pnpm + the numbers
     assert index.memory_bytes() > empty
     assert index.remove(3) and not index.remove(3) and 3 not in index
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    docs=st.lists(st.text(alphabet="部署数据库端口ab c5433", min_size=0, max_size=30), min_size=1, max_size=25),
+    query=st.text(alphabet="部署数据库端口ab c5433", min_size=1, max_size=12),
+)
+def test_parts_give_back_the_same_index(docs: list[str], query: str) -> None:
+    """``BM25Index.from_parts(index.parts())`` (the prompt hook's plan) ranks exactly as the index,
+    ties included, whichever engine runs; removed documents stay removed."""
+    index = BM25Index()
+    for i, text in enumerate(docs):
+        index.add_text(f"d{i}", text)
+    index.remove("d0")
+    again = BM25Index.from_parts(index.parts())
+    assert again.doc_ids() == index.doc_ids() and again.total_tokens() == index.total_tokens()
+    assert again.search(query, 50) == index.search(query, 50)
+    assert BM25Index.from_parts(again.parts()).search(query, 50) == index.search(query, 50)
+
+
+def test_parts_from_the_other_engine_are_refused() -> None:
+    index = BM25Index()
+    index.add_text("a", "部署 端口 5433")
+    native, *rest = index.parts()
+    with pytest.raises(ValueError, match="other engine"):
+        BM25Index.from_parts((not native, *rest))  # type: ignore[arg-type]
