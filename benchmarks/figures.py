@@ -1,4 +1,4 @@
-"""Render every measured figure of README.md and benchmarks/README.md from recorded results.
+"""Render every measured figure of README.md, docs/*.md and benchmarks/README.md from recorded results.
 
 A figure is a marked region of a document::
 
@@ -36,7 +36,7 @@ import record  # a sibling script module, as the benchmarks import corpus
 from figure_defs import FIGURES
 
 ROOT = record.ROOT
-DOCUMENTS = (ROOT / "README.md", ROOT / "benchmarks" / "README.md")
+DOCUMENTS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "README.md")
 REGION = re.compile(r"<!-- figure:(?P<name>[a-z0-9][a-z0-9-]*) -->(?P<body>.*?)<!-- /figure -->", re.S)
 PENDING = re.compile(r"<!-- figure-pending:(?P<name>[a-z0-9][a-z0-9-]*) -->(?P<body>[^<]*)")
 """A figure whose benchmark was not recorded yet: its place, with no number in it (``(not measured ...)``)."""

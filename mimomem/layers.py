@@ -3,7 +3,7 @@
 This table is the one place the layering is written down.  ``tests/test_layers.py`` reads every
 import of the package (lazy ones and ``TYPE_CHECKING`` ones too) and fails on an arrow that runs
 up or sideways (two folders on one floor import neither each other), unless it is listed in
-``KNOWN_DEBTS`` with its reason; a debt that is paid must leave the list.  The README's
+``KNOWN_DEBTS`` with its reason; a debt that is paid must leave the list.  docs/architecture.md's
 architecture table lists the folders in this order (the same test checks it).
 
 Nothing of the package imports this module: it is the plan, read by the test.

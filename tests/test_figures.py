@@ -1,4 +1,4 @@
-"""Every measured figure of README.md and benchmarks/README.md is what its recorded results render to.
+"""Every measured figure of README.md, docs/*.md and benchmarks/README.md is what its recorded results render to.
 
 The figures live in marked regions (``<!-- figure:NAME -->...<!-- /figure -->``) rendered by
 ``benchmarks/figures.py`` from ``benchmarks/results/*.json``. This only compares text with the
@@ -101,7 +101,7 @@ def test_a_region_without_renderer_or_results_is_reported(tmp_path: Path) -> Non
 
 TIMING = re.compile(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?\s?(?:ms|µs|MB/s|s of CPU|s CPU|s wall)\b|\d\.\d+x\b")
 NOT_MEASURED = {
-    ("README.md", "500 ms"): "a setting: how long a search waits for another process's reconcile",
+    ("search.md", "500 ms"): "a setting: how long a search waits for another process's reconcile",
     ("README.md", "1.5x"): "an option's default (--time-tolerance)",
     ("README.md", "10 ms"): "a goal (history search median at 1M)",
 }

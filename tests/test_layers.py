@@ -16,7 +16,7 @@ from pathlib import Path
 from mimomem import layers
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mimomem"
-README = PACKAGE.parent / "README.md"
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
 
 
 def _module_name(path: Path) -> str:
@@ -141,8 +141,8 @@ def test_the_checker_sees_lazy_and_relative_imports() -> None:
 
 
 def _readme_parts() -> list[str]:
-    text = README.read_text(encoding="utf-8")
-    table = text[text.index("### Architecture") :].split("\n\n")[2]
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    table = text[text.index("## Architecture") :].split("\n\n")[2]
     return re.findall(r"^\| [^|]*?`mimomem/([\w.]+?)(?:/|\.py)`", table, flags=re.M)
 
 

@@ -1,6 +1,6 @@
 """Size limits that keep the package readable: modules <= 500 lines, functions <= 60.
 
-Exceptions are listed here with their reason, and in the README's Architecture section.
+Exceptions are listed here with their reason, and in docs/architecture.md.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def os_error(exc: OSError) -> str:
         return str(exc)
     return (
         f"{exc.strerror}: {exc.filename}; fix that path or its permissions "
-        f"(defaults come from MIMOMEM_HOME and the XDG_* variables, see README)"
+        f"(defaults come from MIMOMEM_HOME and the XDG_* variables, see docs/architecture.md)"
     )
 
 

@@ -42,7 +42,7 @@ class HelpFormatter(argparse.HelpFormatter):
 
     Python 3.13 counts the indent of subcommand names when it picks the help column; older
     versions do not (and then wrap a long name onto its own line).  Doing it the 3.13 way
-    everywhere keeps ``--help`` and the README's CLI reference identical on 3.10-3.13.
+    everywhere keeps ``--help`` and docs/cli-reference.md identical on 3.10-3.13.
     """
 
     def add_argument(self, action: argparse.Action) -> None:

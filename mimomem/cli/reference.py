@@ -1,9 +1,9 @@
-"""The README's CLI reference: ``--help`` of every ``mimomem`` command, rendered at a fixed width.
+"""The CLI reference page: ``--help`` of every ``mimomem`` command, rendered at a fixed width.
 
-    python -m mimomem.cli.reference           # rewrite the section in README.md
-    python -m mimomem.cli.reference --check   # exit 1 when README.md is out of date
+    python -m mimomem.cli.reference           # rewrite the section in docs/cli-reference.md
+    python -m mimomem.cli.reference --check   # exit 1 when docs/cli-reference.md is out of date
 
-The text goes between ``START`` and ``END``; everything else in the README is left alone.  A
+The text goes between ``START`` and ``END``; everything else in the page is left alone.  A
 test in ``tests/cli`` fails when the section differs from what this renders.
 """
 
@@ -21,8 +21,8 @@ END = "<!-- cli-reference:end -->"
 WIDTH = 100
 """Columns of the rendered help (what ``COLUMNS=102 mimomem ... --help`` prints)."""
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-"""The repository's README when running from a checkout (an editable install)."""
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "cli-reference.md"
+"""The repository's CLI reference page when running from a checkout (an editable install)."""
 
 UPDATE_COMMAND = "python -m mimomem.cli.reference"
 
@@ -50,16 +50,16 @@ def render(width: int = WIDTH) -> str:
     blocks = []
     for parser in commands():
         parser.formatter_class = _fixed_width(width)
-        if sys.version_info >= (3, 14):  # 3.14 may colour help; the README wants plain text
+        if sys.version_info >= (3, 14):  # 3.14 may colour help; the page wants plain text
             parser.color = False
         text = "\n".join(line.rstrip() for line in parser.format_help().strip("\n").splitlines())
         blocks.append(f"### `{parser.prog}`\n\n```text\n{text}\n```\n")
     return "\n".join(blocks)
 
 
-def replace_section(readme: str, rendered: str) -> str | None:
-    """``readme`` with the text between the markers replaced; ``None`` if the markers are missing."""
-    head, start, rest = readme.partition(START)
+def replace_section(page: str, rendered: str) -> str | None:
+    """``page`` with the text between the markers replaced; ``None`` if the markers are missing."""
+    head, start, rest = page.partition(START)
     _old, end, tail = rest.partition(END)
     if not start or not end:
         return None
@@ -67,39 +67,39 @@ def replace_section(readme: str, rendered: str) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Update (or with ``--check``, verify) the CLI reference in the README."""
+    """Update (or with ``--check``, verify) the CLI reference page."""
     cli = argparse.ArgumentParser(prog=UPDATE_COMMAND, description=__doc__.splitlines()[0] if __doc__ else None)
     cli.add_argument(
-        "--readme",
+        "--page",
         type=Path,
-        default=README,
+        default=PAGE,
         metavar="FILE",
-        help=f"the README to update (default: {README})",
+        help=f"the Markdown page to update (default: {PAGE})",
     )
-    cli.add_argument("--check", action="store_true", help="do not write; exit 1 when the README is out of date")
+    cli.add_argument("--check", action="store_true", help="do not write; exit 1 when the page is out of date")
     args = cli.parse_args(argv)
     try:
-        old = args.readme.read_text(encoding="utf-8")
+        old = args.page.read_text(encoding="utf-8")
     except OSError as exc:
         print(
-            f"{UPDATE_COMMAND}: error: cannot read {args.readme} ({exc.strerror}); pass --readme FILE",
+            f"{UPDATE_COMMAND}: error: cannot read {args.page} ({exc.strerror}); pass --page FILE",
             file=sys.stderr,
         )
         return 2
     new = replace_section(old, render())
     if new is None:
         print(
-            f"{UPDATE_COMMAND}: error: {args.readme} has no {START} ... {END} markers; add them first",
+            f"{UPDATE_COMMAND}: error: {args.page} has no {START} ... {END} markers; add them first",
             file=sys.stderr,
         )
         return 2
     if new == old:
         return 0
     if args.check:
-        print(f"{args.readme}: the CLI reference is out of date; run `{UPDATE_COMMAND}`", file=sys.stderr)
+        print(f"{args.page}: the CLI reference is out of date; run `{UPDATE_COMMAND}`", file=sys.stderr)
         return 1
-    args.readme.write_text(new, encoding="utf-8")
-    print(f"updated the CLI reference in {args.readme}", file=sys.stderr)
+    args.page.write_text(new, encoding="utf-8")
+    print(f"updated the CLI reference in {args.page}", file=sys.stderr)
     return 0
 
 

@@ -1,6 +1,6 @@
 """Recall ranking: the score formula and the in-memory index that finds the exact top ``limit``.
 
-Score of a memory for a query (see the README section "Curated memory")::
+Score of a memory for a query (see docs/curated-memory.md)::
 
     score = bm25 x scope_prior x decay x rehearsal
     bm25      = SQLite FTS5's bm25() over summary + highlight + body (negated: higher is better)

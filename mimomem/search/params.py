@@ -42,7 +42,7 @@ SEARCH_BACKENDS = ("fts5-bigram", "native-index", "fts5-unicode61")
 """The backends the library's search runs on (``mimomem bench`` also runs peers: ``bench.engines.BENCH_BACKENDS``)."""
 
 DEFAULT_BACKEND = "native-index"
-"""Used when neither the call nor ``MIMOMEM_BACKEND`` names one (see README, Search)."""
+"""Used when neither the call nor ``MIMOMEM_BACKEND`` names one (see docs/search.md)."""
 
 BACKEND_ENV = "MIMOMEM_BACKEND"
 

@@ -28,9 +28,9 @@ AGENT_MEMORY = ROOT / "corpora" / "agent-memory"
 
 
 def readme_candidate() -> str:
-    """The candidate module of the README's "Validate a tokenizer change" recipe."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Validate a tokenizer change") :]
+    """The candidate module of the "Validate a tokenizer change" recipe (docs/benchmarks.md)."""
+    page = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    section = page[page.index("## Validate a tokenizer change") :]
     code = re.search(r"```python\n(.*?)```", section, re.S)
     assert code is not None
     return textwrap.dedent(code.group(1))

@@ -1,4 +1,4 @@
-"""The README's CLI reference is generated from the parser, and every command documents itself."""
+"""The CLI reference page (docs/cli-reference.md) is generated from the parser, and every command documents itself."""
 
 from __future__ import annotations
 
@@ -10,15 +10,19 @@ import pytest
 from mimomem.cli import reference
 from mimomem.cli.parser import build_parser
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "cli-reference.md"
 
 
-def test_readme_cli_reference_is_up_to_date():
-    text = README.read_text(encoding="utf-8")
-    assert reference.START in text and reference.END in text, "README.md lost the cli-reference markers"
+def test_cli_reference_page_is_up_to_date():
+    text = PAGE.read_text(encoding="utf-8")
+    assert reference.START in text and reference.END in text, "docs/cli-reference.md lost the cli-reference markers"
     assert reference.replace_section(text, reference.render()) == text, (
-        f"the CLI reference in README.md is out of date; run `{reference.UPDATE_COMMAND}` and commit README.md"
+        f"docs/cli-reference.md is out of date; run `{reference.UPDATE_COMMAND}` and commit it"
     )
+
+
+def test_the_generator_writes_the_page_of_the_repository():
+    assert reference.PAGE == PAGE
 
 
 def test_reference_does_not_depend_on_the_terminal(monkeypatch):
@@ -65,18 +69,18 @@ def test_replace_section_keeps_the_rest_and_needs_both_markers():
 
 
 def test_update_and_check_commands(tmp_path, capsys):
-    readme = tmp_path / "README.md"
-    readme.write_text(f"# x\n\n{reference.START}\nstale\n{reference.END}\nend\n", encoding="utf-8")
-    assert reference.main(["--readme", str(readme), "--check"]) == 1
+    page = tmp_path / "page.md"
+    page.write_text(f"# x\n\n{reference.START}\nstale\n{reference.END}\nend\n", encoding="utf-8")
+    assert reference.main(["--page", str(page), "--check"]) == 1
     assert reference.UPDATE_COMMAND in capsys.readouterr().err
-    assert reference.main(["--readme", str(readme)]) == 0
-    updated = readme.read_text(encoding="utf-8")
+    assert reference.main(["--page", str(page)]) == 0
+    updated = page.read_text(encoding="utf-8")
     assert "### `mimomem search`" in updated and updated.endswith(f"{reference.END}\nend\n")
-    assert reference.main(["--readme", str(readme), "--check"]) == 0
-    readme.write_text("no markers\n", encoding="utf-8")
-    assert reference.main(["--readme", str(readme)]) == 2
+    assert reference.main(["--page", str(page), "--check"]) == 0
+    page.write_text("no markers\n", encoding="utf-8")
+    assert reference.main(["--page", str(page)]) == 2
     assert "markers" in capsys.readouterr().err
-    assert reference.main(["--readme", str(tmp_path / "missing.md")]) == 2
+    assert reference.main(["--page", str(tmp_path / "missing.md")]) == 2
 
 
 @pytest.mark.parametrize("command", [["--help"], ["search", "--help"], ["rules", "accept", "--help"]])

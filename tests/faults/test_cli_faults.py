@@ -130,8 +130,8 @@ def test_fault_no_results_exit_status(tmp_path, capsys, json_flag):
     assert 0 == main(["recall", "deploy", *json_flag, *roots])
     capsys.readouterr()
     assert "search or recall found nothing" in (build_parser().epilog or "")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    development = readme[readme.index("## Development") : readme.index("## CLI reference")]
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    development = page[page.index("## Development") : page.index("## Architecture")]
     assert "search or recall found nothing" in " ".join(development.replace("`", "").split())
 
 

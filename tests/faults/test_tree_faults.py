@@ -158,7 +158,7 @@ def test_fault_nested_memory_paths_are_refused(env, rel):
 
 def test_fault_readme_states_the_nested_path_rule():
     """The README said nested paths were refused while the gate took them -> both say 'no sub-directories'."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "guide.md").read_text(encoding="utf-8")
     assert "no sub-directories (except a task's own `sessions/<sid>/tasks/<TID>/`)" in readme
     assert "no sub-directories" in (gate_mod.__doc__ or "")
 

@@ -77,7 +77,7 @@ def test_failure_cases_from_the_sqlite3_cli(extension_path: str) -> None:
 
 
 def test_unicode61_and_trigram_fail_where_mimomem_does_not(apsw_conn: Any) -> None:
-    """The README's side-by-side table, checked: the builtin tokenizers give the documented misses."""
+    """The side-by-side table of docs/tokenizer.md, checked: the builtin tokenizers give the documented misses."""
     for case in CASES:
         phrase = '"' + case["query"].replace('"', '""') + '"'
         for tokenizer in ("unicode61", "trigram"):
