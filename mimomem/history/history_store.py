@@ -1,7 +1,8 @@
 """The trajectory store: sessions, messages and parts of every imported agent, in ``<data>/history.db``.
 
 A cache of the agents' own transcripts and databases (those stay the truth): delete the
-file and ``mimomem history import`` rebuilds it.  Tables:
+file and ``mimomem history import`` rebuilds it.  Every text is redacted on its way in
+(:func:`mimomem.common.redaction.redact`, before clipping: a cut secret is no longer found).  Tables:
 
 - ``sources``: one row per imported file or database, with how far it was read (byte
   offset of a transcript, newest ``time_updated`` of a database) and a hash of its first
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mimomem.common.redaction import redact
 from mimomem.errors import ProjectIdError
 from mimomem.history.history_db import connect, index_new
 from mimomem.history.records import OUTPUT_LIMIT, TEXT_LIMIT, MessageRecord, SessionRecord, TextPart, ToolPart, clip
@@ -112,21 +114,21 @@ def message_row(rec: MessageRecord, source: str) -> list[Any]:
 
 def text_row(part: TextPart) -> list[Any]:
     """The parameters of ``TEXT_UPSERT`` for ``part`` (its text clipped)."""
-    text = clip(part.text, TEXT_LIMIT)
+    text = clip(redact(part.text), TEXT_LIMIT)
     return [part.uid, part.message_id, part.session_id, int(part.synthetic), text, part.time, part.message_id]
 
 
 def tool_row(part: ToolPart) -> list[Any]:
     """The parameters of ``TOOL_UPSERT`` for ``part`` (output and error clipped)."""
-    output = None if part.output is None else clip(part.output, OUTPUT_LIMIT)
-    error = None if part.error is None else clip(part.error, OUTPUT_LIMIT)
+    output = None if part.output is None else clip(redact(part.output), OUTPUT_LIMIT)
+    error = None if part.error is None else clip(redact(part.error), OUTPUT_LIMIT)
     return [
         part.uid,
         part.message_id,
         part.session_id,
         part.tool,
         part.call_id,
-        part.input,
+        redact(part.input),
         part.status,
         output,
         error,
@@ -138,6 +140,7 @@ def tool_row(part: ToolPart) -> list[Any]:
 
 def tool_result(ok: bool, text: str) -> tuple[str, str | None, str | None]:
     """``(status, output, error)`` of a call that returned ``text`` (clipped)."""
+    text = redact(text)
     if ok:
         return "completed", clip(text, OUTPUT_LIMIT), None
     return "error", None, clip(text, OUTPUT_LIMIT)
@@ -234,7 +237,7 @@ class HistoryStore:
                 rec.origin,
                 rec.source,
                 rec.parent_id,
-                rec.title,
+                None if rec.title is None else redact(rec.title),
                 rec.cwd,
                 project,
                 rec.started_at,

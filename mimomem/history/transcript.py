@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from mimomem.common.redaction import redact
 from mimomem.history.provenance import (
     ASSISTANT,
     INJECTED,
@@ -128,7 +129,7 @@ def _block(role: str, raw: Any, meta: bool, skips: Counter[str]) -> Block:
         if not isinstance(text, str):
             skips["text block without a string 'text'"] += 1
             return Block(INVALID)
-        text = clean(text)
+        text = redact(clean(text))
         return Block("text", text, injected=meta or (role == "user" and injected_text(text)))
     if kind == "tool_use" and role == "assistant":
         name, call = raw.get("name"), raw.get("id")
@@ -142,7 +143,7 @@ def _block(role: str, raw: Any, meta: bool, skips: Counter[str]) -> Block:
         call = raw.get("tool_use_id")
         return Block(
             "tool_result",
-            clean(result_text(raw.get("content"))),
+            redact(clean(result_text(raw.get("content")))),
             call_id=clean(call) if isinstance(call, str) else None,
             is_error=raw.get("is_error") is True,
         )
@@ -153,15 +154,43 @@ def _block(role: str, raw: Any, meta: bool, skips: Counter[str]) -> Block:
 
 
 def _clean_data(data: Any) -> Any:
-    """A tool input with every string cleaned (it is stored and shown as JSON text)."""
+    """A tool input with every string cleaned and redacted (it is stored and shown as JSON text)."""
     if isinstance(data, str):
-        return clean(data)
+        return redact(clean(data))
     try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
+        text = json.dumps(data, ensure_ascii=False)
+        text.encode("utf-8")
     except UnicodeEncodeError:
-        return json.loads(clean(json.dumps(data, ensure_ascii=False)))
+        text = clean(text)
+        data = json.loads(text)
     except (TypeError, ValueError, RecursionError):
         return None
+    hidden = redact(text)
+    if hidden == text:
+        return data
+    return _redacted_data(data, hidden)
+
+
+def _redacted_data(data: Any, hidden: str) -> Any:
+    """``data`` whose JSON text redacts to ``hidden``: that text parsed back when it still parses
+    (the secret was inside a string), else every string redacted on its own, else the text itself."""
+    try:
+        return json.loads(hidden)
+    except (ValueError, RecursionError):
+        pass
+    each = _redact_strings(data)
+    text = json.dumps(each, ensure_ascii=False)
+    return each if redact(text) == text else hidden
+
+
+def _redact_strings(data: Any) -> Any:
+    """``data`` (parsed JSON) with every string redacted, keys too."""
+    if isinstance(data, str):
+        return redact(data)
+    if isinstance(data, list):
+        return [_redact_strings(v) for v in data]
+    if isinstance(data, dict):
+        return {redact(k): _redact_strings(v) for k, v in data.items()}
     return data
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from mimomem.common.redaction import was_redacted
 from mimomem.common.secrets import scan_secrets
 from mimomem.history.evidence import Evidence
 from mimomem.history.provenance import reads_as_instruction
@@ -142,6 +143,9 @@ def _merge_one(doc: MemoryDoc, c: Candidate, existing: list[str], plan: DreamPla
     if found:  # named by its section and kind only: a label cut at 80 characters could show part of the secret
         kinds = ", ".join(sorted({f.kind for f in found}))
         plan.note("Skipped", f"a {c.section} line holding a likely secret ({kinds}); not written")
+        return
+    if was_redacted(c.item):  # the history redacted it on import: what is left is no rule or fact
+        plan.note("Skipped", f"a {c.section} line that held a likely secret (redacted); not written")
         return
     if c.update_key is not None:
         for heading, item in doc.all_items():

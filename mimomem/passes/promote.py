@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.common.detach import spawn_detached
+from mimomem.common.redaction import was_redacted
 from mimomem.common.secrets import scan_secrets
 from mimomem.history.episode import Episode, clip
 from mimomem.history.evidence_items import Provenance
@@ -91,7 +92,7 @@ def plan(
     history: list[str] = []
     for item in items:
         line = item_line(item)
-        if scan_secrets(line):
+        if scan_secrets(line) or was_redacted(line):  # a line that held a secret is no rule nor fact
             continue
         present = [i for _, i in doc.all_items()] + [c.item for c in accepted]
         if duplicate_of(line, present + [i for i in spilled if not INDEX_LINE.match(i)]) is not None:

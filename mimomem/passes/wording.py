@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 
+from mimomem.common.redaction import was_redacted
 from mimomem.common.secrets import redact_secrets, scan_secrets
 from mimomem.history.evidence_items import Provenance, short_id
 
@@ -82,6 +83,7 @@ def without_secrets(lines: list[str]) -> tuple[list[str], int]:
     for line in lines:
         if not scan_secrets(line):
             out.append(line)
+            count += was_redacted(line)  # redacted where the history read it: it held one too
             continue
         count += 1
         clean = redact_secrets(line)
