@@ -281,6 +281,14 @@ class TokenizerSpecError(InputError, ValueError):
     """A candidate tokenizer (``MODULE:FUNCTION``) cannot be imported, called or used."""
 
 
+class HostUnavailableError(UnavailableError, RuntimeError):
+    """The real agent host (Claude Code's CLI, bundled in the ``claude-agent-sdk`` wheel) is missing or cannot run."""
+
+
+class HostSessionError(UnavailableError, RuntimeError):
+    """A session driven through the real host failed (it timed out, or the CLI exited with an error)."""
+
+
 # --- command line ---
 
 

@@ -23,6 +23,8 @@ TOOL_ERRORS = {
     "BenchDependencyError",
     "CorporaNotFoundError",
     "DatasetError",
+    "HostSessionError",
+    "HostUnavailableError",
     "ResultFileError",
     "ScaleError",
     "TokenizerSpecError",
