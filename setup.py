@@ -18,10 +18,15 @@ and links no SQLite of its own.  Without those headers (Debian/Ubuntu ``libsqlit
 macOS SDK, conda's ``sqlite``; or a directory named by MIMOMEM_SQLITE_INCLUDE) it is skipped with
 a message and ``mimomem.sqlite.load()`` says it is missing.  MIMOMEM_REQUIRE_NATIVE=1 requires it
 too (CI installs the headers), unless MIMOMEM_NO_SQLITE_EXTENSION=1 skips it on purpose.
+
+``pip install -q`` hides every line this build prints, so what was built, or why not, is also written
+into the package as ``mimomem/_build.json`` (``{"native": ..., "sqlite": ...}``: ``"built"`` or the
+reason); ``mimomem --version``, the CLI and ``mimomem.sqlite`` read it (``mimomem/common/build.py``).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -30,15 +35,40 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
-CORPUS_FILES = ("README.md", "*/README.md", "*/corpus.jsonl", "*/queries.jsonl", "*/qrels/*.tsv", "*/cases.json")
-"""What ``mimomem bench`` reads from ``corpora/`` (the sources its build script reads stay out)."""
+CORPUS_FILES = (
+    "README.md",
+    "*/README.md",
+    "*/corpus.jsonl",
+    "*/queries.jsonl",
+    "*/qrels/*.tsv",
+    "*/cases.json",
+    "e2e-dev/manifest.json",
+    "e2e-dev/questions.jsonl",
+    "e2e-dev/transcripts/*/*.jsonl",
+)
+"""What ``mimomem bench`` and ``bench --e2e`` read from ``corpora/`` (the sources their build scripts read stay out)."""
+
+
+STATUS = {"native": "not built: MIMOMEM_PURE_BUILD=1", "sqlite": "not built: MIMOMEM_PURE_BUILD=1"}
+"""What this build made of each extension: ``built``, or ``not built: <why>`` (see ``write_status``)."""
+STATUS_FILE = ("mimomem", "_build.json")
+
+
+def write_status(*under: str) -> None:
+    """``STATUS`` as ``mimomem/_build.json`` under each directory of ``under`` (build_lib, or the source tree)."""
+    for directory in under:
+        path = Path(directory, *STATUS_FILE)
+        if path.parent.is_dir():
+            path.write_text(json.dumps(STATUS, sort_keys=True) + "\n", encoding="utf-8")
 
 
 class BuildPyWithCorpora(build_py):
-    """Also copy the benchmark corpora's data files into the built package as ``mimomem/_corpora``."""
+    """Also copy the benchmark corpora's data files into the built package as ``mimomem/_corpora``, and say
+    what the extensions are (``write_status``; build_ext, which runs next when there are extensions, updates it)."""
 
     def run(self) -> None:
         super().run()
+        write_status(self.build_lib)
         source = Path("corpora")
         if getattr(self, "editable_mode", False) or not source.is_dir():  # editable: read from the checkout
             return
@@ -77,23 +107,35 @@ class OptionalBuildExt(build_ext):
             super().run()
         except Exception as exc:  # compiler missing, headers missing, ...
             self._skip(exc)
+        write_status(self.build_lib, *(["."] if self.inplace else []))
+
+    def copy_extensions_to_source(self) -> None:
+        """``--inplace`` (and ``pip install -e``): ``mimomem/sqlite/lib/`` is not in the source tree; make it."""
+        if any(getattr(ext, "name", "") == SQLITE_EXTENSION for ext in self.extensions):
+            self.mkpath(os.path.dirname(self.get_ext_fullpath(SQLITE_EXTENSION)))
+        super().copy_extensions_to_source()
 
     def build_extension(self, ext: object) -> None:
+        name = getattr(ext, "name", "")
         try:
             super().build_extension(ext)
         except Exception as exc:
-            if getattr(ext, "name", "") == SQLITE_EXTENSION:
+            if name == SQLITE_EXTENSION:
                 _skip_sqlite(f"compiling it failed ({exc})")
                 return
             self._skip(exc)
+            return
+        STATUS["sqlite" if name == SQLITE_EXTENSION else "native"] = "built"
 
     def _skip(self, exc: Exception) -> None:
         if os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1":
             raise exc
+        STATUS["native"] = f"not built: compiling it failed ({exc})"
         print(f"mimomem: native extension NOT built ({exc}); installing pure Python", file=sys.stderr)
 
 
 def _skip_sqlite(why: str) -> None:
+    STATUS["sqlite"] = f"not built: {why}"
     message = f"mimomem: SQLite extension (FTS5 tokenizer) NOT built: {why}"
     hint = "install SQLite's headers (apt-get install libsqlite3-dev) or set MIMOMEM_SQLITE_INCLUDE=<dir>"
     if os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1" and os.environ.get("MIMOMEM_NO_SQLITE_EXTENSION") != "1":
@@ -122,6 +164,7 @@ def _sqlite_include() -> str | None:
 def sqlite_extension() -> list[object]:
     """The loadable FTS5 tokenizer, when SQLite's headers are here (``_native/_tables.h`` is written)."""
     if os.environ.get("MIMOMEM_NO_SQLITE_EXTENSION") == "1":
+        STATUS["sqlite"] = "not built: MIMOMEM_NO_SQLITE_EXTENSION=1"
         print("mimomem: SQLite extension skipped (MIMOMEM_NO_SQLITE_EXTENSION=1)", file=sys.stderr)
         return []
     include = _sqlite_include()
@@ -157,6 +200,7 @@ def _unoptimized() -> list[str]:
 def extensions() -> list[object]:
     if os.environ.get("MIMOMEM_PURE_BUILD") == "1":
         return []
+    STATUS.update(native="not built: the build stopped before compiling it", sqlite="not built: not attempted")
     if Path("_native", "gen_tables.py").is_file():
         _generate_tables()
     return cython_extension() + sqlite_extension()
@@ -166,6 +210,7 @@ def cython_extension() -> list[object]:
     source = Path("_native", "_native.pyx")  # setuptools runs setup.py from the source tree
     if not source.is_file():  # e.g. an sdist made without MANIFEST.in
         message = f"{source} is missing from this source tree (a broken sdist?)"
+        STATUS["native"] = f"not built: {message}"
         if os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1":
             raise SystemExit(f"mimomem: {message}; cannot build the native extension")
         print(f"mimomem: {message}; installing pure Python", file=sys.stderr)
@@ -176,6 +221,7 @@ def cython_extension() -> list[object]:
     except ImportError as exc:
         if os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1":
             raise
+        STATUS["native"] = f"not built: Cython unavailable ({exc})"
         print(f"mimomem: Cython unavailable ({exc}); installing pure Python", file=sys.stderr)
         return []
     ext = Extension(
@@ -194,6 +240,7 @@ def cython_extension() -> list[object]:
     except Exception as exc:
         if os.environ.get("MIMOMEM_REQUIRE_NATIVE") == "1":
             raise
+        STATUS["native"] = f"not built: cythonize failed ({exc})"
         print(f"mimomem: cythonize failed ({exc}); installing pure Python", file=sys.stderr)
         return []
 

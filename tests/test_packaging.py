@@ -300,6 +300,40 @@ def test_a_first_hour_from_the_installed_wheel_off_path(installed: Installed, tm
     assert list(empty.iterdir()) == []
 
 
+@pytest.mark.slow
+def test_an_in_place_build_says_what_it_built_and_makes_the_sqlite_lib_dir(
+    build_env: tuple[Path, list[Path]], tmp_path: Path
+) -> None:
+    """Issue 35: a build without a compiler fell back to pure Python where no one saw it (pip -q), the SQLite
+    extension's error then blamed SQLite's headers, and ``build_ext --inplace`` (``pip install -e``) lost
+    ``libmimomem.so`` because ``mimomem/sqlite/lib/`` is not in the source tree."""
+    python, site_dirs = build_env
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=lambda d, names: not_source(d, names) | {n for n in names if n.endswith(".so")})
+    shutil.rmtree(src / "mimomem" / "sqlite" / "lib", ignore_errors=True)
+    (src / "mimomem" / "_build.json").unlink(missing_ok=True)
+    no_compiler = clean_env(CC="false", CXX="false", LDSHARED="false", LDCXXSHARED="false")
+    run([python, "setup.py", "build_ext", "--inplace"], cwd=src, env=no_compiler)
+    said = json.loads((src / "mimomem" / "_build.json").read_text(encoding="utf-8"))
+    assert said["native"].startswith("not built: compiling it failed"), said
+    assert said["sqlite"].startswith("not built: compiling it failed"), said
+    # -S: no .pth files, so an editable install of the checkout cannot lend its extension to this tree
+    tree = clean_env(PYTHONPATH=os.pathsep.join(map(str, [src, *site_dirs])))
+    version = run([python, "-S", "-m", "mimomem", "--version"], cwd=tmp_path, env=tree)
+    assert "pure Python: the native extension was not built at install: compiling it failed" in version
+    probe = "import mimomem.sqlite as s\ntry:\n    s.loadable_path()\nexcept Exception as e:\n    print(e)"
+    error = run([python, "-S", "-c", probe], cwd=tmp_path, env=tree)
+    assert "compiling it failed" in error and "C++ compiler" in error and "libsqlite3-dev" not in error
+
+    run([python, "setup.py", "build_ext", "--inplace"], cwd=src, env=clean_env(MIMOMEM_UNOPTIMIZED_BUILD="1"))
+    assert json.loads((src / "mimomem" / "_build.json").read_text(encoding="utf-8")) == {
+        "native": "built",
+        "sqlite": "built",
+    }
+    assert (src / "mimomem" / "sqlite" / "lib" / "libmimomem.so").is_file()
+    assert run([python, "-S", "-m", "mimomem", "--version"], cwd=tmp_path, env=tree).strip().endswith("(native)")
+
+
 def test_no_generated_file_is_tracked_by_git() -> None:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")

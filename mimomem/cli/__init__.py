@@ -37,6 +37,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     command = f"mimomem {args.command}"
+    if args.command not in ("hook", "mcp"):  # hosts read those outputs; a person reads the rest
+        from mimomem import native_available
+        from mimomem.common.build import pure_python_notice
+
+        notice = pure_python_notice(native_available())
+        if notice:
+            print(notice, file=sys.stderr)
     if exits.stdout_closed():  # `mimomem ... >&-`: refuse before doing anything whose report would be lost
         print(f"{command}: error: {exits.STDOUT_CLOSED}", file=sys.stderr)
         return exits.USAGE

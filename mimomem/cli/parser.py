@@ -68,16 +68,36 @@ if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[Parser]
 
 
+class _Version(argparse._VersionAction):
+    """``--version`` on one line: the reason a build fell back is a long line, and is not to be wrapped."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> NoReturn:
+        print(str(self.version).replace("%(prog)s", parser.prog))
+        parser.exit()
+
+
+def _why_pure() -> str:
+    """``pure Python``, and why: chosen with MIMOMEM_PURE, or the build that did not make the extension."""
+    import os
+
+    from mimomem.common.build import not_built
+
+    if os.environ.get("MIMOMEM_PURE", "") not in ("", "0"):
+        return "pure Python: MIMOMEM_PURE is set"
+    why = not_built("native")
+    return f"pure Python: the native extension was not built at install: {why}" if why else "pure Python"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``mimomem`` parser; each subcommand sets ``func``, the function that runs it."""
     parser = Parser(prog="mimomem", description=DESCRIPTION, epilog=EPILOG)
-    engine = "native" if mimomem.native_available() else "pure Python"
+    engine = "native" if mimomem.native_available() else _why_pure()
     parser.add_argument(
         "-V",
         "--version",
-        action="version",
+        action=_Version,
         version=f"%(prog)s {mimomem.__version__} ({engine})",
-        help="print the version and whether the native extension is in use, then exit",
+        help="print the version and whether the native extension is in use (if not, why), then exit",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="the command to run:")
     _add_tokenize(sub)

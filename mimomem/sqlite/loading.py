@@ -32,11 +32,35 @@ def loadable_path() -> str:
     path = Path(__file__).resolve().parent / "lib" / f"libmimomem{_SUFFIX}"
     if not path.is_file():
         raise ExtensionNotBuiltError(
-            f"this mimomem install has no SQLite extension ({path} is missing): it was built without SQLite's "
-            "headers. Install them (Debian/Ubuntu: apt-get install libsqlite3-dev) and reinstall mimomem "
-            "(pip install --force-reinstall --no-binary mimomem mimomem, or pip install . in a checkout)"
+            f"this mimomem install has no SQLite extension ({path} is missing): {_why_missing()}"
         )
     return str(path)
+
+
+REINSTALL = (
+    "reinstall mimomem (pip install --force-reinstall --no-cache-dir --no-binary mimomem mimomem, "
+    "or pip install . in a checkout)"
+)
+
+
+def _why_missing() -> str:
+    """What the build said about the extension (``mimomem/_build.json``), and what to do about it."""
+    from mimomem.common.build import not_built
+
+    why = not_built("sqlite")
+    if why is None:  # no record (a source tree never built, an old install): the usual cause
+        return (
+            "it was not built, most often for want of SQLite's headers. Install them (Debian/Ubuntu: apt-get "
+            f"install libsqlite3-dev) and a C++ compiler, then {REINSTALL}"
+        )
+    if "sqlite3ext.h" in why:
+        return (
+            f"when mimomem was installed, {why} (SQLite's headers). Install them (Debian/Ubuntu: apt-get install "
+            f"libsqlite3-dev) or set MIMOMEM_SQLITE_INCLUDE=<dir>, then {REINSTALL}"
+        )
+    if "compiling it failed" in why:
+        return f"when mimomem was installed, {why}. Install a C++ compiler (C++17), then {REINSTALL}"
+    return f"when mimomem was installed, it was not built: {why}; {REINSTALL}"
 
 
 def load(conn: Any) -> None:
