@@ -1,7 +1,8 @@
 """Render a benchmark result: Markdown tables (terminal and ``--report``) and PNG charts.
 
 matplotlib is imported only when charts are drawn, so ``mimomem bench`` runs without it;
-``--report`` needs it (``pip install 'mimomem[bench]'``).
+``--report`` without it writes the tables alone and says how to get the charts
+(``pip install 'mimomem[bench]'``).
 """
 
 from __future__ import annotations
@@ -232,6 +233,20 @@ def format_result(result: dict[str, Any]) -> str:
     return "\n".join(parts) + "\n"
 
 
+NO_CHARTS = "no charts: matplotlib is not installed; pip install 'mimomem[bench]' and run again for them"
+"""What a report without charts says (in the report and on stderr)."""
+
+
+def charts_available() -> bool:
+    """True when matplotlib can be imported (checked before a long run, so ``--report`` never loses it)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("matplotlib") is not None
+    except ValueError:  # a module set to None in sys.modules (tests) has no spec
+        return False
+
+
 def _pyplot() -> Any:
     try:
         import matplotlib
@@ -372,7 +387,8 @@ def write_report(result: dict[str, Any], directory: str | Path) -> list[Path]:
     """Write ``report.md`` and the charts of ``planned_charts`` into ``directory``.
 
     Only ``directory`` itself is created: a missing parent raises ``FileNotFoundError``, so a
-    typo never builds a chain of directories.
+    typo never builds a chain of directories.  Without matplotlib the report holds the tables
+    and the line ``NO_CHARTS`` instead of the charts.
     """
     from mimomem.common.files import atomic_write
 
@@ -380,8 +396,12 @@ def write_report(result: dict[str, Any], directory: str | Path) -> list[Path]:
     out.mkdir(exist_ok=True)
     datasets = {f"categories-{d['name']}.png": d for d in result["datasets"]}
     text = "# mimomem benchmark report\n\n" + format_result(result)
-    written = []
-    for name in planned_charts(result):
+    written: list[Path] = []
+    charts = planned_charts(result)
+    if charts and not charts_available():
+        atomic_write(out / "report.md", f"{text}\n_{NO_CHARTS}._\n")
+        return [out / "report.md"]
+    for name in charts:
         if name == "quality.png":
             quality_chart(result, out / name)
             alt = "quality"

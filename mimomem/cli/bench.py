@@ -16,6 +16,13 @@ if TYPE_CHECKING:
     from mimomem.cli.parser import Subparsers
 
 
+REPORT_HINT = (
+    "These tables as a Markdown report with charts: mimomem bench --report DIR; "
+    "keep the run for the regression gate: --save FILE, then --compare FILE."
+)
+"""The footer of the terminal tables: how to keep what was just measured."""
+
+
 def add_parsers(sub: Subparsers) -> None:
     """``bench``: every backend on BEIR-layout datasets, the scale and end-to-end runs, the regression gate."""
     from mimomem.bench.engines import BENCH_BACKENDS
@@ -49,8 +56,8 @@ def add_parsers(sub: Subparsers) -> None:
     p.add_argument(
         "--report",
         metavar="DIR",
-        help="write report.md and PNG charts into DIR (created; its parent must exist); charts need matplotlib, "
-        "the scaling and user-path charts --scale",
+        help="write report.md and PNG charts into DIR (created; its parent must exist); charts need matplotlib "
+        "(without it: the tables only, and a line saying so), the scaling and user-path charts --scale",
     )
     p.add_argument("--scale", metavar="N[,N...]", help=f"also time generated corpora of N documents (up to {MAX_DOCS})")
     p.add_argument(
@@ -131,6 +138,11 @@ def check_outputs(args: argparse.Namespace) -> None:
     if args.alpha is not None and not 0 < args.alpha < 1:
         raise UsageError(f"--alpha must be between 0 and 1 (e.g. 0.05), got {args.alpha}")
     checks.new_dir(args.report, "--report")
+    if args.report:
+        from mimomem.bench.report import NO_CHARTS, charts_available
+
+        if not charts_available():  # said before the run, so nobody waits for charts that never come
+            print(f"mimomem bench: --report {args.report}: tables only, {NO_CHARTS}", file=sys.stderr)
     checks.new_dir(args.run_file, "--run-file")
     if args.save:
         checks.file_path(args.save, "--save", "base.json")
@@ -171,6 +183,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
     else:
         print(bench.format_result(result), end="")
+        if not args.report:
+            print(REPORT_HINT)
     out = sys.stderr if args.json else sys.stdout
     status = OK
     if "candidate" in result:

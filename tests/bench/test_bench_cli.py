@@ -69,3 +69,32 @@ def test_compare_exits_1_when_a_user_path_got_slower(
             assert "history-import at 10,000: 1.000 s -> 2.000 s CPU (2.00x, +1.000 s)" in out
         assert main(["bench", "--dataset", str(tmp_path), "--compare", str(saved), "--time-tolerance", "3"]) == 0
         capsys.readouterr()
+
+
+@pytest.mark.skipif(not (FAILURES / "corpus.jsonl").is_file(), reason="corpora/failures not built")
+def test_report_without_matplotlib_keeps_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`bench --report DIR` without matplotlib ran everything, then exited 2 with an empty DIR -> tables kept."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    report = tmp_path / "report"
+    assert main(["bench", "--dataset", str(FAILURES), "--backend", "fts5-bigram", "--report", str(report)]) == 0
+    captured = capsys.readouterr()
+    before_run = captured.err.index("[failures]")
+    assert captured.err.index("tables only, no charts: matplotlib is not installed") < before_run  # said first
+    assert "| fts5-bigram |" in captured.out
+    assert [p.name for p in report.iterdir()] == ["report.md"]
+    assert "pip install 'mimomem[bench]'" in (report / "report.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(not (FAILURES / "corpus.jsonl").is_file(), reason="corpora/failures not built")
+def test_the_tables_footer_names_report(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--dataset", str(FAILURES), "--backend", "fts5-bigram"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        out.rstrip()
+        .splitlines()[-1]
+        .startswith("These tables as a Markdown report with charts: mimomem bench --report")
+    )

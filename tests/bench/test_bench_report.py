@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.bench.report import BenchDependencyError, format_result, human_bytes, write_report
+from mimomem.bench.report import BenchDependencyError, format_result, human_bytes, quality_chart, write_report
 
 
 def _point(backend: str, docs: int, p50: float) -> dict:
@@ -141,7 +141,16 @@ def test_write_report_writes_markdown_and_png(tmp_path: Path) -> None:
     assert "![scaling](scaling.png)" in paths[0].read_text(encoding="utf-8")
 
 
-def test_report_without_matplotlib_says_how_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_report_without_matplotlib_writes_the_tables_and_says_how_to_get_charts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run with --report and no matplotlib was thrown away (exit 2, empty DIR) -> the tables, and how to chart."""
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(BenchDependencyError, match=r"mimomem\[bench\]"):
-        write_report(_result(), tmp_path)
+    paths = write_report(_result(), tmp_path / "rep")
+    assert [p.name for p in paths] == ["report.md"] and sorted(p.name for p in (tmp_path / "rep").iterdir()) == [
+        "report.md"
+    ]
+    text = paths[0].read_text(encoding="utf-8")
+    assert "| backend |" in text and "pip install 'mimomem[bench]'" in text
+    with pytest.raises(BenchDependencyError, match=r"mimomem\[bench\]"):  # a chart asked for directly
+        quality_chart(_result(), tmp_path / "q.png")

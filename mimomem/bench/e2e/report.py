@@ -66,12 +66,18 @@ def write_e2e_report(result: dict[str, Any], directory: Path, *, before: dict[st
     """``e2e.json``, ``e2e.md`` and (with matplotlib) ``e2e.png`` in ``directory``; the paths written.
 
     ``before`` (an earlier result) adds its mimomem point to the chart, hollow, for a before/after view.
+    Without matplotlib the tables and the JSON are written all the same and ``e2e.md`` says how to get
+    the chart.
     """
+    from mimomem.bench.report import NO_CHARTS, charts_available
+
     directory.mkdir(parents=True, exist_ok=True)
     written = [directory / "e2e.json", directory / "e2e.md"]
     written[0].write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    written[1].write_text(format_text(result), encoding="utf-8")
-    written.append(chart(result, directory / "e2e.png", before=before))
+    drawn = charts_available()
+    written[1].write_text(format_text(result) + ("" if drawn else f"\n_{NO_CHARTS}._\n"), encoding="utf-8")
+    if drawn:
+        written.append(chart(result, directory / "e2e.png", before=before))
     return written
 
 
