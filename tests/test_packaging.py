@@ -234,6 +234,13 @@ def test_sdist_installs_native_into_a_fresh_venv(sdist: Sdist, installed: Instal
     ]
     assert not [f for f in package if f.endswith((".c", ".cpp", ".pyx", ".pxi", ".html"))]
     assert {"mimomem/py.typed", "mimomem/data/synonyms.tsv", "mimomem/_corpora/failures/cases.json"} <= set(package)
+    # bench --e2e's dev set (issue 35: "cannot read .../corpora/e2e-dev/manifest.json" from a wheel)
+    assert {"mimomem/_corpora/e2e-dev/manifest.json", "mimomem/_corpora/e2e-dev/questions.jsonl"} <= set(package)
+    assert len([f for f in package if f.startswith("mimomem/_corpora/e2e-dev/transcripts/")]) >= 10
+    devset = run(
+        [python, "-c", "from mimomem.bench.e2e import default_devset; print(default_devset())"], tmp_path, clean_env()
+    )
+    assert Path(devset.strip()).resolve().is_relative_to(venv.resolve()), devset
     sources = (sdist.source / "mimomem").rglob("*.py")
     modules = {p.relative_to(sdist.source).as_posix() for p in sources if "__pycache__" not in p.parts}
     missing = modules - set(package)

@@ -66,7 +66,8 @@ def add_parsers(sub: Subparsers) -> None:
         const="",
         metavar="DIR",
         help="instead: the end-to-end memory benchmark - replay recorded Claude Code sessions through the hooks, "
-        "ask each question from a fresh session, score what it received (default DIR: corpora/e2e-dev); "
+        "ask each question from a fresh session, score what it received (default DIR: the dev set shipped with "
+        "mimomem, corpora/e2e-dev in a checkout); "
         "--json and --report apply",
     )
     _bench_compare_options(p)

@@ -41,9 +41,11 @@ Progress = Callable[[str], None]
 
 
 def default_devset() -> Path:
-    """``corpora/e2e-dev`` of this checkout (or of the current directory)."""
-    here = Path(__file__).resolve().parents[3] / "corpora" / "e2e-dev"
-    return here if here.is_dir() else Path.cwd() / "corpora" / "e2e-dev"
+    """``corpora/e2e-dev`` of this checkout, else of the current directory, else the copy a wheel carries."""
+    package = Path(__file__).resolve().parents[2]
+    candidates = (package.parent / "corpora", Path.cwd() / "corpora", package / "_corpora")
+    found = [c / "e2e-dev" for c in candidates if (c / "e2e-dev" / "manifest.json").is_file()]
+    return found[0] if found else candidates[0] / "e2e-dev"
 
 
 def replay_all(devset: DevSet, sandbox: Sandbox, *, fresh_process: bool = False) -> tuple[HookRunner, list[str]]:
