@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from mimomem.errors import TokenizerSpecError
@@ -104,15 +107,15 @@ def load_tokenizer(spec: str) -> Candidate:
     if not _SPEC.match(spec):
         raise TokenizerSpecError(
             f"--tokenizer {spec!r} is not MODULE:FUNCTION; pass e.g. mymod:tokenize "
-            "(mymod.py importable: in the current directory with PYTHONPATH=. or installed)"
+            "(mymod.py in the working directory, on PYTHONPATH or installed)"
         )
     module_name, _, function_name = spec.partition(":")
     try:
-        module = importlib.import_module(module_name)
+        module = _import(module_name)
     except ModuleNotFoundError as exc:
         raise TokenizerSpecError(
-            f"cannot import {module_name!r} for --tokenizer {spec} ({exc}); put its directory on PYTHONPATH "
-            "(e.g. PYTHONPATH=. when mymod.py is in the current directory)"
+            f"cannot import {module_name!r} for --tokenizer {spec} ({exc}); run from the directory holding "
+            f"{module_name.replace('.', '/')}.py, or put its directory on PYTHONPATH"
         ) from None
     except Exception as exc:  # the module is user code: its import may fail in any way
         raise TokenizerSpecError(
@@ -130,6 +133,32 @@ def load_tokenizer(spec: str) -> Candidate:
     candidate = Candidate(spec, function)
     candidate.tokenize(PROBE)
     return candidate
+
+
+def _import(module_name: str) -> Any:
+    """``module_name`` from ``sys.path``, else ``<cwd>/<module_name>.py``.
+
+    The working directory is tried for the candidate file alone, never put on ``sys.path``: with
+    ``PYTHONPATH=.`` in a checkout, ``import mimomem`` would find the source tree, which has no
+    compiled extension, and the whole run (shipped rows included) would be pure Python.
+    """
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name.split(".")[0]:
+            raise
+        file = Path.cwd() / f"{module_name.replace('.', '/')}.py"
+        spec = importlib.util.spec_from_file_location(module_name, file) if file.is_file() else None
+        if spec is None or spec.loader is None:
+            raise
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[module_name]
+            raise
+        return module
 
 
 def ascii_split_tokens(tokens: Iterable[str]) -> int:

@@ -13,6 +13,7 @@ Every malformed file raises ``DatasetError`` naming the file, the line and what 
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,11 +138,16 @@ def _read_qrels(path: Path, query_ids: set[str]) -> dict[str, dict[str, int]]:
 
 
 def load_dataset(path: str | Path) -> Dataset:
-    """Load and validate the BEIR dataset in directory ``path``."""
+    """Load and validate the BEIR dataset in directory ``path``, or the shipped dataset of that name."""
     root = Path(path)
+    if not root.is_dir() and root.name == str(path):  # a bare name: agent-memory, memory-en, failures
+        with contextlib.suppress(CorporaNotFoundError):
+            shipped = find_corpora() / root.name
+            root = shipped if (shipped / CORPUS_FILE).is_file() else root
     if not root.is_dir():
         raise DatasetError(
-            f"{root}: not a directory; pass a folder holding {CORPUS_FILE}, {QUERIES_FILE}, {QRELS_FILE}"
+            f"{root}: not a directory; pass a folder holding {CORPUS_FILE}, {QUERIES_FILE}, {QRELS_FILE} "
+            "or the name of a shipped dataset (agent-memory, memory-en, failures)"
         )
     docs = []
     for _, obj in _read_jsonl(root / CORPUS_FILE, ("_id", "text")):

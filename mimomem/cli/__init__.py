@@ -18,6 +18,19 @@ if TYPE_CHECKING:
     import argparse
 
 
+def _say_how_it_runs(args: argparse.Namespace) -> None:
+    """Pure Python the user did not choose: a build that fell back, or (for measurements) a source tree."""
+    from mimomem import native_available
+    from mimomem.common.build import pure_python_notice, shadow_notice
+
+    native = native_available()
+    notices = [pure_python_notice(native)]
+    if args.command == "bench" or getattr(args, "diff", None):  # what it prints depends on the engine
+        notices.append(shadow_notice(native))
+    for notice in filter(None, notices):
+        print(notice, file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mimomem`` with ``argv`` (default: ``sys.argv[1:]``) and return the exit status."""
     whole_process = argv is None
@@ -38,12 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     command = f"mimomem {args.command}"
     if args.command not in ("hook", "mcp"):  # hosts read those outputs; a person reads the rest
-        from mimomem import native_available
-        from mimomem.common.build import pure_python_notice
-
-        notice = pure_python_notice(native_available())
-        if notice:
-            print(notice, file=sys.stderr)
+        _say_how_it_runs(args)
     if exits.stdout_closed():  # `mimomem ... >&-`: refuse before doing anything whose report would be lost
         print(f"{command}: error: {exits.STDOUT_CLOSED}", file=sys.stderr)
         return exits.USAGE

@@ -39,7 +39,8 @@ def add_parsers(sub: Subparsers) -> None:
         "--dataset",
         action="append",
         metavar="DIR",
-        help="BEIR dataset directory (repeatable; default: every dataset under corpora/)",
+        help="BEIR dataset directory, or the name of a shipped one (agent-memory, memory-en, failures); "
+        "repeatable; default: every shipped dataset",
     )
     p.add_argument(
         "--backend",
@@ -119,7 +120,8 @@ def add_tokenizer_options(p: argparse.ArgumentParser) -> None:
         "--tokenizer",
         metavar="MODULE:FUNCTION",
         help="also run the backends built on mimomem's tokens with this candidate tokenizer (same signature as "
-        "mimomem.tokenize; import path from PYTHONPATH): token diffs, wins and losses against the shipped one; "
+        "mimomem.tokenize; MODULE.py in the working directory, or importable): token diffs, wins and losses "
+        "against the shipped one; "
         "exit 1 when the candidate regresses (--tolerance, --alpha)",
     )
     p.add_argument(

@@ -34,6 +34,39 @@ def not_built(part: str) -> str | None:
     return None if said == "built" else said.removeprefix("not built: ")
 
 
+def source_tree() -> Path | None:
+    """The checkout this package was imported from, when it is one that was never built (else None).
+
+    A checkout's ``mimomem/`` beside its ``setup.py`` and ``_native/``, with no build record: what
+    ``PYTHONPATH=.`` or ``python -m mimomem`` in the repository root imports instead of the installed
+    package.  (``pip install -e`` builds in place and leaves a record: that is not a shadow.)
+    """
+    package = STATUS_FILE.parent
+    root = package.parent
+    if STATUS_FILE.is_file() or not (root / "setup.py").is_file() or not (root / "_native").is_dir():
+        return None
+    return package
+
+
+def shadow_notice(native: bool) -> str | None:
+    """A loud line when a measurement would run an unbuilt source tree instead of the installed package.
+
+    Said by ``mimomem bench`` and ``tokenize --diff``, whose numbers it changes; not by every command
+    (the test suite runs the CLI from the checkout on purpose).
+    """
+    if native or os.environ.get("MIMOMEM_PURE", "") not in ("", "0"):
+        return None
+    shadow = source_tree()
+    if shadow is None:
+        return None
+    return (
+        f"mimomem: WARNING: running the source tree {shadow} (pure Python: it has no compiled extension), not "
+        "the installed mimomem: PYTHONPATH=. or the working directory put the checkout first; run from another "
+        "directory without PYTHONPATH (a candidate tokenizer module is found in the working directory without "
+        "it), or set MIMOMEM_PURE=1 if pure Python is what you want"
+    )
+
+
 def pure_python_notice(native: bool) -> str | None:
     """One line for a user running pure Python because the build failed (None when native, chosen or unknown)."""
     if native or os.environ.get("MIMOMEM_PURE", "") not in ("", "0"):

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from mimomem import Token, tokenize
+from mimomem import Token, native_available, tokenize
 from mimomem.bench.candidate import load_tokenizer, shipped_tokens, use_tokenizer
 from mimomem.cli import main
-from mimomem.errors import TokenizerSpecError
+from mimomem.errors import DatasetError, TokenizerSpecError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,14 +96,17 @@ def test_the_swap_is_scoped_and_reentrant(modules: Path) -> None:
 
 
 def test_readme_recipe_runs_as_written(tmp_path: Path) -> None:
-    """Steps 1-2 of "Validate a tokenizer change", run from a directory laid out like a checkout."""
+    """Steps 1-2 of "Validate a tokenizer change", run as written by the installed ``mimomem`` command in an
+    empty directory: the candidate is found in the working directory without PYTHONPATH=. (which put the
+    source tree first, so the run was pure Python without a word), and the dataset by its shipped name."""
     page = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     section = page[page.index("## Validate a tokenizer change") : page.index("<!-- /section:bench -->")]
     code = re.search(r"```python\n(.*?)```", section, re.S)
     commands = re.search(r"```sh\n(.*?)```", section, re.S)
     assert code is not None and commands is not None
     (tmp_path / "mytok.py").write_text(textwrap.dedent(code.group(1)), encoding="utf-8")
-    (tmp_path / "corpora").symlink_to(ROOT / "corpora")  # the checkout's corpora, read only
+    script = Path(sys.executable).with_name("mimomem")  # the console script: the working directory is not on sys.path
+    command = [str(script)] if script.is_file() else [sys.executable, "-m", "mimomem"]
     outputs = []
     for line in textwrap.dedent(commands.group(1)).splitlines():
         words = shlex.split(line)
@@ -113,13 +116,36 @@ def test_readme_recipe_runs_as_written(tmp_path: Path) -> None:
             env[key] = value
         assert words[0] == "mimomem"
         env["HOME"] = env["XDG_CACHE_HOME"] = env["XDG_DATA_HOME"] = str(tmp_path)
-        run = subprocess.run(
-            [sys.executable, "-m", "mimomem", *words[1:]], cwd=tmp_path, env=env, capture_output=True, text=True
-        )
+        run = subprocess.run([*command, *words[1:]], cwd=tmp_path, env=env, capture_output=True, text=True)
         assert run.returncode in (0, 1), run.stderr
-        assert "Traceback" not in run.stderr
+        assert "Traceback" not in run.stderr and "WARNING" not in run.stderr
         outputs.append(run.stdout)
+    assert f"native extension: {'yes' if native_available() else 'no'}" in outputs[1]
     assert "removed: access_token_ttl; added: access | token | ttl" in outputs[0]
     assert "## Candidate tokenizer mytok:tokenize against the shipped one" in outputs[1]
     assert re.search(r"\[agent-memory\] tokens: \d+ of 345 documents and \d+ of \d+ queries", outputs[1])
     assert "relevant doc am-0171 (grade 2) lost token access_token_ttl" in outputs[1]
+
+
+def test_a_candidate_in_the_working_directory_needs_no_pythonpath(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The recipe needed PYTHONPATH=., which in a checkout also put the unbuilt source tree first -> found in cwd."""
+    (tmp_path / "cwdtok.py").write_text("from mimomem import tokenize\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, "cwdtok", raising=False)
+    assert load_tokenizer("cwdtok:tokenize").tokenize("部署") == tokenize("部署")
+    assert str(tmp_path) not in sys.path  # only the file was loaded; the directory was not put first
+    (tmp_path / "cwdbroken.py").write_text("import no_such_module_anywhere\n", encoding="utf-8")
+    with pytest.raises(TokenizerSpecError, match="no_such_module_anywhere"):
+        load_tokenizer("cwdbroken:tok")
+    assert "cwdbroken" not in sys.modules
+
+
+def test_a_shipped_dataset_is_named_without_its_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mimomem.bench.datasets import load_dataset
+
+    monkeypatch.chdir(tmp_path)
+    assert load_dataset("failures").name == "failures"
+    with pytest.raises(DatasetError, match=r"not a directory.*name of a shipped dataset"):
+        load_dataset("no-such-set")

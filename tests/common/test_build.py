@@ -82,3 +82,33 @@ def test_the_sqlite_error_names_the_failed_compile_not_the_headers(recorded, mon
     recorded(native="built", sqlite="not built: sqlite3ext.h not found")
     with pytest.raises(ExtensionNotBuiltError, match="libsqlite3-dev"):
         mimomem.sqlite.loadable_path()
+
+
+def test_a_source_tree_that_shadows_the_install_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PYTHONPATH=. in a checkout ran the candidate on pure Python with no warning -> a loud line naming the tree."""
+    checkout = tmp_path / "checkout"
+    (checkout / "mimomem").mkdir(parents=True)
+    (checkout / "_native").mkdir()
+    (checkout / "setup.py").write_text("", encoding="utf-8")
+    monkeypatch.setattr(build, "STATUS_FILE", checkout / "mimomem" / "_build.json")
+    monkeypatch.delenv("MIMOMEM_PURE", raising=False)
+    notice = build.shadow_notice(False)
+    assert notice is not None and "WARNING" in notice and str(checkout / "mimomem") in notice
+    assert build.shadow_notice(True) is None  # an editable install built in place: native, no shadow
+    monkeypatch.setenv("MIMOMEM_PURE", "1")
+    assert build.shadow_notice(False) is None
+    monkeypatch.delenv("MIMOMEM_PURE")
+    (checkout / "mimomem" / "_build.json").write_text('{"native": "built", "sqlite": "built"}', encoding="utf-8")
+    assert build.source_tree() is None and build.shadow_notice(False) is None
+    (checkout / "mimomem" / "_build.json").unlink()
+    (checkout / "setup.py").unlink()  # an installed package: no setup.py beside it
+    assert build.source_tree() is None
+
+
+def test_bench_says_when_it_measures_a_source_tree(monkeypatch: pytest.MonkeyPatch, capsys, tmp_path: Path) -> None:
+    monkeypatch.setattr(build, "shadow_notice", lambda native: "mimomem: WARNING: running the source tree X")
+    monkeypatch.setattr(build, "pure_python_notice", lambda native: None)
+    assert main(["tokenize", "部署"]) == 0
+    assert "WARNING" not in capsys.readouterr().err  # not every command: only what measures or compares
+    assert main(["bench", "--dataset", str(tmp_path / "none")]) == 2
+    assert "WARNING: running the source tree X" in capsys.readouterr().err
