@@ -47,7 +47,7 @@ def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
 def test_version_of_the_pure_python_engine():
     result = _run("-m", "mimomem", "--version", MIMOMEM_PURE="1")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == f"mimomem {mimomem.__version__} (pure Python)\n"
+    assert result.stdout == f"mimomem {mimomem.__version__} (pure Python: MIMOMEM_PURE is set)\n"
 
 
 def test_python_dash_m_mimomem_cli_runs_too():
