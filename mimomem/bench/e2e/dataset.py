@@ -25,6 +25,7 @@ QUESTION_KINDS = (
     "instruction",
     "decision",
     "fact",
+    "found",
     "failure",
     "workflow",
     "superseded",

@@ -1,0 +1,212 @@
+"""Capture benchmark: what promotion keeps of adversarial sessions, case by case, without a model.
+
+Reads the adversarial capture set (``corpora/capture/{dev,heldout}.yaml`` and the transcripts
+``corpora/capture/build.py`` wrote for them), promotes each case's sessions in order into an
+empty ``MEMORY.md`` with the real promotion code (``read_episode`` -> ``items_of`` -> ``plan``,
+supersession included) and scores the result:
+
+- a case of a kind worth keeping passes when every expected item is one bullet of its section
+  (all its strings in it) and nothing the case forbids (an old value) is in the live file;
+- a case of what must not be kept (a question, a request to act now, pasted text, an order in
+  tool output, an unsafe command) passes when none of its forbidden strings is in the live file
+  and, for a question or a request, no Rules / decisions / facts bullet came of it at all;
+- extraction precision per section: bullets that match an expectation of their case, over all
+  bullets of that section; recall per section: expectations matched, over expectations.
+
+    python benchmarks/bench_capture.py                 # the dev split
+    python benchmarks/bench_capture.py --split heldout # the held-out split (reported once)
+    python benchmarks/bench_capture.py --json --show-fails
+
+Nothing is asserted: the numbers are for benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from mimomem.bench.e2e.dataset import contains
+from mimomem.passes.memory_doc import MemoryDoc, item_text
+from mimomem.passes.promote import plan, read_episode
+from mimomem.passes.promote_items import items_of
+
+ROOT = Path(__file__).resolve().parents[1] / "corpora" / "capture"
+SECTION_KIND = {
+    "Rules": "rule",
+    "Architecture decisions": "decision",
+    "Discovered durable knowledge": "fact",
+    "Found by the agent": "found",
+    "Failures and fixes": "failure",
+    "Workflows": "workflow",
+}
+ACCEPTS = {
+    "rule": {"rule"},
+    "decision": {"decision"},
+    "fact": {"fact"},
+    "found": {"found"},
+    "failure": {"failure", "found"},
+    "workflow": {"workflow", "rule", "fact"},
+}
+"""Expected kind -> the sections a bullet of it may sit in."""
+KEPT = {"rule", "decision", "fact"}
+STRICT_NEGATIVE = {"not-question", "not-request"}
+POSITIVE = {"rule", "decision", "fact", "found", "failure", "workflow", "superseded"}
+"""Cases whose every bullet counts for precision.  A question or a request counts too (any bullet of
+it is a false positive unless expected); the other cases of what must not be kept (pasted text, an
+order in tool output, an unsafe command) may rightly leave a failure and its fix or a safe workflow:
+their bullets are not counted, only their forbidden strings are checked."""
+
+
+def _builder() -> Any:
+    spec = importlib.util.spec_from_file_location("capture_build", ROOT / "build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def memory_of(case: dict[str, Any], split: str, sids: dict[str, str]) -> str:
+    """The live ``MEMORY.md`` after promoting every session of ``case`` in order."""
+    live: str | None = None
+    for n, _ in enumerate(case["sessions"]):
+        sid = sids[f"{case['id']}-{n + 1}"]
+        path = ROOT / f"e2e-{split}" / "transcripts" / case["project"] / f"{sid}.jsonl"
+        episode, *_ = read_episode(str(path), sid, 0, "")
+        planned, _history = plan(live, items_of(episode), {}, today="2026-12-01")
+        live = planned.text
+    return live or ""
+
+
+def bullets(text: str) -> list[tuple[str, str]]:
+    """(section kind, bullet text) of a ``MEMORY.md``, sections promotion writes only."""
+    doc = MemoryDoc.parse(text)
+    return [
+        (SECTION_KIND[s.heading], item_text(line))
+        for s in doc.sections
+        if s.heading in SECTION_KIND
+        for line in s.lines
+        if line.startswith("- ")
+    ]
+
+
+def score_case(case: dict[str, Any], live: str) -> dict[str, Any]:
+    """What one case's memory holds against what it should."""
+    found = bullets(live)
+    expects = [(e[0], [str(t) for t in e[1:]]) for e in case.get("expect", [])]
+    matched_bullets: set[int] = set()
+    missed = []
+    for kind, texts in expects:
+        hit = [i for i, (k, b) in enumerate(found) if k in ACCEPTS[kind] and all(contains(b, t) for t in texts)]
+        matched_bullets.update(hit)
+        if not hit:
+            missed.append(f"{kind}: {' + '.join(texts)}")
+    forbidden = [f for f in case.get("forbid", []) if contains(live, str(f))]
+    stray = [b for i, (k, b) in enumerate(found) if i not in matched_bullets]
+    strict = case["kind"] in STRICT_NEGATIVE and any(k in KEPT for k, _ in found)
+    return {
+        "id": case["id"],
+        "kind": case["kind"],
+        "passed": not missed and not forbidden and not strict,
+        "missed": missed,
+        "forbidden": forbidden,
+        "stray": stray,
+        "bullets": [(k, b, i in matched_bullets) for i, (k, b) in enumerate(found)],
+        "expects": [(k, not any(m.startswith(f"{k}: {' + '.join(t)}") for m in missed)) for k, t in expects],
+    }
+
+
+def run(split: str) -> dict[str, Any]:
+    data = _builder().load(split)
+    manifest = json.loads((ROOT / f"e2e-{split}" / "manifest.json").read_text(encoding="utf-8"))
+    sids = _names(split, data, manifest)
+    rows = [score_case(case, memory_of(case, split, sids)) for case in data["cases"]]
+    per_kind: dict[str, Counter[str]] = {}
+    for r in rows:
+        per_kind.setdefault(r["kind"], Counter()).update(total=1, passed=int(r["passed"]))
+    tp: Counter[str] = Counter()
+    fp: Counter[str] = Counter()
+    exp: Counter[str] = Counter()
+    got: Counter[str] = Counter()
+    for r in rows:
+        for kind, _b, ok in r["bullets"] if r["kind"] in POSITIVE or r["kind"] in STRICT_NEGATIVE else ():
+            (tp if ok else fp)[kind] += 1
+        for kind, ok in r["expects"]:
+            exp[kind] += 1
+            got[kind] += ok
+    extraction = {
+        k: {
+            "precision": round(tp[k] / (tp[k] + fp[k]), 3) if tp[k] + fp[k] else None,
+            "recall": round(got[k] / exp[k], 3) if exp[k] else None,
+            "bullets": tp[k] + fp[k],
+            "expected": exp[k],
+        }
+        for k in ACCEPTS
+    }
+    passed = sum(r["passed"] for r in rows)
+    return {
+        "split": split,
+        "cases": len(rows),
+        "passed": passed,
+        "per_kind": {k: dict(v) for k, v in per_kind.items()},
+        "extraction": extraction,
+        "rows": rows,
+    }
+
+
+def _names(split: str, data: dict[str, Any], manifest: dict[str, Any]) -> dict[str, str]:
+    """Session name (``<case>-<n>``) -> session id, from the transcripts the build wrote."""
+    writer = _builder()._writer()
+    out = {}
+    for case in data["cases"]:
+        for n, _ in enumerate(case["sessions"]):
+            name = f"{case['id']}-{n + 1}"
+            out[name] = writer.Session(
+                {"project": case["project"], "cwd": "", "start_day": "2026-01-01"},
+                {"name": name, "day": 0, "at": "9:00", "events": []},
+            ).sid
+    return out
+
+
+def format_text(result: dict[str, Any]) -> str:
+    lines = [f"## capture, {result['split']} split: {result['passed']}/{result['cases']} cases", ""]
+    lines += ["| kind | passed |", "|---|---|"]
+    for kind, c in sorted(result["per_kind"].items()):
+        lines.append(f"| {kind} | {c.get('passed', 0)}/{c['total']} |")
+    lines += ["", "| section | precision | recall | bullets | expected |", "|---|---|---|---|---|"]
+    for kind, e in result["extraction"].items():
+        p = "-" if e["precision"] is None else f"{e['precision']:.2f}"
+        r = "-" if e["recall"] is None else f"{e['recall']:.2f}"
+        lines.append(f"| {kind} | {p} | {r} | {e['bullets']} | {e['expected']} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--split", default="dev", choices=("dev", "heldout"))
+    parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    parser.add_argument(
+        "--show-fails", action="store_true", help="list failing cases (never use on heldout while tuning)"
+    )
+    args = parser.parse_args(argv)
+    result = run(args.split)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+        return 0
+    print(format_text(result))
+    if args.show_fails:
+        for r in result["rows"]:
+            if not r["passed"] or r["stray"]:
+                print(
+                    f"{'FAIL' if not r['passed'] else 'ok  '} {r['id']} {r['kind']}: missed={r['missed']} "
+                    f"forbidden={r['forbidden']} stray={r['stray']}"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""The adversarial capture set (corpora/capture): generated files current, every kind in both splits."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from mimomem.bench.e2e.dataset import load_devset
+
+ROOT = Path(__file__).resolve().parents[2] / "corpora" / "capture"
+KINDS = {
+    "rule",
+    "decision",
+    "fact",
+    "found",
+    "failure",
+    "workflow",
+    "superseded",
+    "not-question",
+    "not-request",
+    "not-pasted",
+    "not-tool-order",
+    "not-unsafe",
+}
+
+
+def _build() -> Any:
+    spec = importlib.util.spec_from_file_location("capture_build", ROOT / "build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_generated_files_are_current() -> None:
+    assert _build().main(["--check"]) == 0
+
+
+def test_both_splits_hold_every_kind_and_load_as_e2e_sets() -> None:
+    build = _build()
+    sizes = {}
+    for split in ("dev", "heldout"):
+        cases = build.load(split)["cases"]
+        kinds = Counter(c["kind"] for c in cases)
+        assert set(kinds) == KINDS, split
+        assert len({c["id"] for c in cases}) == len(cases)
+        sizes[split] = len(cases)
+        devset = load_devset(ROOT / f"e2e-{split}")  # every answer and stale value is in a transcript
+        assert {q.kind for q in devset.questions} >= {"instruction", "decision", "fact", "found", "distractor"}
+    assert 0.25 <= sizes["heldout"] / (sizes["dev"] + sizes["heldout"]) <= 0.4
