@@ -15,6 +15,8 @@ import functools
 import re
 from typing import Any, NamedTuple
 
+from mimomem.history.shell import runs_fetched_code
+
 SHELL_TOOLS = frozenset({"bash", "shell", "exec", "run_terminal_cmd", "execute_command", "terminal"})
 EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "patch", "apply_patch", "create", "str_replace"})
 READ_TOOLS = frozenset({"read", "view", "cat"})
@@ -228,14 +230,6 @@ def statements_in(text: str) -> list[Statement]:
 
 # --- commands never to promote ---
 
-_REMOTE_EXEC = re.compile(
-    r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|http|aria2c)\b[^|;&]*\|\s*(?:sudo\s+)?(?:-\S+\s+)*"
-    r"(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|pwsh|powershell|iex)\b(?!\s+-m\s+json)"
-    r"|(?:ba|z|da|k)?sh\s+(?:-c\s+)?[\"']?\s*(?:<\(|\$\()\s*(?:curl|wget)"
-    r"|\b(?:eval|source|\.)\s+[\"']?(?:<\(|\$\()\s*(?:curl|wget)"
-    r"|\b(?:iex|invoke-expression)\b|downloadstring\s*\(",
-    re.I,
-)
 _CREDENTIALS = re.compile(
     r"~/\.ssh|\.ssh/|id_rsa|id_ed25519|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|\.docker/config\.json|\.kube/config"
     r"|\b(?:gh|glab)\s+auth\b|\bvault\s+(?:login|read|kv\s+get)|\baws\s+configure|\b(?:npm|docker|helm|podman)\s+login"
@@ -248,6 +242,7 @@ _CREDENTIALS = re.compile(
 
 def is_unsafe_command(command: str) -> bool:
     """True for a command that fetches and runs remote code (``curl … | sh``, ``iex (iwr …)``,
-    ``bash <(curl …)``) or touches credentials: never a usual command, never promoted."""
+    ``bash <(curl …)``, and however else it is spelled: :func:`mimomem.history.shell.runs_fetched_code`
+    parses the command) or touches credentials: never a usual command, never promoted."""
     flat = " ".join(command.split())
-    return bool(_REMOTE_EXEC.search(flat) or _CREDENTIALS.search(flat))
+    return bool(_CREDENTIALS.search(flat)) or runs_fetched_code(command)

@@ -1,0 +1,381 @@
+"""What kind of sentence the user typed, from its grammar: a question, a request to act now, or a
+statement - and of statements, whether one sets a standing rule, records a choice, or names a value.
+
+No model and no topic words: the signals are the closed classes every writer uses whatever they
+talk about - punctuation, sentence-final particles (吗 / 呢 / っけ / か), interrogatives and how
+they are bound (谁都 is "anyone", not "who"), the first word of an English sentence (an auxiliary
+opens a question, a verb followed by its object an order), modality (must / 得 / 必ず / don't / 别),
+quantifiers of scope (every / 每次 / 毎回 / before …), and what anchors an order to the present
+(for now / 一下 / 一旦 / この).  A question or a request to do something now is never kept as a
+fact or a rule; a statement is one of rule, decision or fact only when its grammar says so.
+
+These are still lists, but of grammar (a few dozen function words per language), not of the
+things people talk about; what they cannot see is listed in benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import re
+
+QUESTION, REQUEST, STATEMENT = "question", "request", "statement"
+
+_ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+
+# --- questions ---
+_QMARK = re.compile(r"[?？]\s*[)）」』\"']*\s*$")
+_ZH_FINAL = re.compile(r"(?:吗|呢|么|不|没|没有|呀吗)\s*[。.!！~～]*\s*$")
+_JA_FINAL = re.compile(r"(?:か|かな|かね|っけ|だっけ|でしたっけ|ですか|ますか|でしょうか|の)\s*[。.!！]*\s*$")
+_ZH_WH = re.compile(
+    r"多少|几(?:个|位|天|次|号|点|分|秒|岁|年|台|条|G|g)|什么|啥|哪(?:个|些|里|儿|天|台)?|谁|怎么|怎样|为什么|为啥|如何|是否"
+)
+_ZH_A_NOT_A = re.compile(r"([是有能会要对行可好在用])(?:不|没)\1")
+_ZH_UNIVERSAL = re.compile(r"(?:什么|谁|哪(?:个|里|儿)?|多少|怎么)(?:都|也)")
+"""An interrogative bound by 都 / 也 is a universal ("谁都不许" = nobody may), not a question."""
+_ZH_ASK_FRAME = re.compile(
+    r"^(?:我想知道|想知道|想问|请问|问一下|问下|不知道|不确定|不清楚|你知道|帮我?(?:查|看|确认|瞧|找)|确认一下|看看|看下|看一下|查一下|找一下|查下)"
+)
+_JA_WH = re.compile(
+    r"何(?!でも|も)|なに|なん(?:で|の)|どこ|いつ(?!も)|誰(?!でも|も)|だれ|どれ|どの|どう(?!ぞ)|なぜ|いくつ|いくら"
+)
+_EN_AUX = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "am",
+        "do",
+        "does",
+        "did",
+        "has",
+        "have",
+        "had",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "doesn't",
+        "didn't",
+        "hasn't",
+        "haven't",
+        "can't",
+        "couldn't",
+        "won't",
+        "wouldn't",
+        "shouldn't",
+    ]
+)
+_EN_WH = frozenset(["what", "which", "where", "when", "who", "whom", "whose", "why", "how"])
+_EN_ASK_FRAME = re.compile(
+    r"^(?:i\s+wonder|wondering|not\s+sure\s+(?:if|whether)|do\s+you\s+know|any\s+idea|i'?d\s+like\s+to\s+know|"
+    r"i\s+want\s+to\s+know|curious\s+(?:if|whether)|can\s+you\s+(?:check|tell|find|look)|could\s+you\s+(?:check|tell|find|look))\b",
+    re.I,
+)
+_EN_POLITE = re.compile(
+    r"^(?:please\s+|pls\s+|plz\s+|kindly\s+)?(?:could|can|would|will)\s+you\b|^would\s+you\s+mind\b", re.I
+)
+
+# --- orders and their anchoring ---
+_EN_DETERMINER = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "them",
+        "all",
+        "up",
+        "out",
+        "ahead",
+        "me",
+        "us",
+        "our",
+        "my",
+        "your",
+        "its",
+        "some",
+        "any",
+        "every",
+        "each",
+        "and",
+        "back",
+        "over",
+    ]
+)
+_EN_NOT_VERB = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "our",
+        "my",
+        "your",
+        "their",
+        "his",
+        "her",
+        "we",
+        "i",
+        "you",
+        "they",
+        "he",
+        "she",
+        "there",
+        "here",
+        "staging",
+        "prod",
+        "production",
+        "new",
+        "old",
+        "max",
+        "min",
+        "every",
+        "each",
+        "all",
+        "any",
+        "some",
+        "no",
+        "not",
+        "one",
+        "two",
+        "three",
+        "for",
+        "in",
+        "on",
+        "at",
+        "to",
+        "from",
+        "with",
+        "after",
+        "before",
+        "by",
+        "as",
+        "if",
+        "when",
+        "once",
+        "since",
+        "because",
+        "during",
+        "heads",
+        "fyi",
+        "btw",
+    ]
+)
+_ZH_REQUEST_OPEN = re.compile(r"^(?:帮我|帮忙|帮|麻烦你|麻烦|请你|请|给我|把|将|去|试试|试一下|看看|跑一下|来)")
+_ZH_BA = re.compile(r"把.{1,40}?(?:改|换|调|删|加|放|移|挪|提|写|设|关|开|停|回滚|重命名)")
+_JA_REQUEST_END = re.compile(
+    r"(?:てください|でください|て下さい|てくれ|てくれる|てもらえる|ておいて|といて|てね|して|お願いします|お願い|ほしい)\s*[。.!！?？]*\s*$"
+)
+_NOW_EN = re.compile(
+    r"\b(?:for now|right now|now(?! on\b)|today|tonight|this time|yet|for the moment|at the moment|asap)\b", re.I
+)
+_NOW_ZH = re.compile(r"现在|这次|这回|马上|立刻|立即|一旦|再说|看看效果|一下(?!子)|刚才|今天|先这样|暂时")
+_NOW_JA = re.compile(r"一旦|とりあえず|今すぐ|今日|この|その|今回|ひとまず")
+
+# --- modality and scope ---
+_EN_DEONTIC = re.compile(
+    r"\b(?:must(?:n'?t)?|need(?:s)?(?: to)?|have to|has to|should(?:n'?t)?|shall|required|requires?|"
+    r"not allowed|may not|ever|never|always|i'?d rather|i'?d prefer|i prefer|i want you to|i don'?t want)\b"
+    r"|(?:^|[;,:—-]\s*)no\s+\S",
+    re.I,
+)
+_EN_NEG_IMPERATIVE = re.compile(r"^(?:please\s+|pls\s+|and\s+)?(?:don'?t|do not|never|no more|stop)\b", re.I)
+_ZH_DEONTIC = re.compile(
+    r"记得|记着|别忘|必须|一定要|一定得|务必|得(?=先|要|在|用|跑|走|经|过|等)|要(?=先|用|跑|走|带|加|经|过|等|写|统一)|不许|不准|不能|不可以|不得|不要|别|禁止|只能|只许|"
+    r"统一|一律|都要|都得|都带|都用|都走|都加|规矩|规定|惯例|约定|规范|不发|不上|不合"
+)
+_JA_DEONTIC = re.compile(
+    r"必ず|禁止|こと\s*[。.]?\s*$|べき|ないで|てください|でください|ように|厳禁|絶対|お願いします|ましょう"
+)
+_STRONG_DEONTIC = re.compile(r"\b(?:must|never|always)\b|必须|务必|一定要|必ず|禁止|厳禁", re.I)
+"""Modality that makes a statement standing on its own, without a scope word."""
+_STRONG_SCOPE = re.compile(
+    r"\b(?:from now on|from here on|going forward|in future|in the future|whenever|every time|each time|from today)\b"
+    r"|以后|之后|今后|往后|从现在起|从今以后|每次|每个|每回|所有|任何|凡是|谁都|一律|永远|一直|始终|默认|老规矩"
+    r"|毎回|いつも|今後|これから|常に|すべて|全て|絶対",
+    re.I,
+)
+_WEAK_SCOPE = re.compile(
+    r"\b(?:every|each|any|anything|all|before|after|when|whenever|in this repo|whatever|new \w+)\b"
+    r"|前|之前|以前|时|的时候|都|は|前に|時は|場合",
+    re.I,
+)
+
+# --- choices ---
+_EN_CHOICE = re.compile(
+    r"\b(?:went with|go(?:ing)? with|settled on|picked|chose|opted for|we'?re keeping|we keep|we'?ll use|we use|"
+    r"stays?|decided|agreed|is our|are our|sticking with|stick with)\b",
+    re.I,
+)
+_EN_CONTRAST = re.compile(r"\b(?:over|instead of|rather than|not)\b", re.I)
+_ZH_CHOICE = re.compile(
+    r"选了|选的|选用|定了|拍板|最后用|最终用|最后选|最终选|就用|决定|采用|改用|没用|不用|而不是|就落|落在|用.{1,20}吧|方案是|定为|定成"
+)
+_JA_CHOICE = re.compile(
+    r"にしました|にします|で行く|でいく|ことになりました|ことにしました|に決め|を採用|採用し|一本化|ではなく"
+)
+REASON = re.compile(
+    r"\b(?:because|since|as|so|so that|given|otherwise|due to)\b|[—–]\s|;\s"
+    r"|因为|由于|主要是|原因|理由|所以|不然|否则|以免|为了|太|才"
+    r"|ので|から|ため",
+    re.I,
+)
+_REASON_SENTENCE = re.compile(
+    r"(?:ので|から|からです|ためです|ためだ)\s*[。.]?\s*$|^(?:because|since|因为|由于|原因是|理由是)", re.I
+)
+
+
+def _cjk(text: str) -> bool:
+    return any("\u3040" <= ch <= "\u9fff" for ch in text)
+
+
+def _kana(text: str) -> bool:
+    return any("\u3040" <= ch <= "\u30ff" for ch in text)
+
+
+def _en_words(text: str) -> list[str]:
+    return [w.casefold().replace("’", "'") for w in _ASCII_WORD.findall(text)]
+
+
+def is_question(text: str) -> bool:
+    """A question, direct or embedded ("我想知道…", "wondering whether…", "…だっけ"), with or without "?"."""
+    flat = text.strip()
+    if not flat:
+        return False
+    if _EN_POLITE.match(flat):
+        return bool(_EN_ASK_FRAME.match(flat))  # "could you keep …" is a request; "could you check …" asks
+    if _QMARK.search(flat):
+        return True
+    if _kana(flat):
+        return bool(_JA_FINAL.search(flat)) or (bool(_JA_WH.search(flat)) and not _JA_REQUEST_END.search(flat))
+    if _cjk(flat):
+        bare = _ZH_UNIVERSAL.sub("", flat)
+        if _ZH_ASK_FRAME.match(flat) and (_ZH_WH.search(bare) or _ZH_A_NOT_A.search(bare) or "还是" in bare):
+            return True
+        if _ZH_FINAL.search(flat) and not _ZH_DEONTIC.search(flat[-3:]):
+            return True
+        return bool(_ZH_WH.search(bare) or _ZH_A_NOT_A.search(bare)) and not _ZH_DEONTIC.search(bare)
+    words = _en_words(flat)
+    if not words:
+        return False
+    if _EN_ASK_FRAME.match(flat):
+        return True
+    if words[0] in _EN_WH and not re.match(r"^\w+\s+to\b", flat, re.I):
+        return True
+    return words[0] in _EN_AUX and len(words) > 1 and words[1] not in ("not", "n't")
+
+
+def is_imperative(text: str) -> bool:
+    """An order in the imperative, polite or not (English verb + object, 把 / 帮我 …, 〜てください)."""
+    flat = text.strip()
+    if _kana(flat):
+        return bool(_JA_REQUEST_END.search(flat))
+    if _cjk(flat):
+        return bool(_ZH_REQUEST_OPEN.match(flat) or _ZH_BA.search(flat))
+    if _EN_POLITE.match(flat) or _EN_NEG_IMPERATIVE.match(flat):
+        return True
+    words = _en_words(re.sub(r"^(?:please|pls|plz|ok(?:ay)?|so|and|also)\b[\s,]*", "", flat, flags=re.I))
+    if len(words) < 2 or words[0] in _EN_NOT_VERB or words[0] in _EN_AUX or words[0] in _EN_WH:
+        return False
+    first = flat.lstrip("-*> ").split()[0] if flat.split() else ""
+    if first[:1].isupper() and first[1:].isupper():
+        return False  # an acronym opens a statement ("CI moved to …")
+    if words[0].endswith(("s", "ed")) and not words[0].endswith("ss"):
+        return False  # "Commits go …", "Went with …": a noun or a past, not an order
+    if words[1] in _EN_DETERMINER:
+        return True
+    return bool(re.match(r"^\S+\s+\S*[./_]\S*", flat)) and not re.search(r"\b(?:is|are|was|were|has|have)\b", flat)
+
+
+def anchored_now(text: str) -> bool:
+    """The order is about the present task ("for now", "一下", "一旦", "this file"), not a standing one."""
+    if _STRONG_SCOPE.search(text):
+        return False
+    return bool(
+        _NOW_EN.search(text) or _NOW_ZH.search(text) or _NOW_JA.search(text) or re.search(r"了\s*[，,。]", text)
+    )
+
+
+def sentence_type(text: str) -> str:
+    """:data:`QUESTION`, :data:`REQUEST` (to do something now) or :data:`STATEMENT`."""
+    if is_question(text):
+        return QUESTION
+    if is_imperative(text) and not is_standing(text):
+        return REQUEST
+    if anchored_now(text) and (is_imperative(text) or _ZH_DEONTIC.search(text)) and not _STRONG_SCOPE.search(text):
+        return REQUEST
+    return STATEMENT
+
+
+def is_standing(text: str) -> bool:
+    """A standing instruction: modality (must / 得 / 必ず / don't / 别) or an order, with a scope beyond
+    the present (every / 以后 / 每次 / before …) or a prohibition, and not anchored to now."""
+    flat = text.strip()
+    strong = bool(_STRONG_SCOPE.search(flat) or _STRONG_DEONTIC.search(flat))
+    if anchored_now(flat) and not strong:
+        return False
+    deontic = bool(_EN_DEONTIC.search(flat) or _ZH_DEONTIC.search(flat) or (_kana(flat) and _JA_DEONTIC.search(flat)))
+    prohibition = bool(_EN_NEG_IMPERATIVE.match(flat)) or bool(
+        re.search(r"ないで|禁止", flat) if _kana(flat) else re.search(r"别|不要|不许|不准|禁止", flat)
+    )
+    order = is_imperative(flat)
+    if not (deontic or prohibition or order):
+        return False
+    return strong or prohibition or (bool(_WEAK_SCOPE.search(flat)) and (deontic or order))
+
+
+def is_choice(text: str) -> bool:
+    """A decision: a choice verb (went with / 选了 / にしました), or alternatives contrasted with a reason."""
+    flat = text.strip()
+    if _EN_CHOICE.search(flat) or _ZH_CHOICE.search(flat) or _JA_CHOICE.search(flat):
+        return True
+    return bool(_EN_CONTRAST.search(flat)) and bool(REASON.search(flat)) and not _cjk(flat)
+
+
+def gives_reason(text: str) -> bool:
+    """A sentence that is the reason for the one before it ("…ので。", "Because …", "因为…")."""
+    return bool(_REASON_SENTENCE.search(text.strip()))
+
+
+def is_prohibition(text: str) -> bool:
+    """A negative order or a ban (don't / 别 / 不许 / 禁止 / ないで)."""
+    flat = text.strip()
+    if _EN_NEG_IMPERATIVE.match(flat):
+        return True
+    return bool(re.search(r"ないで|禁止", flat) if _kana(flat) else re.search(r"别|不要|不许|不准|禁止", flat))
+
+
+def strongly_scoped(text: str) -> bool:
+    """A scope beyond the present stated outright (from now on / 以后 / 每次 / 今後) or strong modality."""
+    return bool(_STRONG_SCOPE.search(text) or _STRONG_DEONTIC.search(text))
+
+
+_PLAN = re.compile(
+    r"^(?:i'?ll|i will|i'?m going to|i am going to|let me|let'?s|we'?ll need|we need to|we should|i think|"
+    r"maybe|perhaps|probably|i guess|i want to|i'?d like to|trying to|i tried|we tried)\b"
+    r"|^(?:我来|我先|我们先|我想|我要|我打算|打算|准备|要不|也许|可能|好像|感觉|我觉得|试了)"
+    r"|^(?:たぶん|多分|と思う)",
+    re.I,
+)
+
+
+def is_plan_or_guess(text: str) -> bool:
+    """A plan or a guess ("I'll look at …", "我觉得 …"): about the speaker's next step, not a fact."""
+    return bool(_PLAN.search(text.strip()))
