@@ -23,6 +23,16 @@ from dataclasses import dataclass
 
 from mimomem.history.episode import Episode, Fix, Said, clip
 from mimomem.history.provenance import TYPED, reads_as_instruction
+from mimomem.history.sentence import (
+    STATEMENT,
+    gives_reason,
+    is_choice,
+    is_plan_or_guess,
+    is_prohibition,
+    is_standing,
+    sentence_type,
+    strongly_scoped,
+)
 from mimomem.history.signals import is_trivial, is_unsafe_command, normalize_command, statements_in
 
 RULES, DECISIONS, FACTS = "Rules", "Architecture decisions", "Discovered durable knowledge"
@@ -35,7 +45,7 @@ MAX_ITEM = 240
 """Characters of one promoted item at most."""
 
 _FILLER = re.compile(
-    r"^(?:(?:(?:remember|note|nb|fyi|keep in mind)(?:\s+that)?"
+    r"^(?:(?:(?:remember|note|nb|fyi|keep in mind|heads[- ]up)(?:\s+that)?"
     r"|btw|also|oh|and|ok(?:ay)?(?: so)?|so|well|please|pls|hey|hi)\b[\s:,，：.!-]*"
     r"|(?:记住|记得|注意|另外|还有|对了|顺便说一下|顺便|请|麻烦|好的|嗯|哦|那么|然后)[\s:,，：。!！]*)+",
     re.I,
@@ -92,18 +102,31 @@ def sentences(text: str) -> list[str]:
 
 
 def said_items(said: Said) -> list[Item]:
-    """Rules, decisions (with their reason) and facts in one stretch the user typed."""
+    """Rules, decisions (with their reason) and facts in one stretch the user typed.
+
+    Each sentence is typed by its grammar first (:mod:`mimomem.history.sentence`): a question
+    or a request to do something now is never kept.  A statement is a decision when it records
+    a choice (unless it is a standing order or a ban), a rule when it is standing (modality with a
+    scope beyond now), a fact when it names something specific.
+    """
     out: list[Item] = []
     parts = sentences(said.text)
     for i, sentence in enumerate(parts):
-        if _QUESTION.search(sentence):
+        flat = clean_text(sentence)
+        if len(flat) < 4 or (sentence_type(flat) != STATEMENT and not is_standing(flat)):
             continue
-        stated = statements_in(clean_text(sentence))  # "Remember: X is 5" states a fact, not a rule
-        kind = stated[0].kind if stated else None
-        reason_next = i + 1 < len(parts) and _REASON.match(parts[i + 1])
+        stated = statements_in(flat)  # "Remember: X is 5" states a fact, not a rule
+        legacy = stated[0].kind if stated else None
+        standing = is_standing(flat) or legacy == "rule"
+        choice = is_choice(flat) or legacy == "decision"
+        if choice and not (standing and (is_prohibition(flat) or strongly_scoped(flat))):
+            kind: str | None = "decision"
+        else:
+            kind = "rule" if standing else None
+        reason_next = i + 1 < len(parts) and (_REASON.match(parts[i + 1]) or gives_reason(parts[i + 1]))
         if kind == "decision" and reason_next and not _REASON_INSIDE.search(sentence):
             sentence = f"{sentence.rstrip('。.')}; {parts[i + 1]}"
-        section = RULES if kind == "rule" else DECISIONS if kind == "decision" else FACTS if is_fact(sentence) else None
+        section = RULES if kind == "rule" else DECISIONS if kind == "decision" else FACTS if is_fact(flat) else None
         text = clean_text(sentence)
         if section is not None and len(text) >= 4:
             out.append(Item(section, text, "user", said.session_id, said.time))
@@ -127,14 +150,26 @@ def pasted_items(said: Said) -> list[Item]:
     return out
 
 
+_NAMED = re.compile(
+    r"(?<=[\u3040-\u9fff])\s*[A-Za-z][A-Za-z0-9]+|[A-Za-z][A-Za-z0-9]+\s*(?=[\u3040-\u9fff])"
+    r"|(?<=\w\s)[A-Z][a-z]+[A-Z]?\w*|\b\d+(?:[.:]\d+)*\s*(?:[A-Za-z%]+|[\u4e00-\u9fff])"
+    r"|(?:是|归|找|由|联系人是|负责人是|对接人是)\s*[\u4e00-\u9fff]{2,3}(?=在|负责|管|维护|处理|对接|[。，,；;]|$)"
+    r"|[\u4e00-\u9fff\u30a0-\u30ff]{1,4}さん"
+)
+"""Something named: a Latin word among CJK, a capitalised name inside an English sentence, a number
+with its unit, a person after a copula (是孙浩 / 联系人是刘芳) or with さん."""
+
+
 def is_fact(sentence: str) -> bool:
-    """A statement naming something specific (a host, port, env var, path…) and what it is."""
+    """A statement (never a question, a request, a plan or a guess) naming something specific."""
     flat = clean_text(sentence)
-    if _REQUEST.match(flat) and not re.search(r"\b(?:is|are)\b|是", flat):
+    if sentence_type(flat) != STATEMENT or is_plan_or_guess(flat):
         return False
     if _CONVENTION.search(flat):
         return True
-    return bool(_DISTINCTIVE.search(flat)) and bool(_FACT_SHAPE.search(flat))
+    if _REQUEST.match(flat) and not re.search(r"\b(?:is|are)\b|是", flat):
+        return False
+    return bool(_DISTINCTIVE.search(flat) or _NAMED.search(flat))
 
 
 def fix_items(fixes: list[Fix]) -> list[Item]:
