@@ -64,9 +64,14 @@ def pytest_configure(config: pytest.Config) -> None:
 def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Every test (and every process it starts) keeps mimomem's caches (the jieba dictionary,
     curated snapshots and recall indexes) in a temporary directory, never in ~/.cache/mimomem;
-    a test that needs a cache of its own sets MIMOMEM_CACHE_DIR itself."""
+    a test that needs a cache of its own sets MIMOMEM_CACHE_DIR itself.
+
+    The hosts' own memory (``~/.claude/projects/...``, ``~/.codex``, ``~/.gemini``) is switched off, so
+    that a developer's real host memory never reaches a test's recall; the tests of host memory
+    (tests/context/test_host_memory*.py) switch it on with a sandboxed HOME."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path_factory.mktemp("mimomem-cache")))
+        patch.setenv("MIMOMEM_HOST_MEMORY", "0")
         yield
 
 

@@ -34,13 +34,17 @@ def session_context(
     recent_user: Sequence[str] = (),
     curated: bool = True,
     char_cap: int | None = None,
+    cwd: str | None = None,
 ) -> Context:
-    """Instructions + rebuild context + curated rules and outline, within ``budget`` tokens
-    and ``char_cap`` UTF-16 units (the host's cap on one hook output, :mod:`mimomem.context.hosts`)."""
+    """Instructions + rebuild context + curated rules and outline (+ the host's memory index past its
+    cap, for a session in ``cwd``: default the worktree), within ``budget`` tokens and ``char_cap``
+    UTF-16 units (the host's cap on one hook output, :mod:`mimomem.context.hosts`)."""
     from mimomem.context.session_plan import session_parts
 
-    parts = session_parts(where, recent_user, curated=curated)
-    return session_answer(parts["instructions"], parts["curated"], parts["raw"], budget=budget, char_cap=char_cap)
+    parts = session_parts(where, recent_user, curated=curated, cwd=cwd)
+    return session_answer(
+        parts["instructions"], parts["curated"], parts["raw"], budget=budget, char_cap=char_cap, host=parts["host"]
+    )
 
 
 def prompt_context(

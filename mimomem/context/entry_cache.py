@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import marshal
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from mimomem.common.digest import bucket_of
 from mimomem.common.records import TYPE_CHECKING
@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib
     from typing import Any
 
 CACHE_FILE = "entries.cache"
-VERSION = 7
+VERSION = 8
 
 Cached = tuple[Entry, frozenset[str]]
 Stamp = tuple[int, int, int, int]
@@ -134,8 +134,14 @@ class EntryIndex:
         return (self[i] for i in range(len(self)))
 
 
-def load_index(files: Sequence[str | Path], root: Path, data_dir: Path) -> EntryIndex:
-    """The entries of ``files`` (paths shown relative to ``root``), through the cache, kept current."""
+def load_index(
+    files: Sequence[str | Path], root: Path, data_dir: Path, hosts: Mapping[str, tuple[str, str]] | None = None
+) -> EntryIndex:
+    """The entries of ``files`` (paths shown relative to ``root``), through the cache, kept current.
+
+    ``hosts``: the files among them that are a host's own memory (path -> ``(host, kind)``,
+    :func:`mimomem.context.host_memory.recall_files`), read as such and shown by their absolute path."""
+    hosts = hosts or {}
     path = cache_path(data_dir)
     saved = load(path)
     old: dict[str, Any] = saved.get("files", {})
@@ -149,18 +155,56 @@ def load_index(files: Sequence[str | Path], root: Path, data_dir: Path) -> Entry
             continue
         order.append((key, (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)))
     if saved and saved["order"] == tuple(order):  # nothing changed: nothing read, nothing written
-        return EntryIndex(tuple(old[key][1] for key, _ in order), saved["index"])
+        kept = saved.get("shown") or {}
+        return EntryIndex(tuple(kept.get(key) or old[key][1] for key, _ in order), saved["index"])
     fresh: dict[str, tuple[Stamp, bytes]] = {}
     for key, stamp in order:
         hit = old.get(key)
         if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == stamp and isinstance(hit[1], bytes):
             fresh[key] = hit
         else:
-            fresh[key] = (stamp, marshal.dumps(_rows(key, os.path.relpath(key, root))))
-    blobs = tuple(fresh[key][1] for key, _ in order)
+            host = hosts.get(key)
+            made = _host_rows(key, *host) if host is not None else _rows(key, os.path.relpath(key, root))
+            fresh[key] = (stamp, marshal.dumps(made))
+    shown = _without_repeats(order, fresh, hosts) if hosts else {}
+    blobs = tuple(shown.get(key) or fresh[key][1] for key, _ in order)
     index = _postings(blobs)
-    _save(path, {"identity": _identity(), "files": fresh, "order": tuple(order), "index": index})
+    _save(path, {"identity": _identity(), "files": fresh, "order": tuple(order), "index": index, "shown": shown})
     return EntryIndex(blobs, index)
+
+
+REPEAT = 0.8
+"""A host's entry whose words are this share inside one of mimomem's own entries repeats it: left out."""
+
+
+def _without_repeats(
+    order: Sequence[tuple[str, Stamp]], fresh: Mapping[str, tuple[Stamp, bytes]], hosts: Mapping[str, Any]
+) -> dict[str, bytes]:
+    """Each host file's entries without those that repeat one of mimomem's own (path -> rows blob)."""
+    mine = [fresh[key][1] for key, _ in order if key not in hosts]
+    own = EntryIndex(tuple(mine), _postings(mine))
+    out: dict[str, bytes] = {}
+    for key, _ in order:
+        if key in hosts:
+            rows = marshal.loads(fresh[key][1])
+            out[key] = marshal.dumps([row for row in rows if not _repeats(own, row[6])])
+    return out
+
+
+def _repeats(own: EntryIndex, words: Sequence[str]) -> bool:
+    """Whether one of ``own``'s entries holds :data:`REPEAT` of ``words``: such an entry holds one of
+    the rarest ``len(words) - ceil(REPEAT * len(words)) + 1`` of them, so only those are looked up."""
+    import math
+
+    if not words or not len(own):
+        return False
+    need = math.ceil(REPEAT * len(words))
+    rare = sorted(words, key=lambda w: own.bits(w).bit_count())[: len(words) - need + 1]
+    candidates = 0
+    for word in rare:
+        candidates |= own.bits(word)
+    wanted = set(words)
+    return any(len(wanted & own[i][1]) >= need for i in indices(candidates))
 
 
 def _postings(blobs: Sequence[bytes]) -> dict[str, Any]:
@@ -209,6 +253,12 @@ def _rows(file: str, shown: str) -> list[tuple[Any, ...]]:
         (e.path, e.line, e.text, e.section, e.label, e.date, tuple(sorted({stem(t) for t in w})))
         for e, w in zip(entries, words, strict=True)
     ]
+
+
+def _host_rows(file: str, host: str, kind: str) -> list[tuple[Any, ...]]:
+    from mimomem.context.host_memory import rows
+
+    return rows(file, host, kind)
 
 
 def _save(path: Path, data: dict[str, Any]) -> None:

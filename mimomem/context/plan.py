@@ -30,7 +30,7 @@ def prompt_plan(
     from mimomem.context.instructions import recall_reminder
 
     stamps = [*inputs(where, cwd), *stamped(also)] if cwd is not None else []
-    data = {"curated": curated_part(where), "entries": entries_part(where), "reminder": recall_reminder(where)}
+    data = {"curated": curated_part(where), "entries": entries_part(where, cwd), "reminder": recall_reminder(where)}
     return stamps, data
 
 
@@ -43,13 +43,15 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
     - both curated roots, whole (memories, outlines, recall counts);
     - the project's identity: a ``.git`` in ``cwd`` or any directory above it, and the id files;
     - the session's and the project's registration (``locate`` writes them when missing);
-    - the installed package (an upgrade changes what a plan means).
+    - the installed package (an upgrade changes what a plan means);
+    - the hosts' own memory of ``cwd``'s project (:func:`mimomem.context.host_memory.stamp_paths`).
     """
     from mimomem.context.entry_recall import recall_dirs
+    from mimomem.context.host_memory import stamp_paths
     from mimomem.context.relevant import curated_roots
     from mimomem.tree.where import STATE
 
-    out: list[tuple[str, Stamp]] = []
+    out: list[tuple[str, Stamp]] = stamp_paths(cwd)
     for top in recall_dirs(where):
         out += tree_stamps(top)
     for top in curated_roots(where):
@@ -90,14 +92,15 @@ def identity_inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
     return [*out, (registered, stamp(registered))]
 
 
-def entries_part(where: Where) -> dict[str, Any]:
-    """The entries in scope with their words and postings (:class:`~mimomem.context.entry_cache.EntryIndex`),
-    the template's words and the cross-language vocabulary (:class:`~mimomem.text.xlang.Lookup`)."""
+def entries_part(where: Where, cwd: str | None = None) -> dict[str, Any]:
+    """The entries in scope (the hosts' memory of ``cwd``'s project too) with their words and postings
+    (:class:`~mimomem.context.entry_cache.EntryIndex`), the template's words and the cross-language
+    vocabulary (:class:`~mimomem.text.xlang.Lookup`)."""
     from mimomem.context.entries import template_terms
     from mimomem.context.entry_recall import load_entries
     from mimomem.text.xlang import shipped
 
-    return {"index": load_entries(where).state, "template": template_terms(), "xlang": shipped().data}
+    return {"index": load_entries(where, cwd).state, "template": template_terms(), "xlang": shipped().data}
 
 
 def curated_part(where: Where) -> dict[str, Any] | None:

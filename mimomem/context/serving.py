@@ -34,12 +34,19 @@ from mimomem.common.records import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-PLAN_VERSION = 3
+PLAN_VERSION = 4
 """Bumped whenever a plan's content changes meaning: an older plan is then never used."""
 
 ENV_PREFIXES = ("MIMOMEM_", "MIMOCODE_", "XDG_")
-ENV_NAMES = ("HOME",)
-"""The environment a plan depends on (where memory, caches and configuration live)."""
+ENV_NAMES = (
+    "HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_REMOTE_MEMORY_DIR",
+    "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE",
+    "CODEX_HOME",
+)
+"""The environment a plan depends on (where memory, caches and configuration live; the hosts' memory
+folders too: :data:`mimomem.tree.host_paths.ENV_NAMES`)."""
 
 Stamp = tuple[int, int, int, int, int] | None
 """A path's ``(mtime_ns, ctime_ns, size, inode, mode)`` (symlinks followed), ``None`` when absent.

@@ -50,12 +50,17 @@ if TYPE_CHECKING:
     """The rebuild blocks before fitting, in order: ``(name, full text, where to read it, section-aware?)``."""
 
 
-def session_answer(instructions: str, curated: str, raw: Raw, *, budget: int, char_cap: int | None) -> Context:
-    """The session-start context: ``instructions``, ``curated`` (``""``: none) and the rebuild
-    blocks cut to the room left, within ``budget`` tokens and ``char_cap`` UTF-16 units."""
+def session_answer(
+    instructions: str, curated: str, raw: Raw, *, budget: int, char_cap: int | None, host: str = ""
+) -> Context:
+    """The session-start context: ``instructions``, ``curated`` (``""``: none), ``host`` (the host's
+    memory index past its cap, :func:`mimomem.context.host_memory.cap_text`; ``""``: none) and the
+    rebuild blocks cut to the room left, within ``budget`` tokens and ``char_cap`` UTF-16 units."""
     ctx = Context(budget, char_cap=char_cap)
     first = make_block("instructions", instructions, "mimomem context")
     extra = [make_block("curated", curated, "mimomem inspect")] if curated else []
+    if host:
+        extra.append(make_block("host", host, "mimomem paths"))
     reserve = first.tokens + sum(b.tokens for b in extra) + LEFT_OUT_RESERVE
     rebuilt = fit_blocks(raw, max(0, budget - reserve))
     if any(b.text or b.full_tokens for b in rebuilt) or extra:  # a block cut to nothing is named as left out
@@ -82,7 +87,9 @@ def new_session_answer(part: Mapping[str, Any], session_id: str, *, budget: int,
         write_enabled=fields["write_enabled"],
         global_project=fields["global_project"],
     )
-    return session_answer(instructions, part["curated"], part["raw"], budget=budget, char_cap=char_cap)
+    return session_answer(
+        instructions, part["curated"], part["raw"], budget=budget, char_cap=char_cap, host=part.get("host", "")
+    )
 
 
 def fit_blocks(raw: Raw, budget: int) -> list[Block]:

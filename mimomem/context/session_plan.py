@@ -12,7 +12,8 @@ The plan holds the parts (:func:`start_plan`) with the stamp of every path they 
 taken *before* reading (see :mod:`mimomem.context.serving`): the project's and global memory
 directories whole (memory files, the sessions' briefs, every file the keys index lists), both
 curated roots whole, the project's identity (the ``.git`` chain, id files, registration) and the
-installed package.  Promotion's state is the hook's to add (a higher floor).
+installed package, and the hosts' own memory of the project (:mod:`mimomem.context.host_memory`: its
+index may pass the host's cap).  Promotion's state is the hook's to add (a higher floor).
 """
 
 from __future__ import annotations
@@ -27,9 +28,14 @@ if TYPE_CHECKING:
     from mimomem.tree.where import Where
 
 
-def session_parts(where: Where, recent_user: Sequence[str] = (), *, curated: bool = True) -> dict[str, Any]:
+def session_parts(
+    where: Where, recent_user: Sequence[str] = (), *, curated: bool = True, cwd: str | None = None
+) -> dict[str, Any]:
     """What :func:`~mimomem.context.session_fit.session_answer` fits: the instructions, the curated
-    rules and outline (``""``: none) and the rebuild blocks before fitting."""
+    rules and outline (``""``: none), the rebuild blocks before fitting, and the note on the host's
+    memory index past its cap (``host``, ``""``: none; ``cwd``: where the session runs, default the worktree)."""
+    from mimomem.context.entry_recall import host_cwd
+    from mimomem.context.host_memory import cap_text
     from mimomem.context.instructions import memory_instructions
     from mimomem.context.rebuild import raw_blocks
     from mimomem.context.relevant import curated_session_text
@@ -38,6 +44,7 @@ def session_parts(where: Where, recent_user: Sequence[str] = (), *, curated: boo
         "instructions": memory_instructions(where),
         "curated": curated_session_text(where) if curated else "",
         "raw": raw_blocks(where, recent_user),
+        "host": cap_text(host_cwd(where, cwd)),
     }
 
 
@@ -48,6 +55,7 @@ def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp]], dict[st
     ``data``: ``instructions``, what :func:`~mimomem.context.instructions.render_instructions` takes
     but the session (``sessions``: the directory a session's is made in; ``registry``: where
     ``locate`` registers a session), ``curated`` and ``raw`` as :func:`session_parts` gives them."""
+    from mimomem.context.host_memory import cap_text
     from mimomem.context.rebuild import raw_blocks
     from mimomem.context.relevant import curated_session_text
     from mimomem.tree.layout import GLOBAL_ID
@@ -67,17 +75,19 @@ def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp]], dict[st
         },
         "curated": curated_session_text(none),
         "raw": raw_blocks(none),
+        "host": cap_text(cwd),
     }
     return stamps, data
 
 
 def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
     """The stamp of every path a new session's context of ``where`` depends on (the module docstring)."""
+    from mimomem.context.host_memory import stamp_paths
     from mimomem.context.plan import identity_inputs, package_inputs
     from mimomem.context.relevant import curated_roots
 
     tree = where.tree
-    out: list[tuple[str, Stamp]] = []
+    out: list[tuple[str, Stamp]] = stamp_paths(cwd)
     for top in (str(tree.project_dir(where.project_id)), str(tree.root / "global"), *curated_roots(where)):
         out += tree_stamps(top)
     return out + identity_inputs(where, cwd) + package_inputs()

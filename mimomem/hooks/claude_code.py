@@ -173,7 +173,10 @@ def _session_start(where: Any, payload: Mapping[str, Any], env: Mapping[str, str
     if text is not None:
         return text
     recent = _recent_prompts(payload) if payload.get("source") in ("compact", "resume") else []
-    return str(session_context(where, budget=budget, recent_user=recent, char_cap=CLAUDE_CODE.safe_chars).text)
+    context = session_context(
+        where, budget=budget, recent_user=recent, char_cap=CLAUDE_CODE.safe_chars, cwd=str(payload["cwd"])
+    )
+    return str(context.text)
 
 
 def _prompt(
