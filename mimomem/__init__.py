@@ -197,6 +197,8 @@ def native_available() -> bool:
 
 
 ERRORS: tuple[str, ...] = (
+    "AgentSdkMissingError",
+    "AgentSdkOptionsError",
     "BadMemoryPathError",
     "CorruptDatabaseError",
     "CuratedError",
@@ -260,6 +262,8 @@ _LAZY: dict[str, str] = {**ENGINE, **STORES, **MEMORY_FLOOR, **dict.fromkeys(ERR
 
 
 __all__ = [
+    "AgentSdkMissingError",
+    "AgentSdkOptionsError",
     "BM25Index",
     "Backend",
     "BadMemoryPathError",

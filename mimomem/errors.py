@@ -307,6 +307,17 @@ class HookCommandError(UnavailableError, RuntimeError):
     """The hook command install would write does not run here; nothing was written."""
 
 
+# --- in-process integrations (mimomem.integrations) ---
+
+
+class AgentSdkMissingError(UnavailableError, ImportError):
+    """The Claude Agent SDK integration needs ``claude-agent-sdk`` and ``mcp`` 2: ``pip install "mimomem[host]"``."""
+
+
+class AgentSdkOptionsError(InputError, ValueError):
+    """The harness's ``ClaudeAgentOptions`` cannot take mimomem's hooks or server; the message says what to change."""
+
+
 # --- trajectory history and write-back passes ---
 
 

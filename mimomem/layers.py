@@ -24,6 +24,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("memory",),
     ("__init__",),
     ("mcp", "hooks"),
+    ("integrations",),
     ("bench",),
     ("cli",),
     ("__main__",),

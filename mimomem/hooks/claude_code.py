@@ -184,20 +184,28 @@ def _prompt(
 ) -> str:
     """The prompt's context from its saved plan when current, else from a new plan, saved for the
     next prompts (:mod:`mimomem.context.serving`)."""
+    return served_text(prompt_plan(where, payload, env, plan_checked=plan_checked), prompt)
+
+
+def prompt_plan(
+    where: Any, payload: Mapping[str, Any], env: Mapping[str, str], *, plan_checked: bool = False
+) -> dict[str, Any]:
+    """The plan for the prompts of ``payload``'s session: the saved one when current (unless
+    ``plan_checked``: it was found stale just now), else a new one, saved for the next prompts."""
     from mimomem.context import serving
 
     key = serving.plan_key("UserPromptSubmit", payload, env)
     path = serving.plan_file(key, env)
     plan = None if plan_checked else serving.load_plan(path, key)
     if plan is None:
-        from mimomem.context.plan import prompt_plan
+        from mimomem.context.plan import prompt_plan as build
         from mimomem.passes.promote_state import marker_path
 
         # the promotion marker too: a prompt registers its session there when the marker is missing
         marker = [str(marker_path(where, where.session_id))] if where.session_id is not None else []
-        stamps, plan = prompt_plan(where, cwd=str(payload["cwd"]), also=marker)
+        stamps, plan = build(where, cwd=str(payload["cwd"]), also=marker)
         serving.save_plan(path, key, stamps, plan)
-    return served_text(plan, prompt)
+    return plan
 
 
 def _recent_prompts(payload: Mapping[str, Any], keep: int = 5) -> list[str]:
