@@ -18,10 +18,12 @@ The hook rows run ``mimomem hook claude-code`` as a fresh process for the same p
 the process: the child's user + sys), and wall milliseconds of the in-process calls; the median of
 ``--runs`` with the lowest and highest, the cases taking turns.
 
-    python benchmarks/bench_sdk.py [--runs 9] [--files 1000] [--memories 500]
+    python benchmarks/bench_sdk.py [--runs 9] [--files 1000] [--memories 500] [--hook-python PY]
 
-Measure an installed mimomem (``pip install .``) for the process rows (see ``bench_hook.py``);
-the in-process rows do not depend on it.  Needs the ``host`` extra (claude-agent-sdk).
+The process rows should run an installed mimomem (``pip install .``), not an editable one (see
+``bench_hook.py``): ``--hook-python`` names the interpreter of such an install, whose
+``python -P -m mimomem hook claude-code`` is then the hook process (``python -c pass`` too).  The
+in-process rows do not depend on it.  Needs the ``host`` extra (claude-agent-sdk).
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ CHANGED = "UserPromptSubmit after a memory edit"
 promotion at ``Stop`` is followed by that build, off the prompt's path)."""
 
 
-def measure(repo: Path, tmp: Path, runs: int) -> dict[str, list[float]]:
+def measure(repo: Path, tmp: Path, runs: int, python: str) -> dict[str, list[float]]:
     from mimomem.integrations import claude_agent_sdk as sdk
 
     memory = sdk.SessionMemory(repo)
@@ -114,7 +116,8 @@ def measure(repo: Path, tmp: Path, runs: int) -> dict[str, list[float]]:
     asks = payload(steady, "UserPromptSubmit", prompt=bench_hook.PROMPT)
     timed(lambda: prompt(asks))  # the session's first prompt: starts it, builds the plans
     timed(lambda: prompt(asks))
-    hook = [*bench_hook.hook_launcher(), "hook", "claude-code"]
+    hook = [python, "-P", "-m", "mimomem", "hook", "claude-code"] if python != sys.executable else []
+    hook = hook or [*bench_hook.hook_launcher(), "hook", "claude-code"]
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     samples: dict[str, list[float]] = {}
@@ -148,7 +151,7 @@ def measure(repo: Path, tmp: Path, runs: int) -> dict[str, list[float]]:
         add_timed(CHANGED, timed(lambda: prompt(asks)))
         edit()
         add("hook process: " + CHANGED, bench_hook.child_cpu(hook, json.dumps(asks), env) * 1000)
-        add("python -c pass", bench_hook.child_cpu([sys.executable, "-c", "pass"], "", env) * 1000)
+        add("python -c pass", bench_hook.child_cpu([python, "-c", "pass"], "", env) * 1000)
     return samples
 
 
@@ -157,16 +160,18 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--runs", type=int, default=9, help="runs per case (median and spread)")
     ap.add_argument("--files", type=int, default=1000)
     ap.add_argument("--memories", type=int, default=500)
+    ap.add_argument("--hook-python", default=sys.executable, help="the interpreter of an installed mimomem")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         repo, _ = bench_hook.build(Path(tmp), args.files, args.memories)
         print(f"built {args.files} tree files and {args.memories} curated memories in {time.perf_counter() - t0:.1f} s")
-        print(
-            f"hook process: {' '.join(bench_hook.hook_launcher())} hook claude-code"
-            f" ({'an editable install' if bench_hook.editable_install() else 'an installed package'})"
-        )
-        samples = measure(repo, Path(tmp), args.runs)
+        if args.hook_python == sys.executable:
+            how = "an editable install" if bench_hook.editable_install() else "an installed package"
+            print(f"hook process: {' '.join(bench_hook.hook_launcher())} hook claude-code ({how})")
+        else:
+            print(f"hook process: {args.hook_python} -P -m mimomem hook claude-code")
+        samples = measure(repo, Path(tmp), args.runs, args.hook_python)
     print(f"\n| case (ms, {args.runs} runs) | median | min | max |\n| --- | ---: | ---: | ---: |")
     for case, values in samples.items():
         name = case if case.startswith(("hook process", "python")) else f"in-process: {case}"
