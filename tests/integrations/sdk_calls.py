@@ -12,16 +12,36 @@ import pytest
 DATA = Path(__file__).resolve().parent.parent / "hooks" / "data"
 
 
+REQUIRE_ENV = "MIMOMEM_REQUIRE_HOST"
+"""``1`` (``.ci/run`` sets it, as for ``tests/host``): the SDK and its CLI must run; missing, a failure."""
+
+
+def unavailable(reason: str) -> None:
+    """Skip with ``reason``, or fail where the host is required (CI)."""
+    if os.environ.get(REQUIRE_ENV) == "1":
+        pytest.fail(f"{REQUIRE_ENV}=1 but {reason}")
+    pytest.skip(reason)
+
+
 def require_sdk() -> Any:
-    """``claude_agent_sdk``; a skip with the reason when it is not installed, a failure in CI (``CI`` set),
-    where the ``host`` extra is installed and these tests must run."""
+    """``claude_agent_sdk`` (the test extra pins it), or a skip with the reason (a failure in CI)."""
     try:
         import claude_agent_sdk
     except ImportError as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"claude-agent-sdk is not installed in CI ({exc}); .ci/run installs the host extra")
-        pytest.skip(f"claude-agent-sdk is not installed ({exc}): pip install -e '.[host]'")
+        unavailable(f"claude-agent-sdk is not installed ({exc}): pip install -e '.[host]'")
     return claude_agent_sdk
+
+
+def require_host() -> Any:
+    """The real Claude Code CLI (:func:`mimomem.bench.host.find_host`), or a skip with the reason (a failure in CI)."""
+    from mimomem.bench.host import find_host
+    from mimomem.errors import HostUnavailableError
+
+    require_sdk()
+    try:
+        return find_host()
+    except HostUnavailableError as exc:
+        unavailable(f"the real Claude Code CLI cannot run here: {exc}")
 
 
 def git_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
