@@ -69,6 +69,8 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Sandbox:
 
 
 def test_a_new_query_receives_the_last_session_s_rule_and_fact_in_process(sandbox: Sandbox) -> None:
+    if os.environ.get("MIMOMEM_PURE", "") not in ("", "0"):
+        pytest.skip("pure pass: the real-host suite runs natively; test_claude_agent_sdk.py covers this code pure")
     sdk = require_sdk()
     from mimomem.integrations.claude_agent_sdk import memory_options, settle
 
