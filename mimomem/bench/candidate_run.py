@@ -19,7 +19,7 @@ from mimomem.bench.candidate import CANDIDATE_BACKENDS, Candidate, use_tokenizer
 from mimomem.bench.datasets import Dataset
 from mimomem.bench.significance import QueryChange, query_changes, summary
 from mimomem.bench.tokenizer_diff import dataset_diff, format_dataset_diff, format_query_tokens
-from mimomem.bench.wins import describe, format_backend
+from mimomem.bench.wins import detail, format_backend
 
 Progress = Callable[[str], None]
 
@@ -153,7 +153,7 @@ def _affected_lines(ds: dict[str, Any], moved: dict[str, list[QueryChange]]) -> 
             lines.append("    tokens of the query and of its relevant documents unchanged")
         grouped: dict[str, list[str]] = {}  # the same move on several backends: one line
         for change in changes:  # qid holds the backend's name here
-            line = f"{change.verdict}: {describe(change).split(': ', 1)[1]}"
+            line = f"{change.verdict}: {detail(change)}"
             still = sorted(d for d in _moved_docs(change) if d not in touched)
             if touched and still:
                 line += f" (moved without a change of the query's tokens in them: {', '.join(still)})"

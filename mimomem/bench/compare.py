@@ -29,6 +29,10 @@ from mimomem.errors import ResultFileError
 EPSILON = 1e-9
 """Differences smaller than this are float noise, never a regression."""
 
+DEFAULT_TOLERANCE = 0.00005
+"""The default allowed drop: half the last printed digit (metrics print with 4 decimals), so a drop the
+report shows as ``-0.0000`` never fails the gate; ``--tolerance 0`` fails on any drop."""
+
 
 @dataclass(frozen=True)
 class Regression:
@@ -135,7 +139,7 @@ def _apply_alpha(out: Comparison, old: dict[tuple[str, str], Any], new: dict[tup
 def compare_results(
     saved: dict[str, Any],
     current: dict[str, Any],
-    tolerance: float = 0.0,
+    tolerance: float = DEFAULT_TOLERANCE,
     *,
     time_factor: float = SLOWER,
     time_floor: float = SLOWER_FLOOR,
@@ -207,15 +211,20 @@ def _regression_line(r: Regression) -> str:
     return f"  {r.dataset} / {r.backend}: {r.metric} {r.saved:.4f} -> {r.current:.4f} ({r.current - r.saved:+.4f}{p})"
 
 
+def plain(x: float) -> str:
+    """``0.00005`` -> ``0.00005`` (not ``5e-05``), ``0.0`` -> ``0``, ``0.15`` -> ``0.15``."""
+    return f"{x:.10f}".rstrip("0").rstrip(".")
+
+
 def format_comparison(c: Comparison) -> str:
     """A plain-text account of ``c`` for the terminal."""
     lines = []
     how = f" and significantly (p < {c.alpha:g})" if c.alpha is not None else ""
     if c.regressions:
-        lines.append(f"REGRESSION: {len(c.regressions)} metric(s) dropped by more than {c.tolerance:g}{how}")
+        lines.append(f"REGRESSION: {len(c.regressions)} metric(s) dropped by more than {plain(c.tolerance)}{how}")
         lines.extend(_regression_line(r) for r in c.regressions)
     else:
-        lines.append(f"OK: no metric dropped by more than {c.tolerance:g}{how}")
+        lines.append(f"OK: no metric dropped by more than {plain(c.tolerance)}{how}")
     if c.not_significant:
         lines.append(f"not significant at alpha {c.alpha:g} ({len(c.not_significant)} drop(s), not failing):")
         lines.extend(_regression_line(r) for r in c.not_significant)

@@ -32,11 +32,16 @@ def _ranks(change: QueryChange) -> str:
     return "; ".join(moved) or "relevant ranks unchanged"
 
 
+def detail(change: QueryChange) -> str:
+    """``ndcg@10 0.500 -> 1.000; d17 rank 3 -> 1``: the metrics that moved (if any), then the ranks."""
+    metrics = ", ".join(f"{m} {old:.3f} -> {new:.3f}" for m, (old, new) in change.deltas.items())
+    return "; ".join(part for part in (metrics, _ranks(change)) if part)
+
+
 def describe(change: QueryChange) -> str:
     """``q-092 'ACCESS_TOKEN_TTL' [identifier]: ndcg@10 0.500 -> 1.000; d17 rank 3 -> 1``."""
-    metrics = ", ".join(f"{m} {old:.3f} -> {new:.3f}" for m, (old, new) in change.deltas.items())
     cat = f" [{change.category}]" if change.category else ""
-    return f"{change.qid} {change.text!r}{cat}: {metrics}; {_ranks(change)}"
+    return f"{change.qid} {change.text!r}{cat}: {detail(change)}"
 
 
 def format_backend(

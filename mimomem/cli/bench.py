@@ -82,6 +82,7 @@ def add_parsers(sub: Subparsers) -> None:
 
 
 def _bench_compare_options(p: argparse.ArgumentParser) -> None:
+    from mimomem.bench.compare import DEFAULT_TOLERANCE, plain
     from mimomem.bench.paths import SLOWER, SLOWER_FLOOR
 
     p.add_argument("--save", metavar="FILE", help="save the result (JSON) for a later --compare")
@@ -93,9 +94,10 @@ def _bench_compare_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--tolerance",
         type=float,
-        default=0.0,
+        default=DEFAULT_TOLERANCE,
         metavar="X",
-        help="allowed drop per metric for --compare (default 0)",
+        help=f"allowed drop per metric for --compare and --tokenizer (default {plain(DEFAULT_TOLERANCE)}: half the "
+        "last printed digit, so a drop shown as -0.0000 is not one; 0 fails on any drop)",
     )
     p.add_argument(
         "--time-tolerance",

@@ -148,3 +148,24 @@ def test_cli_gate_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
     assert main([*base, "--compare", str(tmp_path / "nope.json")]) == 2
     assert "--save" in capsys.readouterr().err
+
+
+def test_a_drop_too_small_to_print_passes_by_default() -> None:
+    """The default tolerance failed the README's own example on a drop printed as -0.0000 -> half the last digit."""
+    tiny = compare_results(_result(0.56781), _result(0.56778))
+    assert tiny.ok and "dropped by more than 0.00005" in format_comparison(tiny)
+    assert not compare_results(_result(0.56781), _result(0.56778), tolerance=0).ok  # 0: any drop fails
+    shown = compare_results(_result(0.5678), _result(0.5677))  # a drop that prints (-0.0001) still fails
+    assert not shown.ok and "(-0.0001)" in format_comparison(shown)
+
+
+def test_a_query_whose_ranks_alone_moved_reads_cleanly() -> None:
+    """A candidate report row read "moved: ;" with an empty metric list -> only the ranks."""
+    from mimomem.bench.significance import query_changes
+    from mimomem.bench.wins import describe, detail
+
+    before = _result(ranks={"d1": 1, "d2": 12})["datasets"][0]["backends"][0]["queries"]
+    after = _result(ranks={"d1": 1, "d2": 15})["datasets"][0]["backends"][0]["queries"]
+    (change,) = query_changes(before, after)
+    assert change.verdict == "moved" and detail(change) == "d2 rank 12 -> 15"
+    assert describe(change) == "q1 '部署脚本' [long]: d2 rank 12 -> 15"

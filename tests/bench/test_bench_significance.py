@@ -77,7 +77,7 @@ def test_alpha_keeps_significant_drops_only() -> None:
     assert "not significant at alpha 0.05 (4 drop(s), not failing)" in format_comparison(gated)
     failed = compare_results(base, broad, alpha=0.05)
     assert not failed.ok and all(r.p_value is not None and r.p_value < 0.05 for r in failed.regressions)
-    assert "dropped by more than 0 and significantly (p < 0.05)" in format_comparison(failed)
+    assert "dropped by more than 0.00005 and significantly (p < 0.05)" in format_comparison(failed)
     assert compare_results(base, broad, 0.2, alpha=0.05).ok  # the absolute tolerance still applies
     with pytest.raises(ValueError, match="alpha"):
         compare_results(base, broad, alpha=1.5)
