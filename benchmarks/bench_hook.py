@@ -170,7 +170,10 @@ def breakdown(repo: Path, sid: str, payload: dict[str, object], env: dict[str, s
         sid = new_session_id()
     full = {"session_id": sid, "cwd": str(repo), "transcript_path": str(repo.parent / "none.jsonl"), **payload}
     code = BREAKDOWN.format(payload=json.dumps(full), prompt=prompt)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    # cwd: `python -c` puts its working directory first on sys.path; run from a checkout's root (as
+    # benchmarks/README.md says), it would import the source tree instead of the mimomem being measured
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, cwd=repo)
+    out = done.stdout
     return {k: v * 1000 for k, v in json.loads(out).items()}
 
 
