@@ -1,7 +1,8 @@
 """Tiered injection of curated memory into a model's context.
 
 Tiers, in order: every hard rule (always), the outline (always), then at most
-``max_bodies`` memory bodies picked by recall for the context text, as long as they fit
+``max_bodies`` memory bodies for the context text - those whose ``load_when`` scenario it
+matches first (as the per-prompt hook routes them), then recall's - as long as they fit
 in ``budget_chars``.  Nothing is cut silently: memories that matched but did not fit, or
 were beyond ``max_bodies``, are named at the end with the way to read them.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from mimomem.curated.memory import Memory
     from mimomem.curated.store import CuratedMemory
 
 
@@ -35,15 +37,12 @@ def render_injection(store: CuratedMemory, context_text: str, *, max_bodies: int
         parts.append("(none)")
     parts += ["", "## Outline"]
     parts.extend(store.outline() or ["(no curated memories yet)"])
-    recalled = store.recall(context_text, limit=max_bodies * 2 + 4, count_hits=False) if context_text.strip() else []
-    rule_ids = {(r.scope, r.id) for r in rules}
-    recalled = [r for r in recalled if (r.memory.scope, r.memory.id) not in rule_ids]
+    recalled = _relevant(store, context_text, max_bodies * 2 + 4, {(r.scope, r.id) for r in rules})
     shown: list[str] = []
     over_budget: list[str] = []
     over_count: list[str] = []
     used = 0
-    for item in recalled:
-        m = item.memory
+    for m in recalled:
         block = f"### {m.id} ({m.scope}): {m.summary}\n{m.body.strip()}".rstrip()
         if len(shown) >= max_bodies:
             over_count.append(m.id)
@@ -61,3 +60,20 @@ def render_injection(store: CuratedMemory, context_text: str, *, max_bodies: int
     if over_budget or over_count:
         parts.append("Read any of them with recall (`mimomem recall QUERY`).")
     return "\n".join(parts) + "\n"
+
+
+def _relevant(store: CuratedMemory, context_text: str, limit: int, rule_ids: set[tuple[str, str]]) -> list[Memory]:
+    """The memories whose ``load_when`` scenario matches (as the per-prompt hook routes them), then the
+    recalled ones; hard rules, shown above, are left out."""
+    from mimomem.curated.routing import routed
+
+    if not context_text.strip():
+        return []
+    recalled = (r.memory for r in store.recall(context_text, limit=limit, count_hits=False))
+    seen = set(rule_ids)
+    out = []
+    for m in (*routed(store, context_text), *recalled):
+        if (m.scope, m.id) not in seen:
+            seen.add((m.scope, m.id))
+            out.append(m)
+    return out

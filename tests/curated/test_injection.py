@@ -107,3 +107,16 @@ def test_outline_caps_goals_and_scenarios_and_says_so(tmp_path: Path) -> None:
     assert any("... and 4 more pinned memories" in ln for ln in lines)
     assert any(ln.endswith("; ... and 9 more scenarios") for ln in lines)
     assert 14 == (s.roots["project"] / "ROOT.md").read_text().count("- pinned goal")
+
+
+def test_a_load_when_scenario_brings_its_memory_as_the_prompt_hook_does(tmp_path: Path) -> None:
+    """`inject 部署` ignored a memory's load_when scenario while `context --prompt 部署` honoured it -> both do."""
+    s = CuratedMemory(tmp_path / "p", tmp_path / "g", now=NOW)
+    s.remember("facts", "数据库端口是 5433", "生产库 postgres 改到 5433。", author="user", load_when=["部署"])
+    s.remember("facts", "部署用 pnpm", "部署脚本用 pnpm。", author="user")
+    assert [r.memory.summary for r in s.recall("部署", count_hits=False)] == ["部署用 pnpm"]  # recall alone misses it
+    text = s.render_injection("部署", max_bodies=4, budget_chars=5000)
+    relevant = text[text.index("## Relevant memories") :]
+    assert "数据库端口是 5433" in relevant and "部署用 pnpm" in relevant
+    assert relevant.index("数据库端口是 5433") < relevant.index("部署用 pnpm")  # the scenario first, as the hook
+    assert relevant.count("数据库端口是 5433") == 1
