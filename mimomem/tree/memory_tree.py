@@ -230,8 +230,17 @@ class MemoryTree:
         """
         path = self.check_write(target, by)
         _refuse_secrets(text, path)
-        self._append(path, lambda _old: text)
+        self._append(path, lambda _old: text, start=self._template_of(path))
         return path
+
+    def _template_of(self, path: Path) -> str:
+        """What a missing file starts from before an append: a project ``MEMORY.md`` its template (so an
+        append to a new project keeps the section headings, as ``ensure_templates`` would have made it),
+        any other file nothing (notes entries come through ``append_note``, which has its own)."""
+        layer = path.parent.parent
+        if path.name != "MEMORY.md" or layer.name != "projects" or layer.parent.resolve() != self.root.resolve():
+            return ""
+        return templates.memory_template()
 
     def append_note(self, text: str, by: Writer, *, turn: int | None = None) -> tuple[Path, int]:
         """Append ``text`` to ``by``'s session's notes inbox as entry ``turn``; returns path and turn.

@@ -92,3 +92,17 @@ def test_an_import_writes_as_the_writers_author(where: Where, tmp_path: Path) ->
 
     kinds = {m.id.split("/")[0]: m.kind for m in CuratedMemory(project_root=where.worktree).inspect().memories}
     assert kinds == {"rules": "rule-proposal", "facts": "fact"}  # a model's imported rule waits for a person
+
+
+def test_an_append_to_a_new_project_memory_keeps_the_template(where: Where) -> None:
+    """`write project --append` on a new project made a MEMORY.md with no section headings -> the template, then it."""
+    from mimomem.tree.templates import MEMORY_SECTIONS, memory_template
+
+    written = write(where, where.writer(), "project", "- Always run pnpm test before deploying\n", append=True)
+    text = written.path.read_text(encoding="utf-8")
+    assert text.startswith(memory_template()) and text.endswith("- Always run pnpm test before deploying\n")
+    assert all(f"## {name}\n" in text for name in MEMORY_SECTIONS)
+    write(where, where.writer(), "project", "- second\n", append=True)  # an existing file: appended as it is
+    assert written.path.read_text(encoding="utf-8") == text + "- second\n"
+    other = where.tree.root / "projects" / "notes-elsewhere.md"  # not a layer file: no template
+    assert where.tree._template_of(other) == ""
