@@ -50,7 +50,9 @@ def cut_snippet(
     Follows FTS5's ``snippet()`` idea - the window covering the most distinct phrases
     (then the most instances) wins and is centred on its matches - but copies the
     user's original characters, and merges overlapping bigram matches into one span
-    (``<<部署脚本>>``, never FTS5 3.40's garbled overlap output).
+    (``<<部署脚本>>``, never FTS5 3.40's garbled overlap output).  Markers the text already holds
+    (a search result pasted into a transcript) are shown as look-alikes (``‹‹``, ``››``), so every
+    marker in a snippet is one hit's and none nests.
     """
     tokens = tokenizer(text)
     if not tokens:
@@ -66,10 +68,17 @@ def cut_snippet(
     hi_char = len(text) if end == total else tokens[end - 1].end
     out = [ellipsis] if start > 0 else []
     pos = lo_char
+
+    def plain(part: str) -> str:  # the text's own markers (a pasted search result): look-alikes, never ours
+        for mark, alike in ((open_mark, "\u2039"), (close_mark, "\u203a")):
+            if mark:
+                part = part.replace(mark, alike * len(mark))
+        return part
+
     for s, e in _merge(spans):
-        out += [text[pos:s], open_mark, text[s:e], close_mark]
+        out += [plain(text[pos:s]), open_mark, plain(text[s:e]), close_mark]
         pos = e
-    out.append(text[pos:hi_char])
+    out.append(plain(text[pos:hi_char]))
     if end < total:
         out.append(ellipsis)
     return "".join(out)

@@ -240,6 +240,15 @@ def test_snippet_marks_the_original_text_and_merges_overlapping_bigrams():
     assert "我们的<<部署脚本>>用 <<ＡＰＩ５４３３>> 调用" == snippet
 
 
+def test_snippet_of_text_holding_markers_has_one_marker_per_hit():
+    """History text holding a pasted search result nested the markers (<<<<数据库>>>>) -> its own are look-alikes."""
+    text = "上次搜到：1. <<数据库>><<端口>>是 5433；另一条 数据库端口 >> 5432"
+    snippet = cut_snippet(text, parse_query("数据库 端口").phrases())
+    assert "<<<<" not in snippet and ">>>>" not in snippet
+    assert snippet == "上次搜到：1. ‹‹<<数据库>>››‹‹<<端口>>››是 5433；另一条 <<数据库端口>> ›› 5432"
+    assert snippet.count("<<") == snippet.count(">>") == 3
+
+
 def test_snippet_window_has_ellipses_and_centres_on_the_match():
     words = [f"w{i}" for i in range(100)]
     words[50] = "needle"
