@@ -62,9 +62,13 @@ def cmd_search(args: argparse.Namespace) -> int:
         return NO
     place = "all projects" if args.all_projects else where.project_name
     narrowed = "".join(", " + OPTIONS[k].format(v) for k, v in filters.named().items())
-    print(f"Found {len(results)} match(es) in {place}{narrowed} (best first, backend {results.backend}):\n")
+    print(
+        f"Found {len(results)} match(es) in {place}{narrowed} (best first by the fused score, backend "
+        f"{results.backend}):\n"
+    )
     for hit in results:
-        print(f"### {hit.path}\n{hit.label}, type {hit.type}, score {hit.source_score:.4g}\n{hit.snippet}\n")
+        own = f"{'BM25' if hit.source == 'tree' else 'recall'} {hit.source_score:.4g}"
+        print(f"### {hit.path}\n{hit.label}, type {hit.type}, score {hit.score:.4g} ({own})\n{hit.snippet}\n")
     for hint in hints:
         print(hint)
     return OK

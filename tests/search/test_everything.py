@@ -54,3 +54,22 @@ def test_template_boilerplate_is_not_matched(two_projects: tuple[Where, Where]) 
     shop, _ = two_projects
     assert search_everything(shop, "design decisions") == []
     assert search_everything(shop, "near-duplicate entry") == []
+
+
+def test_the_cli_list_is_in_the_order_of_the_score_it_shows(
+    two_projects: tuple[Where, Where], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`mimomem search` printed each store's own score (BM25, recall) beside a list ordered by the fused one,
+    so the numbers went up and down -> the fused score it is ordered by, each store's own in brackets."""
+    import re
+
+    from mimomem.cli import main
+
+    shop, _ = two_projects
+    CuratedMemory(project_root=shop.worktree).remember("facts", "数据库端口的备份也在 6543", author="user")
+    assert main(["search", "数据库端口", "--all-projects", "--project", str(shop.worktree)]) == 0
+    out = capsys.readouterr().out
+    shown = [float(s) for s in re.findall(r", score ([\d.e-]+) \((?:BM25|recall) [\d.e-]+\)", out)]
+    assert len(shown) == out.count("\n### ") + out.startswith("### ") >= 4
+    assert shown == sorted(shown, reverse=True)
+    assert "(BM25 " in out and "(recall " in out
