@@ -62,8 +62,28 @@ def locate(
     name = identity.root.name if identity.root is not None else "global"
     _remember(tree, "projects", identity.id, str(identity.root or ""))
     if sid is not None:
-        _remember(tree, "sessions", sid, identity.id)
+        sid = _session_of(tree, sid, identity.id)
     return Where(tree, identity.id, name, identity.root, sid)
+
+
+def _session_of(tree: MemoryTree, sid: str, project_id: str) -> str:
+    """``sid`` for the project it was first used in; in any other project ``<sid>.<project id, 8>``.
+
+    One id given in two projects (``MIMOMEM_SESSION=my-session`` in both) would otherwise share one
+    ``sessions/<sid>/`` - one ``notes.md``, one checkpoint - across the projects.  The first project
+    keeps the plain id (its record is never overwritten); each other project gets its own directory.
+    """
+    path = tree.data_dir / STATE / "sessions" / sid
+    try:
+        owner = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        owner = ""
+    if owner == project_id:
+        return sid
+    if owner:
+        sid = check_id(f"{sid[:119]}.{project_id[:8]}", kind="session")
+    _remember(tree, "sessions", sid, project_id)
+    return sid
 
 
 STATE = "state"

@@ -77,3 +77,21 @@ def test_an_unreadable_state_directory_never_stops_a_call(tree: MemoryTree, repo
     where = locate(repo, session_id="S1", tree=tree, env={})
     assert where.session_id == "S1"
     assert session_projects(tree) == {} and project_names(tree) == {}
+
+
+def test_one_session_id_in_two_projects_gets_two_notes(tree: MemoryTree, repo: Path, tmp_path: Path) -> None:
+    """MIMOMEM_SESSION=my-session in two projects shared one sessions/my-session/notes.md -> one per project."""
+    other = tmp_path / "blog"
+    (other / ".git").mkdir(parents=True)
+    env = {"MIMOMEM_SESSION": "my-session"}
+    first, second = locate(repo, tree=tree, env=env), locate(other, tree=tree, env=env)
+    assert first.session_id == "my-session" and second.session_id == f"my-session.{second.project_id[:8]}"
+    assert tree.notes(first.session_id) != tree.notes(second.session_id)
+    tree.append_note("甲项目的笔记", first.writer())
+    tree.append_note("乙项目的笔记", second.writer())
+    assert "乙项目" not in tree.notes(first.session_id).read_text(encoding="utf-8")
+    assert "甲项目" not in tree.notes(second.session_id).read_text(encoding="utf-8")
+    again = locate(repo, tree=tree, env=env), locate(other, tree=tree, env=env)  # stable, both ways
+    assert [w.session_id for w in again] == [first.session_id, second.session_id]
+    owners = session_projects(tree)
+    assert owners[first.session_id] == first.project_id and owners[second.session_id] == second.project_id
