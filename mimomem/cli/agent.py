@@ -34,15 +34,16 @@ def _where(args: argparse.Namespace, *, need_session: bool = False) -> Any:
 
 def cmd_context(args: argparse.Namespace) -> int:
     """Print the context an agent would get now: at session start, or for ``--prompt``."""
-    from mimomem.context.assemble import prompt_context, session_context
+    from mimomem.context.assemble import PROMPT_BUDGET, SESSION_BUDGET, prompt_context, session_context
 
-    if args.budget < 100:
-        raise UsageError(f"--budget must be at least 100 tokens, got {args.budget}")
+    budget = args.budget if args.budget is not None else PROMPT_BUDGET if args.prompt is not None else SESSION_BUDGET
+    if budget < 100:
+        raise UsageError(f"--budget must be at least 100 tokens, got {budget}")
     where = _where(args)
     if args.prompt is not None:
-        ctx = prompt_context(where, args.prompt, budget=args.budget)
+        ctx = prompt_context(where, args.prompt, budget=budget)
     else:
-        ctx = session_context(where, budget=args.budget)
+        ctx = session_context(where, budget=budget)
     if args.json:
         print(json.dumps(ctx.as_dict(), ensure_ascii=False, indent=2))
     else:

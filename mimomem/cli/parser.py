@@ -381,9 +381,8 @@ def _add_agent(sub: Subparsers) -> None:
     p.add_argument(
         "--budget",
         type=int,
-        default=4000,
         metavar="TOKENS",
-        help="total estimated tokens (default 4000; per-prompt context is usually far smaller)",
+        help="total estimated tokens (default: 4000 at session start, 1200 with --prompt, as the hooks use)",
     )
     p.add_argument("--json", action="store_true", help="print blocks, token counts and the text as JSON")
     p.set_defaults(func=agent.cmd_context)

@@ -77,3 +77,18 @@ def test_context_json_counts_tokens_within_budget(
     data = json.loads(out)
     assert status == 0 and data["tokens"] <= 600
     assert {b["name"] for b in data["blocks"]} >= {"instructions"}
+
+
+def test_context_uses_the_hooks_budgets_by_default(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`context --prompt` reported a budget of 4,000 tokens where the hook (and the docs) use 1,200 per prompt."""
+    from mimomem.context.assemble import PROMPT_BUDGET, SESSION_BUDGET
+
+    run(capsys, monkeypatch, "write", "project", stdin="# Project memory\n\n## Rules\n- 部署前先跑测试\n")
+    _, _, err = run(capsys, monkeypatch, "context", "--prompt", "部署前要做什么")
+    assert err.strip().endswith(f"of {PROMPT_BUDGET} estimated tokens]") and PROMPT_BUDGET == 1200
+    _, _, err = run(capsys, monkeypatch, "context")
+    assert err.strip().endswith(f"of {SESSION_BUDGET} estimated tokens]") and SESSION_BUDGET == 4000
+    _, _, err = run(capsys, monkeypatch, "context", "--prompt", "部署", "--budget", "700")
+    assert err.strip().endswith("of 700 estimated tokens]")
