@@ -71,6 +71,7 @@ def add_parsers(sub: Subparsers) -> None:
         "mimomem, corpora/e2e-dev in a checkout); "
         "--json and --report apply",
     )
+    _host_options(p)
     _bench_compare_options(p)
     add_tokenizer_options(p)
     p.add_argument(
@@ -79,6 +80,22 @@ def add_parsers(sub: Subparsers) -> None:
         help="only the documented CJK failure cases (corpora/failures/): hits per backend side by side",
     )
     p.set_defaults(func=cmd_bench)
+
+
+def _host_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--host",
+        choices=("claude-code",),
+        help="with --e2e: play the dev set's sessions through the real Claude Code (the host extra's bundled CLI) "
+        "against a loopback stand-in for the model, score what the model received, beside the replay",
+    )
+    p.add_argument(
+        "--route",
+        choices=("settings", "plugin", "plugin-dir"),
+        default="settings",
+        help="with --host: how mimomem is installed in the host (settings hooks, or the plugin)",
+    )
+    p.add_argument("--limit", type=int, metavar="N", help="with --host: ask only the first N questions (a smoke run)")
 
 
 def _bench_compare_options(p: argparse.ArgumentParser) -> None:
@@ -161,8 +178,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from mimomem.bench.scale import parse_sizes
 
     check_outputs(args)
+    if getattr(args, "host", None) and getattr(args, "e2e", None) is None:
+        raise UsageError("--host runs the end-to-end benchmark through the real host: add --e2e")
     if getattr(args, "e2e", None) is not None:
-        return cmd_bench_e2e(args)
+        return cmd_bench_host(args) if getattr(args, "host", None) else cmd_bench_e2e(args)
     saved = bench.load_result(args.compare) if args.compare else None
     extra: dict[str, Any] = {}
     if args.tokenizer:
@@ -232,4 +251,22 @@ def cmd_bench_e2e(args: argparse.Namespace) -> int:
         print(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
     else:
         print(e2e.format_text(result), end="")
+    return OK
+
+
+def cmd_bench_host(args: argparse.Namespace) -> int:
+    """``mimomem bench --e2e --host claude-code``: the dev set through the real host, beside the replay."""
+    from mimomem.bench import e2e
+    from mimomem.bench.host.e2e import format_comparison, run_host_e2e
+    from mimomem.bench.runner import stderr_progress
+
+    if args.limit is not None:
+        checks.in_range(args.limit, "--limit", 1)
+    path = Path(args.e2e) if args.e2e else None
+    host = run_host_e2e(path, route=args.route, progress=stderr_progress, limit=args.limit)
+    replay = e2e.run_e2e(path, systems=("mimomem",), progress=stderr_progress)
+    if args.json:
+        print(json.dumps({"host": host, "replay": replay}, ensure_ascii=False, indent=1, sort_keys=True))
+    else:
+        print(format_comparison(host, replay), end="")
     return OK

@@ -73,6 +73,7 @@ class Sandbox:
             {
                 "HOME": str(home),
                 "PATH": HOST_PATH,
+                "SHELL": "/bin/bash",
                 "XDG_CONFIG_HOME": str(home / ".config"),
                 "XDG_CACHE_HOME": str(home / ".cache"),
                 "XDG_DATA_HOME": str(home / ".local" / "share"),
@@ -90,8 +91,9 @@ class Sandbox:
         env.update(self.extra_env)
         return env
 
-    def prepare(self, files: dict[str, str] | None = None) -> Sandbox:
-        """Create ``HOME`` and the project (a git repository holding ``files``), then install mimomem."""
+    def prepare(self, files: dict[str, str] | None = None, *, install: bool = True) -> Sandbox:
+        """Create ``HOME`` and the project (a git repository holding ``files``), then install mimomem
+        (``install=False``: another project of this ``HOME`` installed the plugin for the user already)."""
         self.home.mkdir(parents=True, exist_ok=True)
         self.project.mkdir(parents=True, exist_ok=True)
         for rel, text in (files or {"README.md": f"# {self.project_name}\n"}).items():
@@ -101,7 +103,8 @@ class Sandbox:
         self._run(["git", "init", "-q", "-b", "main"], self.project)
         self._run(["git", "add", "-A"], self.project)
         self._run(["git", "commit", "-q", "-m", "start"], self.project)
-        self.install()
+        if install:
+            self.install()
         return self
 
     def install(self) -> None:

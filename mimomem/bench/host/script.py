@@ -23,10 +23,15 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Step:
-    """One model response inside a turn: text, tool calls, or both."""
+    """One model response inside a turn: text, tool calls, or both.
+
+    ``before`` runs on the stand-in's side just before the response is sent (a scenario sets up
+    what the tool will find: a file's content, what a stubbed command prints).
+    """
 
     text: str = ""
     tools: tuple[ToolCall, ...] = ()
+    before: Callable[[], None] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -45,9 +50,10 @@ class Turn:
 
 @dataclass
 class Script:
-    """The turns of one session, in order."""
+    """The turns of one session, in order; ``compact_summary`` answers the host's compaction request."""
 
     turns: Sequence[Turn] = field(default_factory=list)
+    compact_summary: str = ""
 
     def turn(self, index: int) -> Turn | None:
         return self.turns[index] if 0 <= index < len(self.turns) else None

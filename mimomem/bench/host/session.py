@@ -87,8 +87,12 @@ def run_session(
     extra_args: list[str] | None = None,
     turn_seconds: float = TURN_SECONDS,
     resume: str | None = None,
+    end: bool = True,
 ) -> Session:
-    """Run ``script``'s turns through the host in ``sandbox`` against ``model``; raises ``HostSessionError``."""
+    """Run ``script``'s turns through the host in ``sandbox`` against ``model``; raises ``HostSessionError``.
+
+    ``end=False``: the session never ends (killed after its last turn, as a crash or a closed
+    terminal would: no ``SessionEnd``)."""
     model.set_script(script)
     first = len(model.requests)
     argv = [
@@ -99,17 +103,7 @@ def run_session(
         *(extra_args or []),
     ]
     started = time.monotonic()
-    proc = subprocess.Popen(
-        argv,
-        cwd=sandbox.project,
-        env=sandbox.env(model.url),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-        start_new_session=True,
-    )
+    proc = _spawn(argv, sandbox, model)
     lines: queue.Queue[str | None] = queue.Queue()
     stderr: list[str] = []
     readers = [
@@ -123,8 +117,11 @@ def run_session(
         for number, turn in enumerate(script.turns, 1):
             _send(proc, turn.prompt)
             _until_result(lines, events, turn_seconds, f"turn {number} of {len(script.turns)}")
+        if not end:
+            _kill(proc)
         assert proc.stdin is not None
-        proc.stdin.close()  # the session ends: SessionEnd runs
+        with contextlib.suppress(OSError):
+            proc.stdin.close()  # the session ends: SessionEnd runs
         _until_exit(proc, lines, events, END_SECONDS)
     except HostSessionError as exc:
         _kill(proc)
@@ -132,9 +129,23 @@ def run_session(
         raise HostSessionError(f"{exc}; stderr: {''.join(stderr).strip()[-600:] or '(empty)'}") from None
     _close(proc, readers)
     session = _session(sandbox, events, model.requests[first:], proc.returncode, "".join(stderr), started)
-    if proc.returncode != 0:
+    if proc.returncode != 0 and end:
         raise HostSessionError(f"the host exited {proc.returncode}: {session.stderr.strip()[-600:]}")
     return session
+
+
+def _spawn(argv: list[str], sandbox: Sandbox, model: StandIn) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        argv,
+        cwd=sandbox.project,
+        env=sandbox.env(model.url),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        start_new_session=True,
+    )
 
 
 def _session(

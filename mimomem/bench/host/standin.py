@@ -43,7 +43,8 @@ class Request:
     @property
     def main_loop(self) -> bool:
         """A main-loop model request (it offers tools); side requests (titles, summaries) offer none."""
-        return self.path.startswith("/v1/messages") and "count_tokens" not in self.path and bool(self.body.get("tools"))
+        on_path = self.path.startswith("/v1/messages") and "count_tokens" not in self.path
+        return on_path and bool(self.body.get("tools")) and not compaction(self)
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -110,6 +111,8 @@ class StandIn:
 
     def answer(self, request: Request) -> dict[str, Any]:
         """The assistant message for a ``/v1/messages`` request."""
+        if compaction(request):
+            return _message([{"type": "text", "text": self.script.compact_summary or SIDE_TEXT}], "end_turn")
         if not request.main_loop:
             return _message([{"type": "text", "text": SIDE_TEXT}], "end_turn")
         with self._lock:
@@ -117,7 +120,7 @@ class StandIn:
 
     def _next_main(self, request: Request) -> dict[str, Any]:
         cursor = self._cursor
-        turn_index = typed_turn(request.messages, [t.prompt for t in self.script.turns])
+        turn_index = typed_turn(request.messages, [t.prompt for t in self.script.turns], cursor.turn)
         turn = self.script.turn(turn_index)
         if turn is None:
             return _message([{"type": "text", "text": "(the script has no more turns)"}], "end_turn")
@@ -128,6 +131,8 @@ class StandIn:
         if cursor.step < len(cursor.steps):
             step = cursor.steps[cursor.step]
             cursor.step += 1
+            if step.before is not None:
+                step.before()
             blocks = self._blocks(step)
             stop = "tool_use" if step.tools else "end_turn"
             return _message(blocks, stop)
@@ -145,20 +150,39 @@ class StandIn:
         return blocks
 
 
-def typed_turn(messages: list[dict[str, Any]], prompts: list[str]) -> int:
-    """Which of ``prompts`` (in order) the conversation has reached: the index of the last one found.
+COMPACTION = "CRITICAL: Respond with TEXT ONLY. Do NOT call any tools."
+"""How the host's compaction request (``/compact``, or an automatic one) opens its last user message (2.1.337)."""
 
-    The host may merge a typed prompt into the user message that carries the previous turn's
-    tool results, so the turn is read from the prompts present, not from the message's shape.
+
+def compaction(request: Request) -> bool:
+    """True for the host's request to summarize the conversation (it carries tools, but wants text only)."""
+    last = request.messages[-1] if request.messages else None
+    return (
+        isinstance(last, dict)
+        and last.get("role") == "user"
+        and any(t.startswith(COMPACTION) for t in _texts(last.get("content")))
+    )
+
+
+def typed_turn(messages: list[dict[str, Any]], prompts: list[str], current: int = -1) -> int:
+    """The turn the conversation is in: ``current``, or a later one whose prompt the messages now hold.
+
+    Read from the prompts present, not from the messages' shape: the host may merge a typed prompt
+    into the user message that carries the previous turn's tool results (adding a newline to it),
+    and after a compaction the earlier prompts are gone.  A slash command (``/compact``) never
+    reaches the model: the turn after it starts when its prompt is found.
     """
-    found = 0
-    for message in messages:
-        if message.get("role") != "user" or found >= len(prompts):
-            continue
-        for text in _texts(message.get("content")):
-            if found < len(prompts) and text == prompts[found]:
-                found += 1
-    return found - 1
+    typed = [t.strip() for m in messages if m.get("role") == "user" for t in _texts(m.get("content"))]
+    while True:
+        j = current + 1
+        while j < len(prompts) and prompts[j].startswith("/"):
+            j += 1
+        if j >= len(prompts):
+            return current
+        wanted = prompts[j].strip()
+        if typed.count(wanted) <= sum(p.strip() == wanted for p in prompts[:j]):
+            return current
+        current = j
 
 
 def _texts(content: Any) -> list[str]:
