@@ -91,7 +91,30 @@ def memory_options(cwd: str | os.PathLike[str], *, options: Any = None, agent: s
     """
     memory = SessionMemory(cwd, agent=agent)
     mine = {"hooks": memory.hooks(), "mcp_servers": {SERVER: memory.server()}, "allowed_tools": list(ALLOWED_TOOLS)}
+    for path in settings_with_hooks(memory.cwd):
+        log.warning(
+            "mimomem: %s also runs mimomem's hook command, and the SDK loads it unless setting_sources leaves it "
+            "out: the model would get the context twice (run `mimomem uninstall claude-code`, or keep one route)",
+            path,
+        )
     return mine if options is None else merged(options, mine)
+
+
+def settings_with_hooks(cwd: str) -> list[str]:
+    """The settings files Claude Code reads for ``cwd`` (project, local, user) that hold mimomem's hooks."""
+    from pathlib import Path
+
+    from mimomem.hooks.install import read_settings, strip
+
+    places = [Path(cwd, ".claude", name) for name in ("settings.json", "settings.local.json")]
+    found = []
+    for path in [*places, Path(os.path.expanduser("~"), ".claude", "settings.json")]:
+        try:
+            if strip(read_settings(path)[1])[1]:
+                found.append(str(path))
+        except Exception:  # unreadable or not JSON: not ours to judge here
+            continue
+    return found
 
 
 def merged(options: Any, mine: Mapping[str, Any]) -> dict[str, Any]:

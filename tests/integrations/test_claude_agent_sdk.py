@@ -131,6 +131,26 @@ def test_without_the_sdk_the_error_says_how_to_install(repo: Path, monkeypatch: 
         memory_options(repo)
 
 
+def test_settings_hooks_for_the_same_project_are_warned_about(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The SDK loads the settings files' hooks too: mimomem's there would inject everything twice."""
+    import json
+
+    from mimomem.hooks.install import hooks_config
+    from mimomem.integrations.claude_agent_sdk import memory_options
+
+    monkeypatch.setenv("HOME", str(repo.parent / "user-home"))
+    memory_options(repo)
+    assert not caplog.records
+    settings = repo / ".claude" / "settings.local.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps(hooks_config("/opt/venv/bin/mimomem hook claude-code")), encoding="utf-8")
+    memory_options(repo)
+    assert [r.levelname for r in caplog.records] == ["WARNING"]
+    assert str(settings) in caplog.text and "twice" in caplog.text
+
+
 def test_a_missing_directory_is_refused(tmp_path: Path, sdk: Any) -> None:
     from mimomem.integrations.claude_agent_sdk import memory_options
 
