@@ -15,12 +15,14 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from mimomem.common.private import private_dir
+
 _LOG_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def spawn_detached(argv: Sequence[str], log: Path) -> None:
     """Run ``argv`` in the background, stdout and stderr appended to ``log`` (created 0600)."""
-    log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dir(log.parent)
     fd = os.open(log, _LOG_FLAGS, 0o600)
     try:
         os.fchmod(fd, 0o600)  # the log quotes the user's history: private even if it existed

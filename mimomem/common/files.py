@@ -31,14 +31,15 @@ def _umask() -> int:
     return mask
 
 
-def _mode_for(st: os.stat_result | None) -> int:
+def _mode_for(st: os.stat_result | None, *, private: bool) -> int:
     """The new file's mode: the old regular file's permission bits, else what open() would give.
 
-    Never copied through a symlink, and never setuid/setgid/sticky bits.
+    Never copied through a symlink, and never setuid/setgid/sticky bits.  ``private``: 0600
+    for a new file, an old one's bits without group and other access (tightened).
     """
     if st is not None and stat.S_ISREG(st.st_mode):
-        return stat.S_IMODE(st.st_mode) & 0o777
-    return 0o666 & ~_umask()
+        return stat.S_IMODE(st.st_mode) & (0o700 if private else 0o777)
+    return 0o600 if private else 0o666 & ~_umask()
 
 
 def atomic_write(
@@ -48,12 +49,15 @@ def atomic_write(
     encoding: str = "utf-8",
     dir_fd: int | None = None,
     durable: bool = True,
+    private: bool = True,
 ) -> None:
     """Write ``data`` to ``path`` via a temp file in the same directory, then rename it over ``path``.
 
     The directory must exist.  On any failure the temp file is removed and the old
     content of ``path`` (if any) is untouched.  The new file keeps the old regular file's
-    permission bits (not a symlink's target's, never setuid/setgid/sticky).  The temp file
+    permission bits (not a symlink's target's, never setuid/setgid/sticky), less group and
+    other access unless ``private=False`` (a file mimomem keeps is 0600 whatever the umask,
+    :mod:`mimomem.common.private`; a host's own file keeps its mode).  The temp file
     is created ``O_EXCL | O_NOFOLLOW`` under an unguessable name, so a planted link is
     never written through.
 
@@ -66,17 +70,17 @@ def atomic_write(
     target = Path(path)
     payload = data.encode(encoding) if isinstance(data, str) else data
     name = target.name if dir_fd is not None else os.fspath(target)
-    _replace(name, payload, dir_fd=dir_fd, durable=durable)
+    _replace(name, payload, dir_fd=dir_fd, durable=durable, private=private)
     if durable:
         _sync_directory(target.parent, dir_fd)
 
 
-def _replace(name: str, payload: bytes, *, dir_fd: int | None, durable: bool) -> None:
+def _replace(name: str, payload: bytes, *, dir_fd: int | None, durable: bool, private: bool) -> None:
     """Write ``payload`` to a fresh temp file beside ``name`` and rename it to ``name``."""
     try:
-        mode = _mode_for(os.stat(name, dir_fd=dir_fd, follow_symlinks=False))
+        mode = _mode_for(os.stat(name, dir_fd=dir_fd, follow_symlinks=False), private=private)
     except FileNotFoundError:
-        mode = _mode_for(None)
+        mode = _mode_for(None, private=private)
     fd, tmp = _open_temp(name, dir_fd)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -134,7 +138,7 @@ def file_lock(path: str | os.PathLike[str], *, symlink_error: type[MimomemError]
     reads in the caller's terms) is raised, naming the path and what to do.
     """
     try:
-        fd = os.open(path, _LOCK_FLAGS, 0o644)  # O_NONBLOCK: a FIFO planted there cannot hang the open
+        fd = os.open(path, _LOCK_FLAGS, 0o600)  # O_NONBLOCK: a FIFO planted there cannot hang the open
     except OSError:
         if os.path.islink(path):
             message = f"{os.fspath(path)} is a symlink; remove it (mimomem recreates its lock file)"

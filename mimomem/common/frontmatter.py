@@ -167,7 +167,9 @@ class HeaderCache:
         from mimomem.common.files import atomic_write
 
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            from mimomem.common.private import private_dir
+
+            private_dir(self.path.parent)
             atomic_write(self.path, marshal.dumps((self.VERSION, self.entries)), durable=False)
             self.dirty = False
         except OSError:

@@ -265,7 +265,9 @@ def _save(path: Path, data: dict[str, Any]) -> None:
     from mimomem.common.files import atomic_write
 
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        from mimomem.common.private import private_dir
+
+        private_dir(path.parent)
         atomic_write(path, marshal.dumps(data), durable=False)
     except (OSError, ValueError):
         pass  # a cache that cannot be written costs time, never an answer

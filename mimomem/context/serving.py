@@ -194,7 +194,9 @@ def save_plan(path: str, key: tuple[Any, ...], stamps: Iterable[tuple[str, Stamp
         head = marshal.dumps(header)
         blob = _HEAD.pack(_MAGIC, len(head)) + head
         blob += b"\0" * (_data_start(len(head)) - len(blob)) + bulk
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        from mimomem.common.private import private_dir
+
+        private_dir(os.path.dirname(path))
         atomic_write(path, blob, durable=False)
         prune_plans(os.path.dirname(path), keep=path)
     except Exception:  # a plan is a cache: one that cannot be saved never costs an answer

@@ -222,7 +222,9 @@ def save(
         produced = {scope: set(root.memories) for scope, root in roots.items()}
     token = os.urandom(12).hex()
     try:
-        base.parent.mkdir(parents=True, exist_ok=True)
+        from mimomem.common.private import private_dir
+
+        private_dir(base.parent)
         save_index(ranking.index, f"{base}.bm25", stamp=token, durable=False)
         state = (_identity(roots, categories), token, listings, produced, ranking.info, ranking.bounds)
         atomic_write(f"{base}.info", marshal.dumps(state), durable=False)

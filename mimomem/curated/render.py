@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from mimomem.common.files import atomic_write
+from mimomem.common.private import private_dir
 from mimomem.curated.memory import Memory
 from mimomem.curated.roots import CuratedRoot
 from mimomem.errors import OutsideRootError
@@ -127,7 +128,7 @@ def write_compiled(root: CuratedRoot, categories: Sequence[str], only: Iterable[
             pass
         if path.parent.is_symlink():
             raise OutsideRootError(f"{path.parent} is a symlink; refusing to write the compiled index there")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         atomic_write(path, text)
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write, file_lock
+from mimomem.common.private import private_dir
 from mimomem.curated.ids import split_id
 from mimomem.curated.listing import Listing, StaleListingError, StatKey, listed_key, scan_root, stat_key
 from mimomem.curated.memory import MAX_FILE_BYTES, Memory, Problem, memory_from_document
@@ -103,7 +104,7 @@ class CuratedRoot:
         """Create the root and its ``.gitignore`` on first write."""
         if self.path.is_symlink():  # compiling refuses it too: refuse before writing anything there
             raise OutsideRootError(f"memory root {self.path} is a symlink; use the real directory as the root")
-        self.path.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path)
         gi = self.path / ".gitignore"
         if not gi.exists():
             atomic_write(gi, GITIGNORE)

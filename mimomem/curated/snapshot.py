@@ -196,7 +196,9 @@ class RootSnapshot:
         head = marshal.dumps((self.identity, table))
         target = snapshot_file(self.root)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            from mimomem.common.private import private_dir
+
+            private_dir(target.parent)
             atomic_write(target, b"".join([len(head).to_bytes(8, "little"), head, *parts]), durable=False)
             _prune(target.parent)
         except (OSError, ValueError):

@@ -56,7 +56,7 @@ class Undo:
     def mkdir(self, directory: Path) -> None:
         """Create a category directory (noted, so an undone write removes it again)."""
         if not directory.is_dir():
-            directory.mkdir()
+            directory.mkdir(mode=0o700)
             self.new_dirs.append(directory)
 
     def note(self, path: Path) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from contextlib import suppress
 from pathlib import Path
 
+from mimomem.common.private import private_database
 from mimomem.errors import HistoryError, SchemaTooNewError
 from mimomem.search.db import BUSY_TIMEOUT_MS, bigram_tokenizer_id, shadow_tokens, shadow_tokens_many, transaction
 
@@ -96,37 +96,14 @@ def _part_tokens(
 # --- connection and schema ---
 
 
-PRIVATE_FILE = 0o600
-"""Mode of the history database: it holds whole conversations (SQLite gives -wal and -shm the same)."""
-
-
-def _create_private(path: Path) -> None:
-    """Create ``path`` empty with mode 0600 (its folder 0700) unless it exists: SQLite would make it 0644."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    with suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
-
-
-def _tighten(path: Path) -> None:
-    """Take group and other access from our database and its -wal / -shm (made 0644 by an older mimomem)."""
-    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-        try:
-            mode = file.stat().st_mode & 0o777
-            if mode & 0o077:
-                os.chmod(file, mode & PRIVATE_FILE)
-        except OSError:
-            pass  # not there, or not ours to change: SQLite's own errors say more
-
-
 def connect(path: Path) -> sqlite3.Connection:
-    _create_private(path)
+    private_database(path)
     conn = sqlite3.connect(os.fspath(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     conn.text_factory = _lenient_text  # a row stored as bad UTF-8 (another writer) must not stop every reader
     try:
         conn.create_function("mimomem_part_tokens", 6, _part_tokens, deterministic=True)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _refuse_foreign(conn, path)  # before WAL: switching the journal mode would change the file
-        _tighten(path)
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         with transaction(conn):

@@ -122,7 +122,7 @@ def install(path: Path, command: str | None = None) -> Change:
     if not changed:
         return Change(target, [], None)
     backup = _backup(target, raw)
-    atomic_write(target, dumps(merged))
+    atomic_write(target, dumps(merged), private=False)  # the host's settings keep their mode
     return Change(target, changed, backup)
 
 
@@ -137,14 +137,14 @@ def uninstall(path: Path) -> Change:
         return Change(target, [], None)
     original = _matching_backup(target, stripped)
     if original is not None:  # nothing else changed: the file as it was, and its backup (the same bytes) gone
-        atomic_write(target, original[1])
+        atomic_write(target, original[1], private=False)
         original[0].unlink()
         return Change(target, removed, None, restored=True)
     if stripped == {} and not _backups(target):
         _remove_created(target)  # install created the file and it holds nothing else
         return Change(target, removed, None, restored=True)
     backup = _backup(target, raw)
-    atomic_write(target, dumps(stripped))
+    atomic_write(target, dumps(stripped), private=False)
     return Change(target, removed, backup)
 
 

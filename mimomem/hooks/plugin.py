@@ -77,7 +77,7 @@ def write_plugin(directory: Path, *, with_mcp: bool) -> list[Path]:
     for rel, text in plugin_files(with_mcp=with_mcp).items():
         path = directory / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, text)
+        atomic_write(path, text, private=False)  # a plugin the host reads: its usual mode
         if rel == RUNNER:
             os.chmod(path, 0o755)
         written.append(path)

@@ -49,7 +49,9 @@ def append_digest(where: Where, transcript: str, *, trigger: str) -> Path | None
     from mimomem.history.digest import digest_transcript
 
     state_file = _state_file(where)
-    state_file.parent.mkdir(parents=True, exist_ok=True)
+    from mimomem.common.private import private_dir
+
+    private_dir(state_file.parent)
     # held from reading the offset to writing it: a background digest and a later hook never
     # both digest the same stretch
     with file_lock(state_file.with_suffix(".lock"), symlink_error=TranscriptReadError):
@@ -180,8 +182,9 @@ def _read_state(path: Path) -> dict[str, Any]:
 
 def _write_state(path: Path, state: dict[str, Any]) -> None:
     from mimomem.common.files import atomic_write
+    from mimomem.common.private import private_dir
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     atomic_write(path, json.dumps(state))
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mimomem.common.private import private_dir
 from mimomem.common.secrets import redact_secrets
 from mimomem.history.evidence import Evidence, Window
 from mimomem.history.history_store import HistoryStore
@@ -174,7 +175,7 @@ def save_undo(tree: Any, path: Path, text: str) -> Path:
     real = Path(os.path.realpath(path))
     rel = real.relative_to(root) if real.is_relative_to(root) else Path("outside", *real.parts[1:])
     folder = Path(tree.data_dir) / UNDO_DIR / rel.parent
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(folder)
     number = 1 + sum(1 for entry in os.scandir(folder) if entry.name.startswith(rel.name + "."))
     data = text.encode("utf-8")
     while True:

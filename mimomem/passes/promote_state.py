@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.common.files import atomic_write
+from mimomem.common.private import private_dir
 from mimomem.tree.where import STATE, Where
 
 MAX_BRIEFS = 4
@@ -119,7 +120,7 @@ def read_marker(path: Path, session_id: str = "") -> Marker | None:
 
 def write_marker(where: Where, marker: Marker) -> None:
     path = marker_path(where, marker.session_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     atomic_write(path, marker.as_json())
 
 
@@ -148,7 +149,7 @@ def markers(where: Where) -> list[Marker]:
 def project_lock(where: Where, *, timeout: float) -> Iterator[bool]:
     """Hold the project's promotion lock; yields False when it stayed busy for ``timeout`` seconds."""
     path = state_dir(where) / ".lock"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         end = time.monotonic() + max(0.0, timeout)

@@ -74,7 +74,9 @@ def record_run(where: Where, kind: str, when: float) -> None:
     runs = last_runs(where)
     runs[kind] = when
     path = _state_file(where)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from mimomem.common.private import private_dir
+
+    private_dir(path.parent)
     atomic_write(path, json.dumps(runs, sort_keys=True))
 
 

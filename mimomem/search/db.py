@@ -44,6 +44,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
+from mimomem.common.private import private_database
 from mimomem.errors import ForeignDatabaseError, SchemaTooNewError
 from mimomem.search.corruption import database_file, is_corrupt, reporting_corruption
 from mimomem.text._accel import tokenize_bigram, tokenize_many
@@ -130,8 +131,7 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
     """
     target = os.fspath(path)
     if target != ":memory:":
-        parent = os.path.dirname(os.path.abspath(target))
-        os.makedirs(parent, exist_ok=True)
+        private_database(target)  # 0600 in a 0700 folder, before SQLite makes it 0644
     conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
     try:
         with reporting_corruption(target):

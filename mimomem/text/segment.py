@@ -33,7 +33,9 @@ def _jieba() -> Any:
     jieba.default_logger.addHandler(logging.NullHandler())
     directory = cache_dir()
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        from mimomem.common.private import private_dir
+
+        private_dir(directory)
         jieba.dt.tmp_dir = str(directory)
     except OSError:  # read-only home: jieba still works, it just cannot cache
         jieba.dt.tmp_dir = None

@@ -129,8 +129,9 @@ def shipped() -> Lookup:
     lookup = Lookup.build(data_text(XLANG_FILE))
     try:
         from mimomem.common.files import atomic_write
+        from mimomem.common.private import private_dir
 
-        os.makedirs(os.path.dirname(cached), exist_ok=True)
+        private_dir(os.path.dirname(cached))
         atomic_write(cached, marshal.dumps(lookup.data), durable=False)
     except (OSError, ValueError):
         pass  # a cache that cannot be written costs time, never an answer

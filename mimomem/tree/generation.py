@@ -25,8 +25,10 @@ def bump(data_dir: str | os.PathLike[str]) -> None:
     """Record that the tree changed; best effort (a read-only data directory only delays search)."""
     path = marker(data_dir)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        from mimomem.common.private import private_dir
+
+        private_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             os.write(fd, f"{time.time_ns()} {os.getpid()}\n".encode())
         finally:

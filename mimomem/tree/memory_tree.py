@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from mimomem.common.files import atomic_write
+from mimomem.common.private import tighten
 from mimomem.errors import BadMemoryPathError
 from mimomem.tree import gate, generation, locations, templates
 from mimomem.tree.gate import CHECKPOINT_WRITER, SANDBOXED_AGENTS, fold
@@ -176,6 +177,8 @@ class MemoryTree:
         """Tell searches that the tree changed (only for files inside it; see ``tree.generation``)."""
         if str(path).startswith(str(self.root) + os.sep):
             generation.bump(self.data_dir)
+            for directory in {self.data_dir, self.root, *path.parents[: len(path.relative_to(self.root).parts) - 1]}:
+                tighten(directory)  # made 0755 by an older mimomem: private from its next write on
 
     def check_write(self, target: str | os.PathLike[str], by: Writer) -> Path:
         """Decide whether ``by`` may write ``target``; return the real path to write to.
@@ -376,8 +379,11 @@ def _open_child(fd: int, name: str, directory: Path) -> int:
             return os.open(name, _DIR_FLAGS, dir_fd=fd)
         except FileNotFoundError:
             with contextlib.suppress(FileExistsError):
-                os.mkdir(name, 0o777, dir_fd=fd)
-            return os.open(name, _DIR_FLAGS, dir_fd=fd)
+                os.mkdir(name, 0o700, dir_fd=fd)  # private whatever the umask (mimomem.common.private)
+            child = os.open(name, _DIR_FLAGS, dir_fd=fd)
+            with contextlib.suppress(OSError):
+                os.fchmod(child, 0o700)
+            return child
     except OSError as exc:
         try:
             mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode

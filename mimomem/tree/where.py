@@ -100,8 +100,9 @@ def _remember(tree: MemoryTree, kind: str, key: str, value: str) -> None:
         pass
     try:
         from mimomem.common.files import atomic_write
+        from mimomem.common.private import private_dir
 
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         atomic_write(path, value, durable=False)
     except OSError:
         pass

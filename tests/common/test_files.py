@@ -21,15 +21,24 @@ def test_writes_and_replaces(tmp_path):
     assert os.listdir(tmp_path) == ["MEMORY.md"]
 
 
-def test_new_file_gets_umask_mode_and_existing_mode_is_kept(tmp_path):
-    target = tmp_path / "notes.md"
-    atomic_write(target, "x")
+def test_a_host_file_gets_the_umask_mode_and_keeps_its_mode(tmp_path):
+    target = tmp_path / "settings.json"
+    atomic_write(target, "x", private=False)
     mask = os.umask(0)
     os.umask(mask)
     assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
     target.chmod(0o640)
-    atomic_write(target, "y")
+    atomic_write(target, "y", private=False)
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+def test_a_kept_file_is_0600_and_an_older_one_loses_group_and_other_access(tmp_path):
+    target = tmp_path / "notes.md"
+    atomic_write(target, "x")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    target.chmod(0o740)
+    atomic_write(target, "y")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o700
 
 
 def test_failure_leaves_old_content_and_no_temp_file(tmp_path):
@@ -61,7 +70,7 @@ def test_symlink_target_is_replaced_and_its_mode_not_copied(tmp_path, use_dir_fd
     assert not link.is_symlink() and link.read_text() == "new" and outside.read_text() == "precious"
     mask = os.umask(0)
     os.umask(mask)
-    assert stat.S_IMODE(link.stat().st_mode) == 0o666 & ~mask
+    assert stat.S_IMODE(link.stat().st_mode) == 0o600  # a kept file: private
     assert os.listdir(inside) == ["m.md"]
 
 
@@ -70,7 +79,7 @@ def test_setuid_bits_are_not_kept(tmp_path):
     target.write_text("x")
     target.chmod(0o4750)
     atomic_write(target, "y")
-    assert stat.S_IMODE(target.stat().st_mode) == 0o750
+    assert stat.S_IMODE(target.stat().st_mode) == 0o700  # and private
 
 
 def test_dir_fd_write_lands_in_the_held_directory(tmp_path):
@@ -91,16 +100,16 @@ def test_dir_fd_write_lands_in_the_held_directory(tmp_path):
 # -- bulk mode (durable=False): same guarantees except the fsyncs ----------------------------------
 
 
-def test_bulk_mode_replaces_and_keeps_the_mode(tmp_path):
+def test_bulk_mode_replaces_and_tightens_the_mode(tmp_path):
     target = tmp_path / "bulk.md"
     atomic_write(target, "one", durable=False)
     mask = os.umask(0)
     os.umask(mask)
-    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
     target.chmod(0o640)
     atomic_write(target, "two", durable=False)
     assert target.read_text(encoding="utf-8") == "two"
-    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600  # tightened
     assert os.listdir(tmp_path) == ["bulk.md"]
 
 
@@ -110,7 +119,7 @@ def test_both_modes_drop_setuid_and_never_copy_a_link_targets_mode(tmp_path, dur
     target.write_text("x")
     target.chmod(0o4750)
     atomic_write(target, "y", durable=durable)
-    assert stat.S_IMODE(target.stat().st_mode) == 0o750
+    assert stat.S_IMODE(target.stat().st_mode) == 0o700  # and private
     outside = tmp_path / "outside.txt"
     outside.write_text("precious")
     outside.chmod(0o4777)
