@@ -6,6 +6,8 @@ import argparse
 import json
 
 from mimomem.cli import checks
+from mimomem.common.cache import cache_root
+from mimomem.common.journal import journal_choice
 from mimomem.errors import UsageError
 from mimomem.tree.memory_tree import MemoryTree
 
@@ -25,6 +27,8 @@ def cmd_paths(args: argparse.Namespace) -> int:
         "git_dir": None if ident.git_dir is None else str(ident.git_dir),
         "data_dir": str(tree.data_dir),
         **{name: str(path) for name, path in layers.items()},
+        "cache_dir": cache_root(),
+        "journal": " - ".join(journal_choice()),
     }
     if args.json:
         print(json.dumps(info, ensure_ascii=False, indent=2))

@@ -12,6 +12,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from mimomem.common.journal import use_journal
 from mimomem.common.private import private_database
 from mimomem.errors import HistoryError, SchemaTooNewError
 from mimomem.search.db import BUSY_TIMEOUT_MS, bigram_tokenizer_id, shadow_tokens, shadow_tokens_many, transaction
@@ -103,9 +104,8 @@ def connect(path: Path) -> sqlite3.Connection:
     try:
         conn.create_function("mimomem_part_tokens", 6, _part_tokens, deterministic=True)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        _refuse_foreign(conn, path)  # before WAL: switching the journal mode would change the file
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
+        _refuse_foreign(conn, path)  # before the journal mode: switching it would change the file
+        use_journal(conn)  # WAL only where SQLite has no WAL-reset bug (mimomem.common.journal)
         with transaction(conn):
             _migrate(conn, path)
             _check_tokenizer(conn)

@@ -44,6 +44,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
+from mimomem.common.journal import use_journal
 from mimomem.common.private import private_database
 from mimomem.errors import ForeignDatabaseError, SchemaTooNewError
 from mimomem.search.corruption import database_file, is_corrupt, reporting_corruption
@@ -126,7 +127,8 @@ def shadow_tokens_many(bodies: Sequence[str], *, batch: int = 64) -> Iterator[st
 def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
     """Open (creating if needed) and migrate the database at ``path`` (or ``":memory:"``).
 
-    Autocommit mode (transactions are explicit), WAL for files, a busy timeout so
+    Autocommit mode (transactions are explicit), WAL for files where SQLite has no WAL-reset
+    bug and the rollback journal elsewhere (:mod:`mimomem.common.journal`), a busy timeout so
     concurrent writers wait instead of failing.
     """
     target = os.fspath(path)
@@ -136,10 +138,9 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
     try:
         with reporting_corruption(target):
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            refuse_foreign(conn, target)  # before WAL: switching the journal mode would change the file
+            refuse_foreign(conn, target)  # before the journal mode: switching it would change the file
             if target != ":memory:":
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.execute("PRAGMA synchronous = NORMAL")
+                use_journal(conn)  # WAL only where SQLite has no WAL-reset bug (mimomem.common.journal)
             migrate(conn)
             ensure_tokenizers(conn)
     except BaseException:
