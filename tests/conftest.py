@@ -72,6 +72,8 @@ def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path_factory.mktemp("mimomem-cache")))
         patch.setenv("MIMOMEM_HOST_MEMORY", "0")
+        for variable in ("MIMOMEM_SESSION", "CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID", "MIMOMEM_LAUNCHER"):
+            patch.delenv(variable, raising=False)  # the suite run from an agent's shell sees no session of its own
         yield
 
 

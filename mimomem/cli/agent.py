@@ -1,7 +1,8 @@
 """Agent-facing commands: ``context``, ``note`` and ``write`` (``install`` is in ``cli.install``).
 
 Each resolves the project from ``--project`` (default: the working directory) and the
-session from ``--session`` or ``MIMOMEM_SESSION``, then calls the library; every write
+session from ``--session``, else the environment (``MIMOMEM_SESSION``, else the host's id in the
+agent's shell: :data:`mimomem.tree.where.SESSION_VARIABLES`), then calls the library; every write
 goes through the tree's write gate and secret scanner, whose refusals become one line on
 stderr and exit status 2.
 """
@@ -28,7 +29,9 @@ def _where(args: argparse.Namespace, *, need_session: bool = False) -> Any:
     checks.not_a_file(getattr(args, "root", None), "--root")
     where = locate(project, session_id=args.session, tree=MemoryTree(getattr(args, "root", None)))
     if need_session and where.session_id is None:
-        raise UsageError("no session: pass --session SID or set MIMOMEM_SESSION")
+        from mimomem.tree.where import NO_SESSION
+
+        raise UsageError(NO_SESSION)
     return where
 
 

@@ -108,7 +108,11 @@ def _add_history(sub: Any) -> None:
 
 def _pass_options(p: argparse.ArgumentParser, days: int | None) -> None:
     p.add_argument("--project", default=".", metavar="DIR", help="a directory inside the project (default: .)")
-    p.add_argument("--session", metavar="SID", help="session id (default: $MIMOMEM_SESSION)")
+    p.add_argument(
+        "--session",
+        metavar="SID",
+        help="session id (default: $MIMOMEM_SESSION, else $CLAUDE_CODE_SESSION_ID or $CODEX_THREAD_ID)",
+    )
     p.add_argument("--root", metavar="DIR", help="memory root to use (default: <data>/memory, see MIMOMEM_HOME)")
     if days is not None:
         p.add_argument(

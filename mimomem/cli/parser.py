@@ -252,7 +252,11 @@ def _add_search(sub: Subparsers) -> None:
     )
     p.add_argument("query", help="what to search for")
     p.add_argument("--project", metavar="DIR", help="a directory inside the project (default: .)")
-    p.add_argument("--session", metavar="SID", help="the current session (default: $MIMOMEM_SESSION)")
+    p.add_argument(
+        "--session",
+        metavar="SID",
+        help="the current session (default: $MIMOMEM_SESSION, else $CLAUDE_CODE_SESSION_ID or $CODEX_THREAD_ID)",
+    )
     p.add_argument("--all-projects", action="store_true", help="search every project, not only the current one")
     p.add_argument(
         "--backend",
@@ -354,7 +358,8 @@ def _add_mcp(sub: Subparsers) -> None:
     p.add_argument(
         "--session",
         metavar="SID",
-        help="session id (default: $MIMOMEM_SESSION, else the client's, else a new mcp-<id> per connection)",
+        help="session id (default: $MIMOMEM_SESSION, else $CLAUDE_CODE_SESSION_ID or $CODEX_THREAD_ID, "
+        "else the client's, else a new mcp-<id> per connection)",
     )
     p.add_argument("--root", metavar="DIR", help="memory root to use (default: <data>/memory, see MIMOMEM_HOME)")
     p.add_argument("--agent", default="main", metavar="NAME", help="who writes, for the write gate (default: main)")
@@ -364,7 +369,11 @@ def _add_mcp(sub: Subparsers) -> None:
 
 def _where_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--project", default=".", metavar="DIR", help="a directory inside the project (default: .)")
-    p.add_argument("--session", metavar="SID", help="session id (default: $MIMOMEM_SESSION)")
+    p.add_argument(
+        "--session",
+        metavar="SID",
+        help="session id (default: $MIMOMEM_SESSION, else $CLAUDE_CODE_SESSION_ID or $CODEX_THREAD_ID)",
+    )
     p.add_argument("--root", metavar="DIR", help="memory root to use (default: <data>/memory, see MIMOMEM_HOME)")
 
 

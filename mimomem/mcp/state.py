@@ -1,11 +1,13 @@
 """What one server connection works in: the project, the session, and the warm stores.
 
 The project comes from ``--project`` (default: the working directory), the session from
-``--session``, else ``MIMOMEM_SESSION``, else the session id the client sends in a request's
-``_meta`` (``sessionId``), else a new id per connection (``mcp-<12 hex>``).  Every library call
-runs on a worker thread under one lock, so concurrent tool calls never share the search index
-or the curated store mid-operation, and a call the client abandons still finishes (writes are
-all-or-nothing).  Library refusals come back as ``ToolError`` with the library's own message.
+``--session``, else the environment (``MIMOMEM_SESSION``, else the host's: Claude Code gives the
+servers it starts ``CLAUDE_CODE_SESSION_ID``, the session its hooks see), else the session id the
+client sends in a request's ``_meta`` (``sessionId``), else a new id per connection
+(``mcp-<12 hex>``).  Every library call runs on a worker thread under one lock, so concurrent
+tool calls never share the search index or the curated store mid-operation, and a call the
+client abandons still finishes (writes are all-or-nothing).  Library refusals come back as
+``ToolError`` with the library's own message.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from mimomem.search.memory_index import MemoryIndex
 from mimomem.tree.agents import claim
 from mimomem.tree.layout import check_id
 from mimomem.tree.memory_tree import MemoryTree
-from mimomem.tree.where import SESSION_VARIABLE, Where, locate
+from mimomem.tree.where import Where, locate, session_from_env
 
 log = logging.getLogger("mimomem.mcp")
 
@@ -67,9 +69,9 @@ class MemoryState:
         claim(options.agent, "mcp", env)  # a server serves an agent: never the user, never a look-alike name
         self.options = options
         self.tree = MemoryTree(options.root)
-        named = options.session or env.get(SESSION_VARIABLE) or None
+        named = check_id(options.session, kind="session") if options.session else session_from_env(env)
         self.pinned = named is not None
-        self.session_id = check_id(named, kind="session") if named is not None else new_session_id()
+        self.session_id = named if named is not None else new_session_id()
         self._places: dict[str, Where] = {}
         self._index: MemoryIndex | None = None
         self._curated: CuratedMemory | None = None

@@ -27,7 +27,9 @@ def resolve_target(where: Where, target: str) -> str:
         return str(tree.global_memory())
     if target in ("checkpoint", "notes") or target.startswith("progress:"):
         if where.session_id is None:
-            raise UsageError(f"target {target!r} needs a session: pass --session SID or set MIMOMEM_SESSION")
+            from mimomem.tree.where import NO_SESSION
+
+            raise UsageError(f"target {target!r} needs a session; {NO_SESSION}")
         if target == "checkpoint":
             return str(tree.checkpoint(where.session_id))
         if target == "notes":

@@ -64,7 +64,9 @@ def note(where: Where, by: Writer, text: str, *, turn: int | None = None) -> Not
     if not text.strip():
         raise UsageError("the note is empty; pass the text to keep")
     if by.session_id is None:
-        raise UsageError("no session: pass --session SID or set MIMOMEM_SESSION")
+        from mimomem.tree.where import NO_SESSION
+
+        raise UsageError(NO_SESSION)
     path, number = where.tree.append_note(text, by, turn=turn)
     return Noted(Path(path), number)
 

@@ -17,10 +17,42 @@ from typing import NamedTuple
 
 from mimomem.tree.layout import check_id
 from mimomem.tree.memory_tree import MemoryTree
+from mimomem.tree.safe_ids import is_safe_id
 from mimomem.tree.writer import Writer
 
 SESSION_VARIABLE = "MIMOMEM_SESSION"
 """Environment variable naming the current session when no ``--session`` is given."""
+
+SESSION_VARIABLES = (SESSION_VARIABLE, "CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID")
+"""Where the session comes from when no id is given, first set wins: mimomem's own variable, then
+what hosts export to their agent's shell.  Claude Code (2.1.132 on) sets ``CLAUDE_CODE_SESSION_ID``
+to the ``session_id`` its hooks receive; Codex sets ``CODEX_THREAD_ID`` to its thread (session) id.
+OpenCode (``OPENCODE=1``, ``OPENCODE_PID``) and Gemini CLI (``GEMINI_CLI=1``) export no session id
+as of late 2026: there ``MIMOMEM_SESSION`` or ``--session`` names it."""
+
+NO_SESSION = (
+    "no session: pass --session SID or set MIMOMEM_SESSION "
+    "(Claude Code's shell sets CLAUDE_CODE_SESSION_ID, Codex's CODEX_THREAD_ID; both are read)"
+)
+"""What a command that needs a session says when none was given nor found in the environment."""
+
+
+def session_from_env(env: Mapping[str, str]) -> str | None:
+    """The session id the environment names (:data:`SESSION_VARIABLES`, the first set), checked:
+    an unsafe one is refused (``InvalidMemoryIdError`` naming the variable), never used as a path."""
+    for variable in SESSION_VARIABLES:
+        value = env.get(variable)
+        if value:
+            if not is_safe_id(value):
+                from mimomem.errors import InvalidMemoryIdError
+
+                raise InvalidMemoryIdError(
+                    f"{variable}={value[:80]!r} is not a usable session id (1-128 characters from A-Z a-z 0-9 "
+                    f"_ . - starting with a letter or digit, no '..'): pass --session SID, or set "
+                    f"MIMOMEM_SESSION to a safe id"
+                )
+            return value
+    return None
 
 
 class Where(NamedTuple):
@@ -48,17 +80,15 @@ def locate(
 ) -> Where:
     """Resolve the project of ``cwd`` (default: the current directory) and the session.
 
-    ``session_id`` wins over ``MIMOMEM_SESSION``; either must be a safe path component
-    (``InvalidMemoryIdError`` otherwise).  The project id is created on first use, as
+    ``session_id`` wins over the environment (:func:`session_from_env`); either must be a safe
+    path component (``InvalidMemoryIdError`` otherwise).  The project id is created on first use, as
     MiMo-Code does, inside the repository's git directory.
     """
     env = os.environ if env is None else env
     tree = tree if tree is not None else MemoryTree()
     here = Path(os.path.abspath(os.fspath(cwd if cwd is not None else os.getcwd())))
     identity = tree.project_id(here)
-    sid = session_id if session_id is not None else (env.get(SESSION_VARIABLE) or None)
-    if sid is not None:
-        sid = check_id(sid, kind="session")
+    sid = check_id(session_id, kind="session") if session_id is not None else session_from_env(env)
     name = identity.root.name if identity.root is not None else "global"
     _remember(tree, "projects", identity.id, str(identity.root or ""))
     if sid is not None:

@@ -95,3 +95,23 @@ def test_one_session_id_in_two_projects_gets_two_notes(tree: MemoryTree, repo: P
     assert [w.session_id for w in again] == [first.session_id, second.session_id]
     owners = session_projects(tree)
     assert owners[first.session_id] == first.project_id and owners[second.session_id] == second.project_id
+
+
+def test_the_session_comes_from_the_hosts_shell_when_none_is_given(tree: MemoryTree, repo: Path) -> None:
+    """Claude Code's Bash has CLAUDE_CODE_SESSION_ID (the hooks' session_id), Codex's CODEX_THREAD_ID."""
+    claude = {"CLAUDE_CODE_SESSION_ID": "9532e95d-b6cc-4e25-ad80-776cafec2291"}
+    assert locate(repo, tree=tree, env=claude).session_id == claude["CLAUDE_CODE_SESSION_ID"]
+    assert locate(repo, tree=tree, env={"CODEX_THREAD_ID": "t-1"}).session_id == "t-1"
+    assert locate(repo, tree=tree, env={**claude, "MIMOMEM_SESSION": "mine"}).session_id == "mine"
+    assert locate(repo, session_id="given", tree=tree, env=claude).session_id == "given"
+    assert locate(repo, tree=tree, env={"CLAUDE_CODE_SESSION_ID": ""}).session_id is None
+
+
+@pytest.mark.parametrize("variable", ["CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID", "MIMOMEM_SESSION"])
+def test_an_unsafe_id_from_the_environment_is_refused_naming_its_variable(
+    tree: MemoryTree, repo: Path, variable: str
+) -> None:
+    with pytest.raises(InvalidMemoryIdError, match=f"{variable}=.*--session") as caught:
+        locate(repo, tree=tree, env={variable: "../../etc"})
+    assert "not a usable session id" in str(caught.value)
+    assert session_projects(tree) == {}
