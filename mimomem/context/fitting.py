@@ -8,6 +8,7 @@ apart from assembly (:mod:`mimomem.context.assemble`) because the prompt hook's 
 
 from __future__ import annotations
 
+from mimomem.common.launcher import agent_run
 from mimomem.common.records import TYPE_CHECKING, NamedTuple
 from mimomem.common.secrets import redact_secrets
 from mimomem.context.budgeted import read_budgeted
@@ -159,10 +160,10 @@ def enforce(ctx: Context) -> Context:
         if _cut_last(ctx, last):
             break
         ctx.blocks.pop()
-        ctx.left_out.append(f"{last.name} (~{last.full_tokens} tokens, {last.source or 'mimomem context'})")
+        ctx.left_out.append(f"{last.name} (~{last.full_tokens} tokens, {last.source or agent_run('context')})")
     if ctx.char_cap is not None and utf16_len(ctx.text) > ctx.char_cap:  # a last line longer than the cap
         ctx.blocks = [make_block("cut", cut_utf16(ctx.text, ctx.char_cap - 200), "")]
-        ctx.left_out = ["the rest of the memory context (run `mimomem search` for specifics)"]
+        ctx.left_out = [f"the rest of the memory context (run `{agent_run('search')}` for specifics)"]
     return ctx
 
 
@@ -176,7 +177,7 @@ def _cut_last(ctx: Context, last: Block, tries: int = 4) -> bool:
     for _ in range(tries):
         if room <= 20 or not last.text:
             return False
-        cut = read_budgeted(last.text, room, source=last.source or "mimomem context")
+        cut = read_budgeted(last.text, room, source=last.source or agent_run("context"))
         ctx.blocks[-1] = Block(last.name, cut.text, cut.tokens, last.full_tokens, True, last.source)
         over = _over(ctx)
         if over <= 0:

@@ -314,6 +314,7 @@ def answer(
     ``now``: the clock for curated recall's decay (default: the time now)."""
     import time
 
+    from mimomem.common.launcher import agent_run
     from mimomem.context.entry_cache import EntryIndex
     from mimomem.context.entry_recall import entries_text
     from mimomem.context.fitting import Context, enforce, make_block
@@ -323,7 +324,7 @@ def answer(
     blocks = []
     curated = curated_text(plan["curated"], prompt, time.time() if now is None else now)
     if curated:
-        blocks.append(make_block("curated", curated, "mimomem recall"))
+        blocks.append(make_block("curated", curated, agent_run("recall")))
     entries = plan["entries"]
     found = entries_text(
         EntryIndex(*entries["index"]),
@@ -333,7 +334,7 @@ def answer(
         lookup=Lookup(entries["xlang"]),
     )
     if found:
-        blocks.append(make_block("entries", found, "mimomem search"))
+        blocks.append(make_block("entries", found, agent_run("search")))
     if blocks and plan["reminder"]:
         blocks.append(make_block("reminder", plan["reminder"], ""))
     ctx.blocks = blocks

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from mimomem.common.launcher import agent_run
 from mimomem.common.records import TYPE_CHECKING
 from mimomem.context.budgeted import Budgeted, read_budgeted, read_section_aware
 from mimomem.context.estimate import estimate_joined, estimate_tokens
@@ -57,10 +58,10 @@ def session_answer(
     memory index past its cap, :func:`mimomem.context.host_memory.cap_text`; ``""``: none) and the
     rebuild blocks cut to the room left, within ``budget`` tokens and ``char_cap`` UTF-16 units."""
     ctx = Context(budget, char_cap=char_cap)
-    first = make_block("instructions", instructions, "mimomem context")
-    extra = [make_block("curated", curated, "mimomem inspect")] if curated else []
+    first = make_block("instructions", instructions, agent_run("context"))
+    extra = [make_block("curated", curated, agent_run("inspect"))] if curated else []
     if host:
-        extra.append(make_block("host", host, "mimomem paths"))
+        extra.append(make_block("host", host, agent_run("paths")))
     reserve = first.tokens + sum(b.tokens for b in extra) + LEFT_OUT_RESERVE
     rebuilt = fit_blocks(raw, max(0, budget - reserve))
     if any(b.text or b.full_tokens for b in rebuilt) or extra:  # a block cut to nothing is named as left out

@@ -54,11 +54,13 @@ def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp]], dict[st
 
     ``data``: ``instructions``, what :func:`~mimomem.context.instructions.render_instructions` takes
     but the session (``sessions``: the directory a session's is made in; ``registry``: where
-    ``locate`` registers a session), ``curated`` and ``raw`` as :func:`session_parts` gives them."""
+    ``locate`` registers a session) and ``notes_template`` (a new session's ``notes.md``), ``curated``
+    and ``raw`` as :func:`session_parts` gives them."""
     from mimomem.context.host_memory import cap_text
     from mimomem.context.rebuild import raw_blocks
     from mimomem.context.relevant import curated_session_text
     from mimomem.tree.layout import GLOBAL_ID
+    from mimomem.tree.templates import notes_template
     from mimomem.tree.where import STATE
 
     stamps = inputs(where, cwd)
@@ -72,6 +74,7 @@ def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp]], dict[st
             "registry": os.path.join(tree.data_dir, STATE, "sessions"),
             "write_enabled": tree.write_enabled,
             "global_project": where.project_id == GLOBAL_ID,
+            "notes_template": notes_template(),
         },
         "curated": curated_session_text(none),
         "raw": raw_blocks(none),

@@ -1,6 +1,7 @@
 """``mimomem hook claude-code``: Claude Code hook events in, documented hook JSON out.
 
-- ``SessionStart`` (startup, resume, clear, compact): memory instructions + rebuild context; a new
+- ``SessionStart`` (startup, resume, clear, compact): memory instructions + rebuild context (the
+  session's directory and notes.md made first, so the agent can append as told); a new
   session's from the project's plan, saved for the next one (:mod:`mimomem.hooks.session_start`),
   which ``SessionEnd`` saves again after its promotion;
 - ``UserPromptSubmit``: curated memories and whole memory entries relevant to the prompt, plus the
@@ -170,13 +171,18 @@ def _session_start(where: Any, payload: Mapping[str, Any], env: Mapping[str, str
 
     budget = budget_from(env, BUDGET_VARIABLE, BUDGET_DEFAULT)
     text = new_session_text(where, payload, env, budget=budget)  # a new session: from a plan, saved for the next
-    if text is not None:
-        return text
-    recent = _recent_prompts(payload) if payload.get("source") in ("compact", "resume") else []
-    context = session_context(
-        where, budget=budget, recent_user=recent, char_cap=CLAUDE_CODE.safe_chars, cwd=str(payload["cwd"])
-    )
-    return str(context.text)
+    if text is None:
+        recent = _recent_prompts(payload) if payload.get("source") in ("compact", "resume") else []
+        context = session_context(
+            where, budget=budget, recent_user=recent, char_cap=CLAUDE_CODE.safe_chars, cwd=str(payload["cwd"])
+        )
+        text = str(context.text)
+    if where.tree.write_enabled:  # the notes the instructions name exist before the agent is told to append
+        from mimomem.hooks.entry_session import open_session
+        from mimomem.tree.templates import notes_template
+
+        open_session(str(where.tree.session_dir(where.session_id)), notes_template())
+    return text
 
 
 def _prompt(

@@ -2,9 +2,9 @@
 
 Claude Code runs a hook's ``command`` with ``sh -c`` in an environment whose ``PATH`` need not
 hold this installation (a virtual environment that is not activated), so the command names
-this installation by absolute path: the ``mimomem`` entry point that is running, else this
-interpreter with ``-m mimomem``.  ``check_runs`` runs the command once, with a minimal ``PATH``
-and a payload no hook acts on, before anything is written.
+this installation by absolute path (:func:`mimomem.common.launcher.launcher`).  ``check_runs``
+runs the command once, with a minimal ``PATH`` and a payload no hook acts on, before anything
+is written.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+from mimomem.common.launcher import launcher
 from mimomem.errors import HookCommandError
 
 HOOK_ARGS = ("hook", "claude-code")
@@ -24,16 +24,6 @@ CHECK_PAYLOAD = '{"hook_event_name": "mimomem-install-check"}'
 """An event no hook handles: the hook reads it, prints nothing and exits 0, touching nothing."""
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-
-
-def launcher() -> list[str]:
-    """The words that run this installation's ``mimomem``, without relying on ``PATH``."""
-    script = sys.argv[0] if sys.argv else ""
-    if os.path.basename(script) in ("mimomem", "mimomem.exe") and os.path.isfile(script):
-        return [os.path.abspath(script)]
-    python = os.path.abspath(sys.executable)  # not resolved: a venv's python is a symlink that must stay one
-    flags = ["-P"] if sys.version_info >= (3, 11) else []  # -P: a mimomem/ in the cwd cannot shadow this one
-    return [python, *flags, "-m", "mimomem"]
 
 
 def hook_command() -> str:

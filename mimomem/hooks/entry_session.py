@@ -15,6 +15,9 @@ would give the same text and do nothing else that matters:
   state is stamped whole) has a transcript whose size differs from its promoted offset, and this
   session's transcript is absent or empty (what ``Marker.pending`` decides after ``register``).
 
+Both paths make the session's directory (0700) and its ``notes.md`` (0600, the inbox template)
+before answering (:func:`open_session`): the instructions tell the agent to append to that file.
+
 What the served path skips is the registration of the session (``state/sessions/<sid>``) and of
 its promotion marker, both written by ``locate`` and ``carry.promote`` in the hook.  Nothing is
 lost: the session has no transcript yet, so its marker has nothing to promote; its first
@@ -67,7 +70,26 @@ def served_start(payload: Mapping[str, Any], env: Mapping[str, str]) -> str | No
 
     budget = budget_from(env, BUDGET_VARIABLE, BUDGET_DEFAULT)
     context = new_session_answer(plan, str(sid), budget=budget, char_cap=CLAUDE_CODE.safe_chars)
+    fields = plan["instructions"]
+    if fields["write_enabled"]:
+        open_session(os.path.join(fields["sessions"], str(sid)), fields["notes_template"])
     return hook_output("SessionStart", str(context.text))
+
+
+def open_session(directory: str, notes_template: str) -> None:
+    """Make a session's ``directory`` (0700) and its ``notes.md`` (0600, ``notes_template``) when
+    missing, so the agent can append to the notes the instructions name from its first turn.
+    Best effort (a hook never fails on it), never through a symlink, never over an existing file."""
+    try:
+        os.makedirs(directory, 0o700, exist_ok=True)  # the mode is the new leaf's
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(os.path.join(directory, "notes.md"), flags, 0o600)
+    except OSError:  # there already, or not writable: the notes' own writers say why when it matters
+        return
+    try:
+        os.write(fd, notes_template.encode("utf-8"))
+    finally:
+        os.close(fd)
 
 
 def start_key(cwd: str, env: Mapping[str, str]) -> tuple[Any, ...]:

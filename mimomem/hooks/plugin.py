@@ -6,7 +6,9 @@ Claude Code installs hooks and MCP servers together as a plugin.  ``DIR`` gets:
   marketplace listing it, so ``/plugin marketplace add DIR`` then ``/plugin install
   mimomem@mimomem`` add it);
 - ``bin/mimomem``: a ``sh`` script that runs this installation by absolute path, with
-  ``MIMOMEM_CACHE_DIR`` in ``${CLAUDE_PLUGIN_DATA}`` (a data directory that survives updates);
+  ``MIMOMEM_CACHE_DIR`` in ``${CLAUDE_PLUGIN_DATA}`` (a data directory that survives updates), and
+  itself as ``MIMOMEM_LAUNCHER``: the command the injected instructions tell the agent to run
+  (:func:`mimomem.common.launcher.agent_command`), so the agent's commands share the hooks' caches;
 - ``hooks/hooks.json``: the four hook events, each running ``bin/mimomem hook claude-code``
   through ``${CLAUDE_PLUGIN_ROOT}`` (where Claude Code keeps its copy of the plugin);
 - ``.mcp.json``: the ``mimomem mcp`` server (only when the MCP SDK is installed).
@@ -22,8 +24,8 @@ import shlex
 from pathlib import Path
 
 import mimomem
+from mimomem.common.launcher import LAUNCHER_VARIABLE, launcher
 from mimomem.errors import SettingsFileError
-from mimomem.hooks.command import launcher
 
 NAME = "mimomem"
 MARKETPLACE = "mimomem"
@@ -42,6 +44,7 @@ def runner_script(words: list[str]) -> str:
         '  MIMOMEM_CACHE_DIR="$CLAUDE_PLUGIN_DATA/cache"\n'
         "  export MIMOMEM_CACHE_DIR\n"
         "fi\n"
+        f'case "$0" in /*) {LAUNCHER_VARIABLE}="$0"; export {LAUNCHER_VARIABLE} ;; esac\n'
         f'exec {shlex.join(words)} "$@"\n'
     )
 

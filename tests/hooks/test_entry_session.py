@@ -41,7 +41,9 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MIMOMEM_SESSION_BUDGET", "4000")  # the default, set: the budget change below is undone
     tree = MemoryTree()
     pid = tree.project_id(repo).id
-    rules = "".join(f"- 第{i}条：部署前数据库端口是 {5000 + i}，先跑 pnpm 构建。\n" for i in range(120))
+    rules = "".join(
+        f"- 第{i}条：部署前数据库端口是 {5000 + i}，先跑 pnpm 构建。\n" for i in range(100)
+    )  # room for the instructions' paths
     tree.write(
         tree.project_memory(pid),
         "# Project memory\n\n## Rules\n\n" + rules + "\n## Discovered durable knowledge\n\n- 端口 5433。\n",
@@ -71,9 +73,32 @@ def test_a_new_session_is_served_the_hooks_text_whatever_its_id(repo: Path) -> N
         raw = _start(repo, sid)
         served = hook_served(raw)
         assert served is not None
+        _forget_session(sid)  # the served start made the session's directory: the hook would see it started
         assert served == hook_reading_memory(raw)  # the hook registers the session and saves the plan again
         if sid.startswith("ghp_"):
             assert sid not in served and "[redacted" in served
+
+
+def _forget_session(sid: str) -> None:
+    import shutil
+
+    shutil.rmtree(MemoryTree().session_dir(sid))
+
+
+def test_both_starts_make_the_sessions_notes_before_the_agent_is_told_to_append(repo: Path) -> None:
+    """The instructions name ``notes.md``; Claude Code's agent appends to it from its first turn."""
+    tree = MemoryTree()
+    _planned(repo)
+    for sid, start in ((FIRST, None), (NEW_IDS[0], hook_served)):
+        if start is not None:
+            assert start(_start(repo, sid)) is not None  # served
+        notes = tree.notes(sid)
+        assert notes.is_file() and str(tree.session_dir(sid)) in hook_reading_memory(_start(repo, sid, source="resume"))
+        assert os.stat(notes).st_mode & 0o777 == 0o600 and os.stat(notes.parent).st_mode & 0o777 == 0o700
+        assert notes.read_text(encoding="utf-8").startswith("# Session notes")
+    notes.write_text(notes.read_text(encoding="utf-8") + "\n## [turn 1 · 2026-12-07T10:00Z]\nmine\n", encoding="utf-8")
+    hook_reading_memory(_start(repo, NEW_IDS[0], source="resume"))
+    assert notes.read_text(encoding="utf-8").endswith("mine\n")  # never written over
 
 
 def test_the_plans_text_is_the_librarys_session_context(repo: Path) -> None:
@@ -175,6 +200,7 @@ def test_a_plan_is_never_served_after_a_change(repo: Path, change: str) -> None:
     hook_reading_memory(_start(repo, "builds-the-plan-here", cwd=repo / "src"))
     before = hook_served(raw)
     assert before is not None
+    _forget_session(sid)  # as if never started: only the change may stop the plan
     CHANGES[change](repo, sid)
     assert hook_served(raw) is None  # the hook answers from the files
     after = hook_reading_memory(raw)
@@ -186,7 +212,9 @@ def test_a_plan_is_never_served_after_a_change(repo: Path, change: str) -> None:
     other, third = (_start(repo, sid, cwd=repo / "src") for sid in NEW_IDS[1:3])
     if change in NOT_NEW:
         hook_reading_memory(other)  # the next new session's hook saves the plan again
-    assert hook_served(third) == hook_reading_memory(third)
+    served = hook_served(third)
+    _forget_session(NEW_IDS[2])
+    assert served == hook_reading_memory(third)
 
 
 @pytest.mark.parametrize("source", ["resume", "compact"])
@@ -240,11 +268,13 @@ def test_a_damaged_plan_is_rebuilt(repo: Path) -> None:
     key = entry_session.start_key(str(repo), os.environ)
     path = Path(serving.plan_file(key, os.environ))
     for damage in (b"", b"\x00garbage", path.read_bytes()[:100]):
+        _forget_session(NEW_IDS[0])
         path.write_bytes(damage)
         out = io.StringIO()
         entry.run(io.TextIOWrapper(io.BytesIO(raw)), out, io.StringIO())  # a damaged plan: the hook answers
         assert out.getvalue() == expected
         assert hook_served(_start(repo, NEW_IDS[1])) is not None  # and saved a new plan
+        _forget_session(NEW_IDS[1])
 
 
 @pytest.mark.parametrize("sid", ["../escape", "bad id", ".hidden", "", "a" * 129])
