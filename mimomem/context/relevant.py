@@ -55,7 +55,9 @@ def curated_session_text(where: Where) -> str:
         out.append("Hard rules (always apply):")
         out += [f"- {r.summary}" + (f" — {_one_line(r.body)}" if r.body.strip() else "") for r in rules]
     if outline:
-        out += ["", "Outline (read any with `mimomem recall QUERY`):", *outline]
+        from mimomem.common.launcher import agent_run
+
+        out += ["", f"Outline (read any with `{agent_run('recall QUERY')}`):", *outline]
     return "\n".join(out) + "\n"
 
 

@@ -18,13 +18,19 @@ from pathlib import Path
 import pytest
 from hook_calls import git_project
 
+from mimomem.curated.store import CuratedMemory
 from mimomem.hooks import claude_code
 from mimomem.hooks.plugin import write_plugin
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.writer import Writer
 
 SID = "9532e95d-b6cc-4e25-ad80-776cafec2291"
-PLACEHOLDERS = {"TEXT": "the flaky test is test_sync", "<1-3 distinctive words>": "port", "<keyword>": "staging"}
+PLACEHOLDERS = {
+    "TEXT": "the flaky test is test_sync",
+    "<1-3 distinctive words>": "port",
+    "<keyword>": "staging",
+    "QUERY": "staging",
+}
 _SPAN = re.compile(r"`([^`\n]+)`")
 
 
@@ -35,6 +41,8 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     pid = tree.project_id(repo).id
     text = "# Project memory\n\n## Discovered durable knowledge\n\n- the staging database port is 5433\n"
     tree.write(tree.project_memory(pid), text, Writer("main", project_id=pid, worktree=repo))
+    store = CuratedMemory(project_root=repo)
+    store.remember("decisions", "staging deploys go through the release branch", "never from main", author="user")
     return repo
 
 
@@ -93,7 +101,7 @@ def _check_loop(repo: Path, hook: object, env: dict[str, str]) -> list[str]:
         done = subprocess.run(["sh", "-c", command], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0 and "5433" in done.stdout, (command, done.stderr)
         ran.append(command)
-    assert {c.split(runs + " ", 1)[1].split()[0] for c in ran} == {"note", "search"}
+    assert {c.split(runs + " ", 1)[1].split()[0] for c in ran} == {"note", "search", "recall"}
     assert agent_command() in runs or runs.startswith("sh ") or "/bin/mimomem" in runs
     return ran
 
@@ -107,7 +115,7 @@ def test_the_settings_hooks_commands_run_in_the_agents_shell(repo: Path) -> None
         return out.getvalue()
 
     ran = _check_loop(repo, hook, _shell_env(repo))
-    assert len(ran) == 3
+    assert len(ran) == 4
 
 
 def test_the_plugins_commands_run_in_the_agents_shell(repo: Path, tmp_path: Path) -> None:
