@@ -45,8 +45,10 @@ CORPUS_FILES = (
     "e2e-dev/manifest.json",
     "e2e-dev/questions.jsonl",
     "e2e-dev/transcripts/*/*.jsonl",
+    "e2e-dev/sessions/*.yaml",
 )
-"""What ``mimomem bench`` and ``bench --e2e`` read from ``corpora/`` (the sources their build scripts read stay out)."""
+"""What ``mimomem bench`` and ``bench --e2e`` read from ``corpora/`` (the sources their build scripts read stay out,
+except the e2e dev set's sessions, which ``bench --e2e --host`` plays through the real host)."""
 
 
 STATUS = {"native": "not built: MIMOMEM_PURE_BUILD=1", "sqlite": "not built: MIMOMEM_PURE_BUILD=1"}

@@ -237,6 +237,8 @@ def test_sdist_installs_native_into_a_fresh_venv(sdist: Sdist, installed: Instal
     # bench --e2e's dev set (issue 35: "cannot read .../corpora/e2e-dev/manifest.json" from a wheel)
     assert {"mimomem/_corpora/e2e-dev/manifest.json", "mimomem/_corpora/e2e-dev/questions.jsonl"} <= set(package)
     assert len([f for f in package if f.startswith("mimomem/_corpora/e2e-dev/transcripts/")]) >= 10
+    # ... and the sessions bench --e2e --host claude-code plays through the real host
+    assert "mimomem/_corpora/e2e-dev/sessions/lanhai-billing.yaml" in package
     devset = run(
         [python, "-c", "from mimomem.bench.e2e import default_devset; print(default_devset())"], tmp_path, clean_env()
     )

@@ -10,6 +10,7 @@ rules (``mimomem.bench.e2e.score``), on what mimomem injected as the model recei
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -30,7 +31,7 @@ from mimomem.bench.host.scenario import (
     repository_files,
 )
 from mimomem.bench.host.script import Script, Turn
-from mimomem.bench.host.session import run_session
+from mimomem.bench.host.session import Session, run_session
 from mimomem.bench.host.standin import StandIn
 from mimomem.errors import HostSessionError
 
@@ -57,9 +58,14 @@ def prepare_projects(root: Path, host: Host, route: str, devset: DevSet) -> dict
 
 
 def play_sessions(
-    boxes: dict[str, Sandbox], scenarios: Sequence[ScenarioSession], model: StandIn, say: Progress
+    boxes: dict[str, Sandbox],
+    scenarios: Sequence[ScenarioSession],
+    model: StandIn,
+    say: Progress,
+    played: list[tuple[ScenarioSession, Session]] | None = None,
 ) -> dict[str, Any]:
-    """Run every scenario session in order; what happened (errors, seconds, tool outputs that differ)."""
+    """Run every scenario session in order; what happened (errors, seconds, tool outputs that differ).
+    ``played`` gets each scenario with its session."""
     errors: list[str] = []
     seconds = 0.0
     differ = 0
@@ -73,6 +79,8 @@ def play_sessions(
             say(f"  {scenario.name}: FAILED {exc}")
             continue
         box.settle()
+        if played is not None:
+            played.append((scenario, session))
         seconds += session.seconds
         results = [r for r in session.tool_results() if r.name == "Bash" and r.command not in scenario.disallowed]
         calls += len(scenario.expected)
@@ -91,6 +99,20 @@ def play_sessions(
 
 
 NO_OUTPUT = "(Bash completed with no output)"
+
+
+def keep(home: Path) -> Path:
+    """A copy of ``home`` (memory, caches, the host's state) as the played sessions left it."""
+    saved = home.with_name(home.name + ".played")
+    shutil.copytree(home, saved, symlinks=True)
+    return saved
+
+
+def restore(saved: Path, home: Path) -> None:
+    """``home`` as :func:`keep` saved it: each question is asked of the same memory, as in the replay,
+    where a question session leaves no transcript behind for the next one to promote."""
+    shutil.rmtree(home)
+    shutil.copytree(saved, home, symlinks=True)
 
 
 def same_output(command: str, printed: str, code: int, want_command: str, want: str, error: bool) -> bool:
@@ -134,7 +156,11 @@ def run_host_e2e(
         with StandIn() as model:
             say(f"claude-code {host.version} ({route}): {len(scenarios)} sessions")
             info = play_sessions(boxes, scenarios, model, say)
-            outcomes = [ask_host(q, boxes[q.project], model) for q in questions]
+            saved = keep(root / "home")
+            outcomes = []
+            for q in questions:
+                outcomes.append(ask_host(q, boxes[q.project], model))
+                restore(saved, root / "home")
         info.update({"route": route, "host_version": host.version, "seconds": round(time.perf_counter() - t0, 1)})
     shown = DevSet(devset.path, devset.sessions, tuple(questions))
     result = _result(shown, {"mimomem (host)": outcomes}, {"mimomem (host)": info})

@@ -242,7 +242,10 @@ def load_scenarios(devset: Path, sandbox_root: Path, home: Path) -> list[Scenari
     import yaml
 
     found: list[tuple[tuple[int, str], ScenarioSession]] = []
-    for source in sorted((devset / "sessions").glob("*.yaml")):
+    sources = sorted((devset / "sessions").glob("*.yaml"))
+    if not sources:
+        raise DatasetError(f"{devset} has no sessions/*.yaml: the real-host run plays the dev set's sessions from them")
+    for source in sources:
         try:
             spec = yaml.safe_load(source.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError) as exc:
