@@ -9,7 +9,7 @@ event loop, the library work on a worker thread), with the payloads Claude Code 
   the per-prompt context served from its plan;
 - ``first prompt of a new session``: the same two callbacks for a new session id, so the first
   one also gives what ``SessionStart`` would (that difference is what the first-prompt path adds);
-- ``Stop``, one turn digested and promoted: a recorded-shape transcript of one turn (a typed
+- ``Stop``, one turn promoted (and the next prompt's plan built): a recorded-shape transcript of one turn (a typed
   rule and fact, a tool call) appended to the session's transcript, then the ``Stop`` callback
   and the wait for its thread (the wait for the host's write is skipped: the file is complete).
 
@@ -161,7 +161,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--files", type=int, default=1000)
     ap.add_argument("--memories", type=int, default=500)
     ap.add_argument("--hook-python", default=sys.executable, help="the interpreter of an installed mimomem")
+    ap.add_argument("--record", action="store_true", help="write benchmarks/results/sdk.json")
     args = ap.parse_args(argv)
+    if args.record and args.hook_python == sys.executable and bench_hook.editable_install():
+        print("bench_sdk: --record needs --hook-python of an installed (not editable) mimomem", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         repo, _ = bench_hook.build(Path(tmp), args.files, args.memories)
@@ -180,6 +184,13 @@ def main(argv: list[str]) -> int:
     inproc = statistics.median(samples[SERVED + " (CPU)"])
     process = statistics.median(samples["hook process: " + SERVED])
     first = statistics.median(samples[FIRST + " (CPU)"])
+    if args.record:
+        import record
+
+        data = {"runs": args.runs, "files": args.files, "memories": args.memories, "samples_ms": samples}
+        if args.hook_python != sys.executable:
+            data["hook_python"] = args.hook_python
+        record.save("sdk", ["benchmarks/bench_sdk.py", *argv], data)
     print(
         f"\nper prompt: in-process {inproc:.1f} ms CPU vs hook process {process:.1f} ms ({process / inproc:.1f}x);"
         f" a session's first prompt adds {first - inproc:.1f} ms (what SessionStart would give)"

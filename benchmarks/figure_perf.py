@@ -267,3 +267,53 @@ def estimate_chars4(data: dict[str, Any]) -> str:
     factor = {r["kind"]: 1 / (1 + r["chars/4"][2]) for r in zh}
     low, high = min(factor, key=factor.__getitem__), max(factor, key=factor.__getitem__)
     return f"{factor[low]:.1f}x ({low}) to {factor[high]:.1f}x ({high}, `benchmarks/bench_estimate.py`)"
+
+
+# -- mimomem in an Agent SDK harness's process (bench_sdk.py) ---------------------------------------
+SDK_SERVED, SDK_FIRST = "UserPromptSubmit", "first prompt of a new session"
+SDK_STOP = "Stop: the turn promoted, the next prompt's plan built"
+
+
+@figure("sdk-table", "sdk")
+def sdk_table(data: dict[str, Any]) -> str:
+    s = data["samples_ms"]
+    head = [
+        f"case ({data['files']:,} tree files, {data['memories']} curated memories)",
+        "ms, median",
+        f"lowest–highest of {data['runs']} runs",
+    ]
+    rows = [
+        [
+            name if name.startswith(("hook process", "python")) else f"in-process: {name}",
+            num(med(samples), 1),
+            f"{num(min(samples), 1)}–{num(max(samples), 1)}",
+        ]
+        for name, samples in s.items()
+    ]
+    served, process = med(s[f"{SDK_SERVED} (CPU)"]), med(s[f"hook process: {SDK_SERVED}"])
+    first = med(s[f"{SDK_FIRST} (CPU)"])
+    return md_table(
+        head,
+        rows,
+        f"Per prompt: {num(served, 1)} ms CPU in-process against {num(process, 1)} ms for the hook process "
+        f"({process / served:.1f}x), and no process; a session's first prompt costs {num(first, 1)} ms CPU "
+        f"in-process. The hook process is {_sdk_hook(data)}. {source(data)}.",
+    )
+
+
+def _sdk_hook(data: dict[str, Any]) -> str:
+    python = data.get("hook_python")
+    return f"`{python} -P -m mimomem hook claude-code`, an installed mimomem" if python else "this environment's"
+
+
+@figure("sdk-inline", "sdk")
+def sdk_inline(data: dict[str, Any]) -> str:
+    s = data["samples_ms"]
+    return (
+        f"a later prompt {num(med(s[f'{SDK_SERVED} (CPU)']), 1)} ms CPU in-process (served from its plan) against "
+        f"{num(med(s[f'hook process: {SDK_SERVED}']), 1)} ms for the hook process; a session's first prompt "
+        f"{num(med(s[f'{SDK_FIRST} (CPU)']), 1)} ms (its start context and its own new prompt plan); the work "
+        f"after each turn (promotion, the next plan) {num(med(s[f'{SDK_STOP} (CPU)']), 1)} ms "
+        f"on a thread, off the next prompt's path (median of {data['runs']} runs, {data['files']:,} tree files, "
+        f"{data['memories']} curated memories)"
+    )
