@@ -2,9 +2,12 @@
 
 The set is ``tests/data/secrets/eval-trust.jsonl`` (one JSON object per line: ``text``,
 ``secret`` true/false, ``shape``), written before the scanner was tuned on it;
-``eval-trust-heldout.jsonl`` was written after tuning and never tuned on (``--set`` picks one).  A case with
-``secret: true`` is *caught* when the scanner reports anything in it; a case with
-``secret: false`` is *flagged* (a false positive) when it does.  Scanners:
+``eval-trust-heldout.jsonl`` was written after tuning and never tuned on (``--set`` picks one;
+``--set adversarial`` runs ``corpora/secrets-adversarial/dev.jsonl`` and ``--set adversarial-heldout``
+its held-out split).  A case with ``secret: true`` is *caught* when the scanner reports anything
+in it; a case with ``secret: false`` is *flagged* (a false positive) when it does.  Where a case
+lists its ``values`` (the adversarial sets), mimomem's row also counts *stored*: a secret case
+one of whose values is still in ``redact_secrets``' output (what would reach a file).  Scanners:
 
 * ``mimomem`` — ``mimomem.common.secrets.scan_secrets`` of this checkout;
 * ``detect-secrets`` — Yelp's maintained rule set (PyPI ``detect-secrets``), run as its
@@ -34,6 +37,8 @@ from typing import Any
 DATA = Path(__file__).parents[1] / "tests" / "data" / "secrets"
 EVAL_SET = DATA / "eval-trust.jsonl"
 HELD_OUT = DATA / "eval-trust-heldout.jsonl"
+ADVERSARIAL = Path(__file__).parents[1] / "corpora" / "secrets-adversarial"
+NAMED_SETS = {"adversarial": ADVERSARIAL / "dev.jsonl", "adversarial-heldout": ADVERSARIAL / "heldout.jsonl"}
 
 Scanner = Callable[[str], bool]
 
@@ -80,6 +85,15 @@ def detect_secrets_scanner(plugin: str | None, suffix: str) -> Scanner | None:
     return scan
 
 
+def stored(cases: list[dict[str, Any]]) -> list[str]:
+    """The secret cases (with ``values``) one of whose values mimomem's redaction leaves in the text."""
+    from mimomem.common.secrets import redact_secrets
+
+    return [
+        c["text"] for c in cases if c["secret"] and any(v in redact_secrets(c["text"]) for v in c.get("values", []))
+    ]
+
+
 def count(scan: Scanner, cases: list[dict[str, Any]]) -> dict[str, Any]:
     """Caught and flagged counts, with the texts of the misses and false positives."""
     missed = [c["text"] for c in cases if c["secret"] and not scan(c["text"])]
@@ -122,12 +136,17 @@ def scan_time(cases: list[dict[str, Any]]) -> float:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", type=Path, default=EVAL_SET, help="the labelled set (default eval-trust.jsonl)")
+    parser.add_argument(
+        "--set",
+        default=str(EVAL_SET),
+        help="the labelled set: a path, or adversarial / adversarial-heldout (default eval-trust.jsonl)",
+    )
     parser.add_argument("--label", default="mimomem", help="name of the mimomem row (e.g. before / after)")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--suffixes", default="txt,sh,yaml", help="file types detect-secrets scans the cases as")
     parser.add_argument("--misses", action="store_true", help="print the missed and flagged cases")
     args = parser.parse_args(argv)
+    args.set = NAMED_SETS.get(args.set) or Path(args.set)
     cases = load(args.set)
     scanners: dict[str, Scanner | None] = {args.label: mimomem_scanner()}
     for suffix in args.suffixes.split(","):
@@ -148,12 +167,28 @@ def main(argv: list[str]) -> int:
             continue
         row = count(scan, cases)
         results["scanners"][name] = row
-        print(f"| {name} | {row['caught']} / {row['secrets']} | {row['flagged']} / {row['non_secrets']} |")
+        extra = ""
+        if name == args.label and any("values" in c for c in cases):
+            row["stored_cases"] = stored(cases)
+            row["stored"] = len(row["stored_cases"])
+            extra = f" (a value left after redaction in {row['stored']} / {row['secrets']})"
+        print(f"| {name} | {row['caught']} / {row['secrets']}{extra} | {row['flagged']} / {row['non_secrets']} |")
         if args.misses:
             for text in row["missed_cases"]:
                 print(f"    missed : {text}")
             for text in row["flagged_cases"]:
                 print(f"    flagged: {text}")
+            for text in row.get("stored_cases", []):
+                print(f"    stored : {text[:100]!r}")
+    ours = results["scanners"].get(args.label)
+    if ours is not None:  # would a dependency add anything? what it catches that we miss, and at what cost
+        for name, row in list(results["scanners"].items()):
+            if name == args.label:
+                continue
+            extra = sorted(set(ours["missed_cases"]) - set(row["missed_cases"]))
+            more_flagged = sorted(set(row["flagged_cases"]) - set(ours["flagged_cases"]))
+            results["scanners"][name]["adds_to_mimomem"] = {"caught": extra, "flagged": more_flagged}
+            print(f"    {name}: catches {len(extra)} that mimomem misses, flags {len(more_flagged)} more")
     print(f"mimomem scan_secrets: {results['scan_us_per_case']:.1f} µs per case (median CPU of 5 runs)")
     if args.json:
         args.json.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -91,11 +91,31 @@ def _rule(kind: str, pattern: str, check: Check | None = token_like, group: int 
 # Between the words of a PEM header: spaces, a line break, or the end of one string literal and
 # the start of the next ("-----BEGIN EC " + "PRIVATE KEY-----", or implicit concatenation).
 _GAP = r"(?:\s+|\s*[\"'`]\s*\+?\s*[\"'`]\s*)"
+# A block's lines are joined by a line break, real or escaped in a string ("...\\n..."), with the
+# decorations of where it was pasted around it: indentation, "> " quoting, string quotes and "+".
+_NL = r"[ \t\"'`+,;]*(?:\r?\n|\\r\\n|\\n)[ \t>#*\"'`+,]*"
+# A body line: base64 of 16 characters or more, a padded last line, a PGP checksum, or a short
+# last line right before the END line.
+_B64_LINE = r"(?:[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9+/]*={1,2}|[A-Za-z0-9+/]{1,15}(?=" + _NL + r"-{5}[ \t]*END))"
+_ARMOR = r"[A-Z][A-Za-z\-]{1,30}:[ \t]*[^\n\\\"]{0,100}"  # Proc-Type, DEK-Info, Version, Comment
+_KEY_LABEL = r"(?:[A-Z0-9]+" + _GAP + r"){0,3}PRIVATE" + _GAP + r"KEY(?:" + _GAP + r"BLOCK)?"
+_KEY_END = r"-{5}[ \t]*END[ \t]+(?:[A-Z0-9]+[ \t]+){0,3}PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?[ \t]*-{5}"
 PRIVATE_KEY_RULES: list[Rule] = [
+    # the whole block, BEGIN to END; a block cut short ends where its base64 lines end
     _rule(
         "private-key",
-        r"-{5}[ \t]*BEGIN" + _GAP + r"(?:[A-Z0-9]+" + _GAP + r"){0,3}PRIVATE" + _GAP + r"KEY(?:" + _GAP + r"BLOCK)?"
-        r"[ \t]*-{5}",
+        r"-{5}[ \t]*BEGIN" + _GAP + _KEY_LABEL + r"[ \t]*-{5}"
+        r"(?:[ \t]+[^\n]{0,200}?(?=\r?\n[ \t>#*\"'`+,]*[A-Za-z0-9+/]{16}))?"  # a comment (the allow marker)
+        r"(?:(?:" + _NL + r")+" + _ARMOR + r"){0,4}"
+        r"(?:(?:" + _NL + r")+" + _B64_LINE + r")*"
+        r"(?:(?:" + _NL + r")+" + _KEY_END + r")?",
+        None,
+        0,
+    ),
+    # the rest of a block whose BEGIN line came earlier (another message, another paste): its lines up to END
+    _rule(
+        "private-key",
+        r"(?m)^(?:[ \t>#*\"'`]*[A-Za-z0-9+/]{16,}={0,2}[ \t\"'`]*\r?\n)+[ \t>#*\"'`]*" + _KEY_END,
         None,
         0,
     ),
@@ -128,7 +148,7 @@ PROVIDER_RULES: list[Rule] = [
     ),
     _rule(
         "slack-token",
-        r"(?<![A-Za-z0-9])((?:xoxe\.)?xox[abposre]-[A-Za-z0-9\-]{10,250})",
+        r"(?<![A-Za-z0-9])((?:xoxe\.)?xox[abcdposre]-[A-Za-z0-9\-]{10,250})",
         lambda v: any(c.isdigit() for c in v) and not is_placeholder(v.split("-", 1)[1]),
     ),
     _rule("slack-token", r"(?<![A-Za-z0-9])(xapp-\d-[A-Z0-9]{8,}-\d{6,}-[a-f0-9]{32,})", _after("-")),
@@ -236,8 +256,8 @@ FORM_RULES: list[Rule] = [
     ),
     _rule(
         "url-credentials",
-        r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@\"'<>]{1,64}:([^\s/@\"'<>]{1,128})@[A-Za-z0-9\[]",
-        lambda v: not is_placeholder(v) and len(v) >= 3,
+        r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@\"'<>]{0,64}:([^\s/@\"'<>]{1,128})@[A-Za-z0-9\[]",
+        lambda v: not is_placeholder(v),
     ),
 ]
 
@@ -245,7 +265,7 @@ SHAPE_RULES: list[Rule] = PRIVATE_KEY_RULES + PROVIDER_RULES + FORM_RULES
 """Every shape rule, the most specific first (an earlier rule wins on overlapping spans)."""
 
 NEEDLES: dict[str, tuple[str, ...]] = {
-    "private-key": ("begin", "mii", "b3blbnnzac1rzxktdje", "private-lines", "age-secret-key"),
+    "private-key": ("begin", "-----end", "mii", "b3blbnnzac1rzxktdje", "private-lines", "age-secret-key"),
     "aws-access-key-id": ("akia", "asia", "abia", "acca", "agpa", "aida", "aipa", "anpa", "anva", "aroa", "apka"),
     "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     "gitlab-token": (

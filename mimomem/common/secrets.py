@@ -21,8 +21,10 @@ from collections.abc import Iterator, Mapping
 
 from mimomem.common.records import TYPE_CHECKING, NamedTuple
 from mimomem.common.secret_context import CONTEXT_RULES
+from mimomem.common.secret_labels import LABEL_RULES
 from mimomem.common.secret_needles import NeedleFinder, needle_text
 from mimomem.common.secret_phrases import PHRASE_RULES
+from mimomem.common.secret_records import RECORD_RULES
 from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
@@ -107,7 +109,7 @@ def _iter_raw(text: str) -> Iterator[tuple[str, int, int]]:
             value = m.group(group)
             if check is None or check(value):
                 yield kind, m.start(group), m.end(group)
-    for rule in CONTEXT_RULES + PHRASE_RULES:
+    for rule in RECORD_RULES + CONTEXT_RULES + PHRASE_RULES + LABEL_RULES:
         yield from rule(text)
 
 
@@ -117,13 +119,15 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
         return []
     starts = _line_starts(text)
     spans: list[tuple[int, int, str]] = []
+    allowed: list[tuple[int, int, str]] = []
     for kind, start, end in _iter_raw(text):
-        # a more specific detector (earlier) wins over a later one on overlapping spans
-        if any(s < end and start < e for s, e, _ in spans):
+        # a more specific detector (earlier) wins over a later one on overlapping spans, an allowed one too
+        if any(s < end and start < e for s, e, _ in spans) or any(s < end and start < e for s, e, _ in allowed):
             continue
         idx = bisect_right(starts, start) - 1
         line_end = starts[idx + 1] - 1 if idx + 1 < len(starts) else len(text)
         if ALLOW_MARKER in text[starts[idx] : line_end]:
+            allowed.append((start, end, kind))
             continue
         spans.append((start, end, kind))
     return sorted(spans)

@@ -29,11 +29,12 @@ def test_labelled_set_is_all_caught_and_nothing_flagged() -> None:
 
 
 def test_held_out_set_counts() -> None:
-    """eval-trust-heldout.jsonl, written after tuning and measured once: 16 of 22 caught, 0 of 22 flagged."""
+    """eval-trust-heldout.jsonl, written after tuning and measured once: 16 of 22 caught, 0 of 22 flagged;
+    20 of 22 with the label rule (issue 32, not tuned on this set)."""
     cases = _load("eval-trust-heldout.jsonl")
     caught = sum(1 for c in cases if c["secret"] and scan_secrets(str(c["text"])))
     flagged = sum(1 for c in cases if not c["secret"] and scan_secrets(str(c["text"])))
-    assert (16, 0) == (caught, flagged)
+    assert (20, 0) == (caught, flagged)
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mimomem.common import secret_context, secrets
+from mimomem.common.secret_labels import LABEL_RULES
 from mimomem.common.secret_needles import NeedleFinder, needle_text, trie_pattern
 from mimomem.common.secret_phrases import PHRASE_RULES
+from mimomem.common.secret_records import RECORD_RULES
 from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES
 
 ALL_NEEDLES = sorted({n for needles in NEEDLES.values() for n in needles})
@@ -70,10 +72,14 @@ def reference_raw(text: str) -> list[tuple[str, int, int]]:
         secret_context.assignments: reference_assignments,
         secret_context.command_line_passwords: reference_command_lines,
     }
+    for record_rule in RECORD_RULES:
+        out.extend(record_rule(text, prefilter=False))
     for rule in secret_context.CONTEXT_RULES:
         out.extend(replaced.get(rule, rule)(text))
     for phrase_rule in PHRASE_RULES:
         out.extend(phrase_rule(text, prefilter=False))
+    for label_rule in LABEL_RULES:
+        out.extend(label_rule(text, prefilter=False))
     return out
 
 
@@ -86,6 +92,21 @@ PIECES = [
     *("--token ", "--api-key ", "vault login ", "Cookie: ", "sid=", "; ", "Authorization: Token ", " is ", "是"),
     *("密钥", "令牌", "为", "：", "the secret"),
     *("ſ", "ı", "İ", "\u212a", "ß", "密码", "口令"),  # case-fold look-alikes and CJK
+    *("db:5432:app:u:", "*:*:*:", "/bot", "123456789:", "AAb3XyZ9qLm2Np8RtV4wKc7Hd5Fg1Js6Tu0Ve", "a\\:b"),
+    *(
+        "密碼",
+        "パスワード",
+        "は",
+        "비밀번호",
+        "는",
+        "トークン",
+        "PIN",
+        "改成",
+        " for the ",
+        " / ",
+        "、",
+        "「",
+    ),  # labels
     *("Xk9#mQ2$vL7pZ4wR", "a8F3kL9qX2mN7pR4tV6wY1zB5cD0eG8h", "hunter2"),
     *("AKIAIOSFODNN7ABCDEFG", "eyJhbGciOiJIUzI1NiJ9"),
 ]

@@ -1,0 +1,384 @@
+"""Label rule of the secret scanner: the value a credential label names, in any of five languages.
+
+A *label* is a noun phrase whose head means password, passphrase, PIN, secret, token, key or
+credential; what stands before the head (``staging DB``, 生产环境的, 本番DBの, 운영 서버) does
+not matter, what follows it does.  The value is the first token after a *bridge* made of:
+
+* punctuation (``:`` ``=`` ``：`` ``＝`` ``->`` ``→`` ``—``), a closing quote of a key
+  (``"password": "x"``) or plain spaces (``.netrc``'s ``password x``);
+* English link words: the copula and a few verbs of change (``is``, ``was set to``, ``has
+  been changed to``, ``became``, ``'s``), with a prepositional phrase allowed first
+  ("the password *for the wifi* is");
+* Chinese link morphemes: an optional adverb (已经, 就, 现在), a verb of setting or changing
+  (设, 改, 换, 变, 更新, 重置…) and its result (为, 成, 到), or the copula 是 / 为 / 為;
+* Japanese and Korean particles (は が を も, 은 는 이 가 을 를 도).
+
+Because the bridge must start right after the head, a head that modifies another noun is not
+a label: "password *length* is 12", "token *count* 4096", 密码*长度*至少8位, トークン*数*,
+비밀번호 *변경* 주기 name a property of the credential, not the credential.  The value's own
+shape then decides, by what the head is (``_password_value`` / ``_key_value``): a password or a
+PIN may be short or all digits (but a number followed by a unit, "12 characters", 8位, 8자리,
+is a quantity), a key or a token must mix letters and digits.  Placeholders, paths and words
+never count.  After the value, a list (``A / B``, ``A and B``, ``A、B``) names more values of
+the same label: an access key and a secret key in one sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mimomem.common.secret_needles import needle_text
+from mimomem.common.secret_values import char_classes, decodes_to_prose, is_placeholder, is_sequential, shannon_entropy
+
+Span = tuple[str, int, int]
+
+# -- heads: a compact set of morphemes, by what they name (matched on the lower-cased text) -----------
+_PASSWORD_HEADS = (
+    *("password", "passwd", "passphrase", "pass phrase", "pass-phrase", "passcode", "pwd", "pw", "pin", "pass"),
+    *("密码", "密碼", "口令", "暗码", "暗碼", "通行码", "通行碼", "密码短语", "密碼短語"),  # Chinese (both scripts)
+    *("パスワード", "パスフレーズ", "パスコード", "暗証番号", "合言葉"),  # Japanese
+    *("비밀번호", "비번", "패스워드", "암호"),  # Korean
+)
+_KEY_HEADS = (
+    *("secret", "token", "apikey", "key", "credential", "creds", "auth"),
+    *("密钥", "密鑰", "秘钥", "秘鑰", "金钥", "金鑰", "私钥", "私鑰", "令牌", "权杖", "權杖"),
+    *("凭证", "憑證", "凭据", "憑據", "授权码", "授權碼"),
+    *("トークン", "シークレット", "キー", "鍵", "認証情報", "資格情報", "クレデンシャル"),
+    *("토큰", "시크릿", "키", "인증정보", "인증 정보", "자격증명", "자격 증명"),
+)
+_HEADS = sorted([(h, True) for h in _PASSWORD_HEADS] + [(h, False) for h in _KEY_HEADS], key=lambda h: -len(h[0]))
+"""Longest first: the longest head at a position wins ("passwd" over "pass")."""
+_PIN_SUFFIXES = (" codes", " code", " numbers", " number", "码", "碼", " 번호", "번호", "コード", "番号")
+NEEDLES = (
+    *("pass", "pw", "pin", "secret", "token", "apikey", "key", "cred", "auth"),
+    *(h for h in (*_PASSWORD_HEADS, *_KEY_HEADS) if not h.isascii()),
+)
+"""Lower-case strings every head starts with: a label is looked for only where one of them is."""
+
+# -- the bridge between head and value -----------------------------------------------------------------
+_EN_LINKS = frozenset(
+    (
+        *("is", "was", "are", "were", "be", "been", "has", "have", "had", "will", "now", "currently", "still"),
+        *("also", "just", "then", "it", "it's", "it’s", "set", "reset", "changed", "updated", "rotated"),
+        *("switched", "became", "becomes", "become", "equals", "to", "as", "into"),
+    )
+)
+_PREPOSITIONS = frozenset(("for", "of", "on", "in", "at", "from", "to"))
+_ZH_ADVERBS = ("也", "就", "都", "还", "還", "现在", "現在", "已经", "已經", "已", "被", "先", "则", "則")
+_ZH_VERBS = (
+    *("设置", "設置", "设定", "設定", "更改", "修改", "更新", "重置", "重设", "重設", "替换", "替換"),
+    *("设", "設", "改", "换", "換", "变", "變"),
+)
+_ZH_RESULTS = ("为", "為", "成", "到")
+_ZH_COPULAS = ("是", "为", "為", "叫", "用")
+_PARTICLES = "はがをも은는이가을를도"
+_PUNCT = ":=：＝→—–-"
+_OPEN = {'"': '"', "'": "'", "`": "`", "「": "」", "『": "』", "“": "”", "‘": "’"}
+_TRAILING = ".,;:)]}>\"'`([{<"
+_SPACE = " \t"
+
+# -- what a value is not ---------------------------------------------------------------------------------
+_CJK_UNITS = "位个個字桁次天日秒分時时年月周週回件枚人条條名자개일회초분년월주시"
+_UNIT_WORDS = frozenset(
+    (
+        *("char", "chars", "character", "characters", "digit", "digits", "letter", "letters", "word", "words"),
+        *("symbol", "symbols", "day", "days", "hour", "hours", "h", "minute", "minutes", "min", "mins"),
+        *("second", "seconds", "sec", "secs", "s", "ms", "time", "times", "byte", "bytes", "bit", "bits"),
+        *("token", "tokens", "item", "items", "entries", "attempt", "attempts", "tries", "year", "years"),
+        *("month", "months", "week", "weeks", "k"),
+    )
+)
+_SEPARATORS = "_-./"
+
+
+def _skip(text: str, i: int) -> int:
+    n = len(text)
+    while i < n and text[i] in _SPACE:
+        i += 1
+    return i
+
+
+def _word(text: str, i: int) -> str:
+    """The run of ASCII letters (and apostrophes) at ``i``."""
+    j = i
+    n = len(text)
+    while j < n and ((text[j].isascii() and text[j].isalpha()) or text[j] in "'’"):
+        j += 1
+    return text[i:j]
+
+
+def _head_at(text: str, low: str, at: int) -> tuple[int, bool] | None:
+    """The end of the credential head starting at ``at`` and whether it names a password, or None."""
+    for head, password in _HEADS:
+        if not low.startswith(head, at):
+            continue
+        end = at + len(head)
+        if head.isascii():
+            if end < len(text) and text[end] in "sS" and head[-1] not in "sS":
+                end += 1  # plural
+            if end < len(text) and text[end].isascii() and text[end].isalpha():
+                continue  # inside a longer word: "passage", "keyboard", "tokenizer"
+            if not _boundary_ok(text, at, head):
+                continue
+            if head == "pin":
+                end += next((len(s) for s in _PIN_SUFFIXES if low.startswith(s, end)), 0)
+            if head in ("auth", "pass") and text[end : end + 1] not in (":", "=", '"', "'"):
+                return None  # "auth" and "pass" are heads only as key names ("auth: x", DB_PASS=x)
+        return end, password
+    return None
+
+
+def _boundary_ok(text: str, start: int, head: str) -> bool:
+    """An English head starts a word, or is the last part of an identifier (``DB_PASS``, ``clientSecret``)."""
+    before = text[start - 1] if start else " "
+    if head == "pass":
+        return before in "_.-"  # "pass" alone is a verb: only DB_PASS, db.pass
+    if not (before.isascii() and before.isalnum()):
+        return True
+    word = text[start : start + len(head)]
+    if before.isupper() and word.isupper() and head.startswith("pass"):
+        return True  # the end of an environment variable's name: PGPASSWORD, MYSQLPASSWORD
+    return before.islower() and word[0].isupper() and word[1:2].islower()  # camelCase: clientSecret, AccountKey
+
+
+def _links(text: str, i: int) -> int:
+    """After one or more English link words at ``i`` ("is", "was set to", "has been changed to"), else -1."""
+    q, count = i, 0
+    while True:
+        r = _skip(text, q)
+        if r == q and not (count == 0 and q > 0 and text[q - 1] in "'’"):
+            break  # a word needs a space before it
+        word = _word(text, r)
+        if word.lower() not in _EN_LINKS:
+            break
+        q, count = r + len(word), count + 1
+    return q if count else -1
+
+
+def _zh_link(text: str, i: int) -> int:
+    """After a Chinese link at ``i`` (已经改成了, 设为, 是), else -1."""
+    q = i
+    while (adverb := next((a for a in _ZH_ADVERBS if text.startswith(a, q)), None)) is not None:
+        q += len(adverb)
+    verb = next((v for v in _ZH_VERBS if text.startswith(v, q)), None)
+    if verb is not None and text.startswith(_ZH_RESULTS, q + len(verb)):
+        q += len(verb) + 1
+    elif text.startswith(_ZH_COPULAS, q):
+        q += 1
+    else:
+        return -1
+    return q + 1 if text.startswith("了", q) else q
+
+
+def _after_link(text: str, p: int) -> int:
+    """After the link at ``p`` (punctuation, English link words, a Chinese link, a particle), else -1."""
+    q = _skip(text, p)
+    if text.startswith(("->", "=>"), q):
+        return _skip(text, q + 2)
+    if q < len(text) and text[q] in _PUNCT:
+        return _skip(text, q + 1)
+    for end in (_links(text, p), _zh_link(text, q)):
+        if end != -1:
+            end = _skip(text, end)
+            return _skip(text, end + 1) if text.startswith((":", "："), end) else end
+    if p < len(text) and text[p] in _PARTICLES:
+        q = p + 1
+        return _skip(text, q + 1 if text.startswith((",", "、", ":", "："), q) else q)
+    return -1
+
+
+def _value_starts(text: str, end: int) -> Iterator[int]:
+    """Where the value may start after a head ending at ``end``: after a link, after a prepositional
+    phrase and a link ("password for the wifi: x"), or after spaces alone (.netrc's "password x")."""
+    p = end
+    contraction = text.startswith(("'s", "’s"), p)
+    if contraction:
+        p += 2
+    elif text.startswith(('"', "'"), p):
+        p += 1  # the closing quote of a key: "password": "x"
+    q = _skip(text, p)
+    if q < len(text) and text[q] in "(（":  # a parenthetical: "Password (prod) — x"
+        close = next((k for k in range(q + 1, min(q + 32, len(text))) if text[k] in ")）\n"), -1)
+        if close != -1 and text[close] != "\n":
+            p = close + 1
+    v = _after_link(text, p)
+    if v != -1:
+        yield v
+    q = _skip(text, p)
+    if q > p and _word(text, q).lower() in _PREPOSITIONS:
+        q += len(_word(text, q))
+        for _ in range(4):
+            r = _skip(text, q)
+            if r == q:
+                break
+            k = r
+            while k < len(text) and not text[k].isspace() and text[k] not in ":=,;()：":
+                k += 1
+            if k == r:
+                break
+            v = _after_link(text, k)
+            if v != -1:
+                yield v
+                break
+            q = k
+    if contraction or (p < len(text) and text[p] in _SPACE):
+        yield _skip(text, p)
+
+
+def _value_at(text: str, v: int) -> tuple[int, int, bool, int]:
+    """The value at ``v``: its start and end (to its closing quote, or trailing punctuation dropped),
+    whether it was quoted, and where a list of more values would go on."""
+    close = _OPEN.get(text[v : v + 1])
+    start = v + 1 if close else v
+    end = start
+    n = len(text)
+    while end < n and "!" <= text[end] <= "~":
+        end += 1
+    if close:  # a quoted value runs to its closing quote on the same line, spaces and all (a passphrase)
+        k = text.find(close, start, min(n, start + 100))
+        if k != -1 and "\n" not in text[start:k]:
+            return start, k, True, k + 1
+    while end > start and text[end - 1] in _TRAILING:
+        end -= 1
+    return start, end, False, end
+
+
+def _more(text: str, i: int) -> int:
+    """Where the next value of a list starts ("A / B", "A and B", "A、B"), else -1."""
+    q = _skip(text, i)
+    if text.startswith(("/", ",", "，", "、", "&", "和", "与", "與", "及", "및", "と"), q):
+        return _skip(text, q + 1)
+    if text[q : q + 3].lower() == "and" and text[q + 3 : q + 4] in (" ", "\t"):
+        return _skip(text, q + 3)
+    return -1
+
+
+def _identifier(value: str) -> bool:
+    """Words, paths and identifiers: ``prod/db/credentials``, ``layout_v2``, ``user_id``."""
+    if not any(c.isdigit() for c in value):
+        return all((c.isascii() and c.isalpha()) or c in _SEPARATORS for c in value)
+    parts, seps = [], 0
+    part = ""
+    for c in value:
+        if c in _SEPARATORS:
+            parts.append(part)
+            part, seps = "", seps + 1
+        else:
+            part += c
+    parts.append(part)
+    first, rest = parts[0], parts[1:]
+    return bool(seps) and first.isascii() and first.isalpha() and all(0 < len(p) <= 12 and p.isalnum() for p in rest)
+
+
+def _not_a_value(value: str) -> bool:
+    """URLs, paths, variables, flags, versions, dates, and code: a call, an index, an attribute."""
+    if "://" in value or value[0] in "~/.$%@-\\" or any(c in value for c in "([{"):
+        return True
+    name, eq, _ = value.partition("=")
+    if eq and name.replace("_", "").replace("-", "").isalpha():
+        return True  # an assignment or an attribute of its own (name="dream"): not the label's value
+    if not value.strip("0123456789.-/:") and not value.isdigit():
+        return True  # 1.2.3, 2024-01-15, 12:30
+    return "." in value and all(part.isidentifier() for part in value.split("."))  # os.environ, cfg.db.pw
+
+
+def _quantity(after: str) -> bool:
+    """A number followed by a unit is a quantity: "12 characters", 8位, 8자리, 16文字."""
+    rest = after.lstrip(_SPACE)
+    if rest[:1] and rest[0] in _CJK_UNITS:
+        return True
+    word = _word(rest, 0).lower()
+    return word in _UNIT_WORDS or rest.startswith("%")
+
+
+def _password_value(value: str, quoted: bool, after: str) -> bool:
+    """A password, passphrase or PIN: short values count, so does a run of digits that is no quantity."""
+    if value.isdigit():
+        return 4 <= len(value) <= 16 and len(set(value)) > 1 and not _quantity(after)
+    if quoted:
+        return len(value) >= 4 and len(set(value.lower())) > 2
+    core = value.strip("!#&*+,.:;?")
+    if len(value) < 4 or char_classes(value) < 2 or is_sequential(value) or (core.isalpha() and core.islower()):
+        return False  # too short, one kind of character, a run, or a word with a sign (a YAML tag: !vault)
+    letters = value.replace("_", "").replace("-", "")
+    if letters.isalpha():  # letters only: random when neither case dominates (camelCase words are mostly lower)
+        upper = sum(1 for c in letters if c.isupper()) / len(letters)
+        return len(letters) >= 6 and 0.3 <= upper <= 0.7
+    return not _identifier(value) and shannon_entropy(value) >= 1.9
+
+
+def _key_value(value: str, quoted: bool, hex_ok: bool) -> bool:
+    """A key, token or secret: eight characters or more mixing letters and digits, not a word or a bare key's hash."""
+    if len(value) < (6 if quoted else 8) or not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value):
+        return False
+    if _identifier(value) or is_sequential(value) or shannon_entropy(value) < 2.5:
+        return False
+    parts = value.split("-")
+    if len(parts) > 1 and any(len(p) >= 4 and p.isalpha() and p[1:].islower() for p in parts):
+        return False  # words joined by hyphens: "HS256-signed", "v2-Release"
+    if not hex_ok and all(c in "0123456789abcdefABCDEF-" for c in value):
+        return False  # "key: <sha>": a cache or lookup key, not a credential
+    return not decodes_to_prose(value.rstrip("="))
+
+
+def _value_ok(value: str, quoted: bool, password: bool, head: str, after: str) -> bool:
+    if value.isdigit() and len(set(value)) > 1:  # a PIN such as 2992 (is_placeholder drops two-digit mixes)
+        return password and _password_value(value, quoted, after)
+    if not value or is_placeholder(value) or _not_a_value(value):
+        return False
+    if password:
+        return _password_value(value, quoted, after)
+    return _key_value(value, quoted, hex_ok=head.lower().rstrip("s") not in ("key", "キー", "키", "auth"))
+
+
+def _candidates(text: str, prefilter: bool) -> tuple[str, list[int]]:
+    """The lower-cased text and where a head may start: where one of ``NEEDLES`` is."""
+    low = needle_text(text)
+    if len(low) != len(text):  # folding changed the length: positions would not line up
+        low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    if not prefilter:
+        return low, list(range(len(text)))
+    starts: set[int] = set()
+    for needle in NEEDLES:
+        at = low.find(needle)
+        while at != -1:
+            starts.add(at)
+            at = low.find(needle, at + 1)
+    return low, sorted(starts)
+
+
+def label_values(text: str, *, prefilter: bool = True) -> Iterator[Span]:
+    """The value after each credential label (and the values listed with it).
+
+    ``prefilter=False`` tries every position, not only where a head's needle is (tests compare the two).
+    """
+    low, starts = _candidates(text, prefilter)
+    done = 0
+    for at in starts:
+        found = _head_at(text, low, at) if at >= done else None
+        if found is None:
+            continue
+        end, password = found
+        head = low[at:end]
+        kind = "password-after-label" if password else "secret-after-label"
+        for v in _value_starts(text, end):
+            start, stop, quoted, resume = _value_at(text, v)
+            quoted = quoted and "=" not in text[end:start]  # code (f(password='x')) is the assignment rule's
+            first = _value_ok(text[start:stop], quoted, password, head, text[stop:])
+            if first:
+                yield kind, start, stop
+                done = stop
+            while (v := _more(text, resume)) != -1:  # "A / B", "A and B": more values of the same label
+                start, stop, quoted, resume = _value_at(text, v)
+                if not _value_ok(text[start:stop], quoted, password, head, text[stop:]):
+                    break
+                yield kind, start, stop
+                done = stop
+                first = True
+            if first:
+                break
+
+
+LABEL_RULES = (label_values,)
+
+__all__ = ["LABEL_RULES", "NEEDLES", "label_values"]
