@@ -145,6 +145,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--suffixes", default="txt,sh,yaml", help="file types detect-secrets scans the cases as")
     parser.add_argument("--misses", action="store_true", help="print the missed and flagged cases")
+    parser.add_argument(
+        "--record", metavar="NAME", help="write benchmarks/results/NAME.json (with commit, date, machine)"
+    )
     args = parser.parse_args(argv)
     args.set = NAMED_SETS.get(args.set) or Path(args.set)
     cases = load(args.set)
@@ -192,6 +195,11 @@ def main(argv: list[str]) -> int:
     print(f"mimomem scan_secrets: {results['scan_us_per_case']:.1f} µs per case (median CPU of 5 runs)")
     if args.json:
         args.json.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    if args.record:
+        import record
+
+        results["mimomem_from"] = str(Path(sys.modules["mimomem"].__file__ or "").parent)
+        record.save(args.record, ["benchmarks/bench_secrets.py", *argv], results)
     return 0
 
 

@@ -380,3 +380,59 @@ def secrets_claim(after: dict[str, Any]) -> str:
         f"{held_before['caught']} caught before, {ours_h['caught']} after, {ours_h['flagged']} flagged "
         f"(detect-secrets: {peer_h['caught']})"
     )
+
+
+# -- the structural scanner on the adversarial sets (bench_secrets.py --record; issue 32) -------------
+
+ADVERSARIAL = (
+    "secrets-adversarial-dev-before",
+    "secrets-adversarial-dev-after",
+    "secrets-adversarial-heldout-before",
+    "secrets-adversarial-heldout-after",
+)
+ADVERSARIAL_PEERS = [
+    ("detect-secrets 1.5.0, all plugins, `.txt`", "detect-secrets, all plugins, .txt"),
+    ("detect-secrets 1.5.0, all plugins, `.yaml`", "detect-secrets, all plugins, .yaml"),
+    ("detect-secrets 1.5.0, KeywordDetector only, `.yaml`", "detect-secrets, KeywordDetector, .yaml"),
+    ("mimomem after + detect-secrets (all plugins, `.yaml`)", "detect-secrets, all plugins, .yaml"),
+]
+
+
+@figure("secrets-adversarial", ADVERSARIAL)
+def secrets_adversarial(data: dict[str, Any]) -> str:
+    """Caught / stored / look-alikes redacted on the adversarial dev set and its held-out split."""
+    dev_b, dev_a, held_b, held_a = (data[name] for name in ADVERSARIAL)
+
+    def ours(run: dict[str, Any]) -> list[str]:
+        s = run["scanners"][next(iter(run["scanners"]))]  # the mimomem row comes first
+        return [
+            f"{s['caught']} / {s['secrets']}",
+            f"{s['stored']} / {s['secrets']}",
+            f"{s['flagged']} / {s['non_secrets']}",
+        ]
+
+    def peer(run: dict[str, Any], key: str, union: bool) -> list[str]:
+        s = run["scanners"][key]
+        mine = run["scanners"][next(iter(run["scanners"]))]
+        if union:  # what mimomem catches plus what the dependency adds, its false positives added too
+            adds = s["adds_to_mimomem"]
+            caught, flagged = mine["caught"] + len(adds["caught"]), mine["flagged"] + len(adds["flagged"])
+            return [f"{caught} / {s['secrets']}", "-", f"{flagged} / {s['non_secrets']}"]
+        return [f"{s['caught']} / {s['secrets']}", "-", f"{s['flagged']} / {s['non_secrets']}"]
+
+    rows = [
+        ["mimomem before (main at ee64661)", *ours(dev_b), *ours(held_b)],
+        ["mimomem after (labels by structure, whole key blocks, records)", *ours(dev_a), *ours(held_a)],
+    ]
+    for label, key in ADVERSARIAL_PEERS:
+        union = label.startswith("mimomem")
+        rows.append([label, *peer(dev_a, key, union), *peer(held_a, key, union)])
+    head = ["scanner", "dev: caught", "stored", "look-alikes redacted", "held-out: caught", "stored", "redacted"]
+    lines = ["", "| " + " | ".join(head) + " |", "|---|---:|---:|---:|---:|---:|---:|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    note = (
+        f"From `benchmarks/results/secrets-adversarial-*.json` (`bench_secrets.py --set adversarial[-heldout]"
+        f" --record`; the before rows ran the scanner of ee64661 through `PYTHONPATH`, the file's commit is"
+        f" the bench's). Dev {dev_a['cases']} cases, held-out {held_a['cases']}."
+    )
+    return "\n".join([*lines, "", note, ""])

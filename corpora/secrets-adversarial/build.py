@@ -602,7 +602,11 @@ def dev() -> list[dict[str, object]]:
         L("key: 'k1'", "placeholder", "en"),
         L('<mimomem-pass name="dream" project="shop-api">', "markup", "en"),
         L("bypass: true", "flag", "en"),
+        L("passwords:\n  min_length: 12\n  require_symbols: true", "yaml", "en"),
+        L("token:\n  type: string\n  format: uuid", "yaml", "en"),
     ]
+    v = f.short()
+    rows.append(S(f"Here is the password:\n{v}\nthanks", "label-next-line", "en", v))
     return rows
 
 

@@ -46,8 +46,13 @@ _KEY_HEADS = (
     *("トークン", "シークレット", "キー", "鍵", "認証情報", "資格情報", "クレデンシャル"),
     *("토큰", "시크릿", "키", "인증정보", "인증 정보", "자격증명", "자격 증명"),
 )
-_HEADS = sorted([(h, True) for h in _PASSWORD_HEADS] + [(h, False) for h in _KEY_HEADS], key=lambda h: -len(h[0]))
-"""Longest first: the longest head at a position wins ("passwd" over "pass")."""
+_HEADS: dict[str, list[tuple[str, bool]]] = {}
+"""Per first character, the heads and whether each names a password, longest first (the longest
+head at a position wins: "passwd" over "pass")."""
+for _head, _password in sorted(
+    [(h, True) for h in _PASSWORD_HEADS] + [(h, False) for h in _KEY_HEADS], key=lambda h: -len(h[0])
+):
+    _HEADS.setdefault(_head[0], []).append((_head, _password))
 _PIN_SUFFIXES = (" codes", " code", " numbers", " number", "码", "碼", " 번호", "번호", "コード", "番号")
 NEEDLES = (
     *("pass", "pw", "pin", "secret", "token", "apikey", "key", "cred", "auth"),
@@ -109,7 +114,7 @@ def _word(text: str, i: int) -> str:
 
 def _head_at(text: str, low: str, at: int) -> tuple[int, bool] | None:
     """The end of the credential head starting at ``at`` and whether it names a password, or None."""
-    for head, password in _HEADS:
+    for head, password in _HEADS.get(low[at], ()):
         if not low.startswith(head, at):
             continue
         end = at + len(head)
@@ -176,7 +181,10 @@ def _after_link(text: str, p: int) -> int:
     if text.startswith(("->", "=>"), q):
         return _skip(text, q + 2)
     if q < len(text) and text[q] in _PUNCT:
-        return _skip(text, q + 1)
+        r = _skip(text, q + 1)
+        if text[q] in ":：" and text.startswith("\n", r):  # "the password:" and the value on the next line
+            return _skip(text, r + 1)
+        return r
     for end in (_links(text, p), _zh_link(text, q)):
         if end != -1:
             end = _skip(text, end)

@@ -58,6 +58,10 @@ SECRET40 = "q8Rz2Lm5Xw9Kp3Vt7Nb1Hc6Jd4Fg0Sa2Yu8Ei5Oo"  # FAKE
         (f"machine github.com login octocat password {SHORT}", SHORT),
         (f'{{"username": "svc", "password": "{SHORT}"}}', SHORT),
         (f"[client]\nuser = app\npassword = {SHORT}", SHORT),
+        (f"Here is the password:\n{SHORT}\nthanks", SHORT),  # the value on the next line
+        (f'ssh-keygen passphrase: "{SHORT} horse 9"', f"{SHORT} horse 9"),  # quoted, spaces and all
+        (f"export PGPASSWORD={SHORT}", SHORT),
+        (f"SSH 密钥的密码短语是 {SHORT}", SHORT),
     ],
 )
 def test_the_value_after_a_label_is_redacted(text: str, value: str) -> None:
@@ -108,6 +112,12 @@ def test_a_pair_of_keys_in_one_sentence(text: str) -> None:
         "model = Model(password='IAmSensitive')",
         "cache key: 9f8e7d6c5b4a39281706",
         "tests pass: 1234",
+        "passwords:\n  min_length: 12\n  require_symbols: true",  # a nested mapping's key is no value
+        "token:\n  type: string",
+        "password: !vault |",
+        "the secret is HS256-signed",
+        "token: Optional[str] = None",
+        '<mimomem-pass name="dream" project="shop-api">',
         "ping 10.0.0.1 and pin numpy to 1.26",
     ],
 )
@@ -134,6 +144,6 @@ def _counts(name: str) -> tuple[int, int, int]:
 
 
 def test_adversarial_dev_set() -> None:
-    """corpora/secrets-adversarial/dev.jsonl (101 secrets, 79 look-alikes), tuned on.
-    Before (main at ee64661): 64 missed, 75 with a value stored, 0 look-alikes redacted."""
+    """corpora/secrets-adversarial/dev.jsonl (102 secrets, 81 look-alikes), tuned on.
+    Before (main at ee64661): 65 missed, 76 with a value stored, 1 look-alike redacted."""
     assert _counts("dev.jsonl") == (0, 0, 0)
