@@ -607,6 +607,33 @@ def dev() -> list[dict[str, object]]:
     ]
     v = f.short()
     rows.append(S(f"Here is the password:\n{v}\nthanks", "label-next-line", "en", v))
+    # -- a third round: other credential nouns, signed URLs ---------------------------------------------
+    v = f.s(string.ascii_lowercase + string.digits, 4) + "-" + f.s(string.ascii_lowercase + string.digits, 4)
+    rows.append(S(f"recovery code: {v}", "label-short", "en", v))
+    v = f.pin(6)
+    rows.append(S(f"the access code is {v}", "label-short", "en", v))
+    v = f.short()
+    rows.append(S(f"Wi-Fiのパスは {v} です", "label-short", "ja", v))
+    v = f.pin(6)
+    rows.append(S(f"인증코드: {v}", "label-short", "ko", v))
+    v = f.tok(30)
+    rows.append(S(f"https://acct.blob.core.windows.net/c/f.txt?sv=2021-08-06&sp=r&sig={v}%3D", "signed-url", "en", v))
+    v = f.s("0123456789abcdef", 64)
+    rows.append(
+        S(f"https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature={v}", "signed-url", "en", v)
+    )
+    rows += [
+        L("source code: 1234 lines", "count", "en"),
+        L("error code: 5001", "code", "en"),
+        L("exit code 137", "code", "en"),
+        L("status code 404", "code", "en"),
+        L("zip code: 94107", "code", "en"),
+        L("ファイルパスは /usr/local/bin", "path", "ja"),
+        L("パスは C:\\Users\\me\\bin", "path", "ja"),
+        L("パスポート番号 TK1234567", "prose", "ja"),
+        L("def verify(signature=None):", "code", "en"),
+        L("验证码登录功能已上线", "prose", "zh-Hans"),
+    ]
     return rows
 
 

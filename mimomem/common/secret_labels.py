@@ -35,10 +35,29 @@ Span = tuple[str, int, int]
 # -- heads: a compact set of morphemes, by what they name (matched on the lower-cased text) -----------
 _PASSWORD_HEADS = (
     *("password", "passwd", "passphrase", "pass phrase", "pass-phrase", "passcode", "pwd", "pw", "pin", "pass"),
+    "code",  # only after a word that makes it a credential: access / security / recovery / verification code
     *("密码", "密碼", "口令", "暗码", "暗碼", "通行码", "通行碼", "密码短语", "密碼短語"),  # Chinese (both scripts)
-    *("パスワード", "パスフレーズ", "パスコード", "暗証番号", "合言葉"),  # Japanese
-    *("비밀번호", "비번", "패스워드", "암호"),  # Korean
+    *("安全码", "安全碼", "访问码", "訪問碼", "恢复码", "恢復碼", "备用码", "備用碼", "验证码", "驗證碼"),
+    *("パスワード", "パスフレーズ", "パスコード", "暗証番号", "合言葉", "パス"),  # Japanese
+    *("認証コード", "確認コード", "セキュリティコード", "リカバリーコード", "アクセスコード"),
+    *(
+        "비밀번호",
+        "비번",
+        "패스워드",
+        "암호",
+        "인증 코드",
+        "인증코드",
+        "보안 코드",
+        "보안코드",
+        "복구 코드",
+        "복구코드",
+    ),
 )
+_CODE_QUALIFIERS = (
+    *("access", "security", "secret", "recovery", "backup", "auth", "authorization", "verification"),
+    *("login", "pairing", "2fa", "mfa", "otp", "one-time", "totp", "sms"),
+)
+"""The words before "code" that make it a credential (a code of any other kind is not one)."""
 _KEY_HEADS = (
     *("secret", "token", "apikey", "key", "credential", "creds", "auth"),
     *("密钥", "密鑰", "秘钥", "秘鑰", "金钥", "金鑰", "私钥", "私鑰", "令牌", "权杖", "權杖"),
@@ -55,7 +74,7 @@ for _head, _password in sorted(
     _HEADS.setdefault(_head[0], []).append((_head, _password))
 _PIN_SUFFIXES = (" codes", " code", " numbers", " number", "码", "碼", " 번호", "번호", "コード", "番号")
 NEEDLES = (
-    *("pass", "pw", "pin", "secret", "token", "apikey", "key", "cred", "auth"),
+    *("pass", "pw", "pin", "secret", "token", "apikey", "key", "cred", "auth", "code"),
     *(h for h in (*_PASSWORD_HEADS, *_KEY_HEADS) if not h.isascii()),
 )
 """Lower-case strings every head starts with: a label is looked for only where one of them is."""
@@ -127,6 +146,10 @@ def _head_at(text: str, low: str, at: int) -> tuple[int, bool] | None:
                 continue
             if head == "pin":
                 end += next((len(s) for s in _PIN_SUFFIXES if low.startswith(s, end)), 0)
+            if head == "code" and not any(low.endswith(q, 0, at - 1) for q in _CODE_QUALIFIERS):
+                return None
+            if head == "code" and low[at - 1 : at] not in (" ", "-", "_"):
+                return None
             if head in ("auth", "pass") and text[end : end + 1] not in (":", "=", '"', "'"):
                 return None  # "auth" and "pass" are heads only as key names ("auth: x", DB_PASS=x)
         return end, password
@@ -280,7 +303,7 @@ def _identifier(value: str) -> bool:
 
 def _not_a_value(value: str) -> bool:
     """URLs, paths, variables, flags, versions, dates, and code: a call, an index, an attribute."""
-    if "://" in value or value[0] in "~/.$%@-\\" or any(c in value for c in "([{"):
+    if "://" in value or value[0] in "~/.$%@-\\" or any(c in value for c in "([{") or value[1:3] == ":\\":
         return True
     name, eq, _ = value.partition("=")
     if eq and name.replace("_", "").replace("-", "").isalpha():

@@ -238,6 +238,12 @@ PROVIDER_RULES: list[Rule] = [
 
 # -- generic credential forms --------------------------------------------------------------------
 FORM_RULES: list[Rule] = [
+    # the signature of a signed URL (Azure SAS, S3 and GCS presigned) and a session token in one
+    _rule(
+        "signed-url-signature",
+        r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature|x-amz-security-token)=([A-Za-z0-9%+/=_.\-]{20,})",
+        lambda v: char_classes(v.replace("%", "")) >= 2 and shannon_entropy(v) >= 3.5 and not is_placeholder(v),
+    ),
     _rule(
         "basic-auth",
         r"(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])",
@@ -320,5 +326,6 @@ NEEDLES: dict[str, tuple[str, ...]] = {
     "bearer-token": ("bearer",),
     "jwt": ("ey",),
     "url-credentials": ("://",),
+    "signed-url-signature": ("sig=", "signature=", "security-token="),
 }
 """Per kind, lower-case strings one of which the text must contain for its rules to run (a fast prefilter)."""

@@ -62,6 +62,9 @@ SECRET40 = "q8Rz2Lm5Xw9Kp3Vt7Nb1Hc6Jd4Fg0Sa2Yu8Ei5Oo"  # FAKE
         (f'ssh-keygen passphrase: "{SHORT} horse 9"', f"{SHORT} horse 9"),  # quoted, spaces and all
         (f"export PGPASSWORD={SHORT}", SHORT),
         (f"SSH 密钥的密码短语是 {SHORT}", SHORT),
+        ("recovery code: 8f3k-2j9d", "8f3k-2j9d"),  # "code" after a word that makes it a credential
+        ("인증코드: 482913", "482913"),
+        (f"Wi-Fiのパスは {SHORT} です", SHORT),
     ],
 )
 def test_the_value_after_a_label_is_redacted(text: str, value: str) -> None:
@@ -112,6 +115,10 @@ def test_a_pair_of_keys_in_one_sentence(text: str) -> None:
         "model = Model(password='IAmSensitive')",
         "cache key: 9f8e7d6c5b4a39281706",
         "tests pass: 1234",
+        "error code: 5001",
+        "zip code: 94107",
+        "ファイルパスは /usr/local/bin",
+        "パスポート番号 TK1234567",
         "passwords:\n  min_length: 12\n  require_symbols: true",  # a nested mapping's key is no value
         "token:\n  type: string",
         "password: !vault |",
@@ -144,6 +151,6 @@ def _counts(name: str) -> tuple[int, int, int]:
 
 
 def test_adversarial_dev_set() -> None:
-    """corpora/secrets-adversarial/dev.jsonl (102 secrets, 81 look-alikes), tuned on.
-    Before (main at ee64661): 65 missed, 76 with a value stored, 1 look-alike redacted."""
+    """corpora/secrets-adversarial/dev.jsonl (108 secrets, 91 look-alikes), tuned on.
+    Before (main at ee64661): 71 missed, 82 with a value stored, 1 look-alike redacted."""
     assert _counts("dev.jsonl") == (0, 0, 0)

@@ -97,3 +97,15 @@ def test_slack_browser_tokens() -> None:
     for kind in "cd":
         token = f"xox{kind}-539226397343-7766248922578-o9lMZsWDzTmUYiVm69Fg30Gv"
         assert token not in redact_secrets(f"session {token}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://acct.blob.core.windows.net/c/f.txt?sv=2021-08-06&sp=r&sig=Xy7%2Bq9KzL3mN0pQrStUvWx%3D",
+        "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    ],
+)
+def test_the_signature_of_a_signed_url(text: str) -> None:
+    assert redact_secrets(text).endswith("=[redacted signed-url-signature]")
+    assert redact_secrets("def verify(signature=None):") == "def verify(signature=None):"
