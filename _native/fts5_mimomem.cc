@@ -79,12 +79,25 @@ const char *arg_text(sqlite3_value *v, int *n) {
     return z ? z : "";
 }
 
-void fn_query(sqlite3_context *ctx, int, sqlite3_value **argv) {
+/* mimomem_query(text [, detail]): without ``detail`` (or with 'column' / 'none') a MATCH string
+ * valid on every FTS5 detail setting; with 'full', the phrase form (more precise there). */
+void fn_query(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+    bool phrases = false;
+    if (argc > 1) {
+        const unsigned char *d = sqlite3_value_text(argv[1]);
+        std::string detail = d ? (const char *)d : "";
+        if (detail == "full") {
+            phrases = true;
+        } else if (detail != "column" && detail != "none") {
+            return sqlite3_result_error(
+                ctx, "mimomem_query: the second argument is the table's FTS5 detail: 'full', 'column' or 'none'", -1);
+        }
+    }
     try {
         int n;
         const char *text = arg_text(argv[0], &n);
-        std::string match = mimomem::to_match(text, n);
+        std::string match = mimomem::to_match(text, n, phrases);
         if (match.empty()) match = "\"\""; /* no token: the empty phrase, which matches nothing */
         sqlite3_result_text(ctx, match.data(), (int)match.size(), SQLITE_TRANSIENT);
     } catch (...) {
@@ -247,6 +260,7 @@ extern "C" MIMOMEM_EXPORT int sqlite3_mimomem_init(sqlite3 *db, char **pzErrMsg,
     if (rc == SQLITE_OK) rc = api->xCreateFunction(api, "mimomem_highlight", nullptr, fn_highlight, nullptr);
     const int pure = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
     if (rc == SQLITE_OK) rc = sqlite3_create_function(db, "mimomem_query", 1, pure, nullptr, fn_query, nullptr, nullptr);
+    if (rc == SQLITE_OK) rc = sqlite3_create_function(db, "mimomem_query", 2, pure, nullptr, fn_query, nullptr, nullptr);
     if (rc == SQLITE_OK) rc = sqlite3_create_function(db, "mimomem_tokens", 1, pure, nullptr, fn_tokens, nullptr, nullptr);
     if (rc == SQLITE_OK) rc = sqlite3_create_function(db, "mimomem_version", 0, pure, nullptr, fn_version, nullptr, nullptr);
     if (rc != SQLITE_OK) *pzErrMsg = sqlite3_mprintf("mimomem: registering the tokenizer failed (%s)", sqlite3_errstr(rc));

@@ -204,17 +204,20 @@ inline bool spelling(const std::string &token, const char *text, const std::vect
 }
 
 /* The MATCH string of the query, or "" when it has no terms.  A term with a token that no text
- * can spell is left out: FTS5 can only be asked for tokens through text. */
-inline std::string to_match(const char *text, int n) {
+ * can spell is left out: FTS5 can only be asked for tokens through text.  ``phrases``: a term of
+ * several tokens is a phrase ("a b", for detail=full tables); otherwise it is an AND of its
+ * tokens (("a" AND "b")), valid on every detail setting (column and none have no phrases). */
+inline std::string to_match(const char *text, int n, bool phrases = true) {
     bool truncated;
     std::vector<Tok> tokens;
     std::vector<Term> terms = query_terms(text, n, &truncated, tokens);
     std::string out, phrase, spelled;
     for (const Term &term : terms) {
-        phrase = "\"";
+        bool group = !phrases && term.size() > 1;
+        phrase = group ? "(\"" : "\"";
         bool ok = true;
         for (size_t k = 0; k < term.size() && ok; k++) {
-            if (k) phrase += ' ';
+            if (k) phrase += group ? "\" AND \"" : " ";
             ok = spelling(term[k], text, tokens, &spelled);
             for (char c : spelled) {
                 phrase += c;
@@ -223,7 +226,7 @@ inline std::string to_match(const char *text, int n) {
         }
         if (!ok) continue;
         if (!out.empty()) out += " OR ";
-        out += phrase + '"';
+        out += phrase + (group ? "\")" : "\"");
     }
     return out;
 }

@@ -92,13 +92,15 @@ def query_times(directory: Path, queries: list[str]) -> dict[str, float]:
     shadow, native = connect(directory / "shadow column.db"), connect(directory / "mimomem tokenizer.db")
     sql = "SELECT rowid, bm25(t) FROM t WHERE t MATCH {} ORDER BY rank LIMIT 10"
     strings = {q: parse_query(q).to_fts5() or '""' for q in queries}
-    made = {q: next(iter(native.execute("SELECT mimomem_query(?)", (q,))))[0] for q in queries}
+    made = {q: next(iter(native.execute("SELECT mimomem_query(?, 'full')", (q,))))[0] for q in queries}
     out = {
         "shadow MATCH (string ready)": p50_ms(lambda q: list(shadow.execute(sql.format("?"), (strings[q],))), queries),
         "shadow MATCH + parse_query": p50_ms(
             lambda q: list(shadow.execute(sql.format("?"), (parse_query(q).to_fts5() or '""',))), queries
         ),
-        "MATCH mimomem_query(?)": p50_ms(lambda q: list(native.execute(sql.format("mimomem_query(?)"), (q,))), queries),
+        "MATCH mimomem_query(?)": p50_ms(
+            lambda q: list(native.execute(sql.format("mimomem_query(?, 'full')"), (q,))), queries
+        ),
         "tokenizer table MATCH (string ready)": p50_ms(
             lambda q: list(native.execute(sql.format("?"), (made[q],))), queries
         ),

@@ -89,15 +89,31 @@ class Query(NamedTuple):
         """The token tuples, in order, as the index evaluates them."""
         return [t.tokens for t in self.terms]
 
-    def to_fts5(self) -> str | None:
+    def to_fts5(self, detail: str = "full") -> str | None:
         """A MATCH string for an FTS5 column of space-joined tokens, or None if empty.
 
         Only tokens reach the string, each phrase double-quoted (quotes doubled), so no
-        user text can become an FTS5 operator, column filter or syntax error.
+        user text can become an FTS5 operator, column filter or syntax error.  ``detail``
+        is the table's FTS5 ``detail`` option: on ``column`` and ``none`` tables (no
+        phrase queries) a term of several tokens is an AND of them instead of a phrase.
+        The SQL function ``mimomem_query(text)`` gives the ``none`` form (valid on every
+        table), ``mimomem_query(text, 'full')`` this default.
         """
+        if detail not in ("full", "column", "none"):
+            raise ValueError(f"detail must be 'full', 'column' or 'none' (the table's FTS5 detail), got {detail!r}")
         if not self.terms:
             return None
-        return " OR ".join('"' + " ".join(t.tokens).replace('"', '""') + '"' for t in self.terms)
+        if detail == "full":
+            return " OR ".join(_quoted(" ".join(t.tokens)) for t in self.terms)
+        return " OR ".join(
+            _quoted(t.tokens[0]) if len(t.tokens) == 1 else "(" + " AND ".join(map(_quoted, t.tokens)) + ")"
+            for t in self.terms
+        )
+
+
+def _quoted(text: str) -> str:
+    """``text`` as one FTS5 string (double-quoted, quotes doubled)."""
+    return '"' + text.replace('"', '""') + '"'
 
 
 def _is_cjk(token: Token) -> bool:

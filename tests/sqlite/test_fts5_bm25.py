@@ -6,6 +6,8 @@ import math
 import random
 from typing import Any
 
+import pytest
+
 import mimomem
 from mimomem.search.db import BIGRAM_SPEC, shadow_tokens
 from mimomem.text.query import parse_query
@@ -49,7 +51,7 @@ def test_bm25_over_the_tokenizer_equals_bm25index_on_1000_documents(apsw_conn: A
         index.add_text(rowid, doc)
     compared = 0
     for text in QUERIES:
-        sql = "SELECT rowid, -bm25(t) FROM t WHERE t MATCH mimomem_query(?)"
+        sql = "SELECT rowid, -bm25(t) FROM t WHERE t MATCH mimomem_query(?, 'full')"  # the package's phrase model
         theirs = dict(apsw_conn.execute(sql, (text,)))
         ours = index.search(text, k=10_000)
         assert {h.doc_id for h in ours} == set(theirs)
@@ -59,7 +61,8 @@ def test_bm25_over_the_tokenizer_equals_bm25index_on_1000_documents(apsw_conn: A
     assert compared > 1000
 
 
-def test_bm25_is_identical_to_the_shadow_column(apsw_conn: Any) -> None:
+@pytest.mark.parametrize("detail", ["full", None])
+def test_bm25_is_identical_to_the_shadow_column(apsw_conn: Any, detail: str | None) -> None:
     """The same token stream either way: FTS5 computes bit-identical scores, so a backend may switch."""
     docs = corpus(300, seed=7)
     apsw_conn.execute(
@@ -73,11 +76,15 @@ def test_bm25_is_identical_to_the_shadow_column(apsw_conn: Any) -> None:
     compared = 0
     for text in QUERIES:
         native = list(
-            apsw_conn.execute("SELECT rowid, bm25(t) FROM t WHERE t MATCH mimomem_query(?) ORDER BY rowid", (text,))
+            apsw_conn.execute(
+                "SELECT rowid, bm25(t) FROM t WHERE t MATCH mimomem_query(?, coalesce(?, 'none')) ORDER BY rowid",
+                (text, detail),
+            )
         )
         shadow = list(
             apsw_conn.execute(
-                "SELECT rowid, bm25(s) FROM s WHERE s MATCH ? ORDER BY rowid", (parse_query(text).to_fts5(),)
+                "SELECT rowid, bm25(s) FROM s WHERE s MATCH ? ORDER BY rowid",
+                (parse_query(text).to_fts5(detail or "none"),),
             )
         )
         assert shadow == native
