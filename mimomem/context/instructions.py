@@ -46,23 +46,29 @@ def memory_instructions(where: Where) -> str:
     tree = where.tree
     return render_instructions(
         str(tree.project_memory(where.project_id)),
-        str(tree.global_memory()),
+        global_memory_shown(tree.global_memory()),
         None if where.session_id is None else str(tree.session_dir(where.session_id)),
         write_enabled=tree.write_enabled,
         global_project=where.project_id == GLOBAL_ID,
     )
 
 
+def global_memory_shown(path: Path) -> str | None:
+    """The global ``MEMORY.md`` for the instructions: its path when the file exists, else ``None``."""
+    return str(path) if path.is_file() else None
+
+
 def render_instructions(
     project_memory: str,
-    global_memory: str,
+    global_memory: str | None,
     session_dir: str | None,
     *,
     write_enabled: bool,
     global_project: bool,
     command: str | None = None,
 ) -> str:
-    """The instructions from plain strings: the project's and global ``MEMORY.md``, the session's
+    """The instructions from plain strings: the project's and global ``MEMORY.md`` (``None``: the user
+    has none, and no path the agent could not read is named), the session's
     directory (``None``: no session), whether memory writing is on, whether the project is the shared
     ``global`` one, the command that runs mimomem in the agent's shell (default: this installation's,
     :func:`~mimomem.common.launcher.agent_command`).  Imports nothing of the tree: the ``SessionStart``
@@ -72,7 +78,9 @@ def render_instructions(
         "# Memory system",
         "Persistent Markdown memory, kept between sessions.",
         f"- Project memory: {_shown(project_memory)} (rules, decisions, durable facts)",
-        f"- Global memory: {_shown(global_memory)} (the user's own, every project; read-only for you)",
+        f"- Global memory: {_shown(global_memory)} (the user's own, every project; read-only for you)"
+        if global_memory is not None
+        else "- Global memory: none yet (the user's own, for every project; read-only for you)",
     ]
     if session_dir is not None:
         lines.append(

@@ -57,6 +57,7 @@ def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp]], dict[st
     ``locate`` registers a session) and ``notes_template`` (a new session's ``notes.md``), ``curated``
     and ``raw`` as :func:`session_parts` gives them."""
     from mimomem.context.host_memory import cap_text
+    from mimomem.context.instructions import global_memory_shown
     from mimomem.context.rebuild import raw_blocks
     from mimomem.context.relevant import curated_session_text
     from mimomem.tree.layout import GLOBAL_ID
@@ -69,7 +70,7 @@ def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp]], dict[st
     data = {
         "instructions": {
             "project_memory": str(tree.project_memory(where.project_id)),
-            "global_memory": str(tree.global_memory()),
+            "global_memory": global_memory_shown(tree.global_memory()),  # its directory is stamped
             "sessions": str(tree.root / "sessions"),
             "registry": os.path.join(tree.data_dir, STATE, "sessions"),
             "write_enabled": tree.write_enabled,

@@ -170,6 +170,10 @@ def _session_start(where: Any, payload: Mapping[str, Any], env: Mapping[str, str
     from mimomem.hooks.session_start import new_session_text
 
     budget = budget_from(env, BUDGET_VARIABLE, BUDGET_DEFAULT)
+    if where.tree.write_enabled:  # the project memory the instructions tell the agent to write exists (a template)
+        from mimomem.tree.writer import Writer
+
+        where.tree.ensure_templates(Writer("main", None, where.project_id, worktree=where.worktree))
     text = new_session_text(where, payload, env, budget=budget)  # a new session: from a plan, saved for the next
     if text is None:
         recent = _recent_prompts(payload) if payload.get("source") in ("compact", "resume") else []

@@ -9,6 +9,7 @@ check in ``tests/host``.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -32,6 +33,7 @@ PLACEHOLDERS = {
     "QUERY": "staging",
 }
 _SPAN = re.compile(r"`([^`\n]+)`")
+_PATH = re.compile(r"(?<![\w.~>])(/[^\s`'\"()<>,;]+)")
 
 
 @pytest.fixture
@@ -85,6 +87,7 @@ def _check_loop(repo: Path, hook: object, env: dict[str, str]) -> list[str]:
     assert notes is not None
     notes_path = Path(notes.group(1)) / "notes.md"
     assert notes_path.is_file()  # before the agent is told to append
+    _paths_exist(start)
     appended = subprocess.run(
         ["sh", "-c", f"printf '\\n## [turn 1 · 2026-12-07T10:00Z]\\nby hand\\n' >> {notes_path}"], env=env
     )
@@ -108,8 +111,6 @@ def _check_loop(repo: Path, hook: object, env: dict[str, str]) -> list[str]:
 
 def test_the_settings_hooks_commands_run_in_the_agents_shell(repo: Path) -> None:
     def hook(event: dict[str, str]) -> str:
-        import io
-
         out = io.StringIO()
         claude_code.run(io.StringIO(json.dumps(event)), out, io.StringIO())
         return out.getvalue()
@@ -153,3 +154,21 @@ def test_a_command_without_a_usable_session_says_how(repo: Path) -> None:
         ["sh", "-c", f"{agent_command()} note hello"], cwd=repo, env=env, capture_output=True, text=True
     )
     assert done.returncode == 2 and "CLAUDE_CODE_SESSION_ID" in done.stderr and "--session" in done.stderr
+
+
+def _paths_exist(text: str) -> None:
+    """Every absolute path ``text`` names outside a command is there to read (or list)."""
+    paths = [p.rstrip(".:_/") for p in _PATH.findall(_SPAN.sub(" ", text))]
+    assert paths and all(Path(p).exists() for p in paths), [p for p in paths if not Path(p).exists()]
+
+
+def test_a_new_projects_first_start_names_only_paths_that_exist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No project memory yet (made from the template), no global memory (named as none, not by a path)."""
+    repo = git_project(tmp_path, monkeypatch)
+    out = io.StringIO()
+    claude_code.run(io.StringIO(json.dumps(_event(repo, "SessionStart", source="startup"))), out, io.StringIO())
+    start = _context(out.getvalue())
+    assert "Global memory: none yet" in start
+    _paths_exist(start)
