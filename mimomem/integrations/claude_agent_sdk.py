@@ -91,7 +91,8 @@ def memory_options(cwd: str | os.PathLike[str], *, options: Any = None, agent: s
     """
     memory = SessionMemory(cwd, agent=agent)
     mine = {"hooks": memory.hooks(), "mcp_servers": {SERVER: memory.server()}, "allowed_tools": list(ALLOWED_TOOLS)}
-    for path in settings_with_hooks(memory.cwd):
+    sources = _option(options, "setting_sources") if options is not None else None
+    for path in settings_with_hooks(memory.cwd) if sources != [] else []:  # []: the SDK loads no settings
         log.warning(
             "mimomem: %s also runs mimomem's hook command, and the SDK loads it unless setting_sources leaves it "
             "out: the model would get the context twice (run `mimomem uninstall claude-code`, or keep one route)",
@@ -122,7 +123,7 @@ def merged(options: Any, mine: Mapping[str, Any]) -> dict[str, Any]:
     from mimomem.errors import AgentSdkOptionsError
 
     def get(name: str) -> Any:
-        return options.get(name) if isinstance(options, Mapping) else getattr(options, name, None)
+        return _option(options, name)
 
     servers = get("mcp_servers") or {}
     if not isinstance(servers, Mapping):
@@ -372,6 +373,11 @@ def wait_for_turn(path: str, size_at_stop: int, *, timeout: float | None = None,
 
 
 # -- helpers ------------------------------------------------------------------------------------------
+def _option(options: Any, name: str) -> Any:
+    """``name`` of a ``ClaudeAgentOptions`` or of a dict of its keyword arguments (``None`` when unset)."""
+    return options.get(name) if isinstance(options, Mapping) else getattr(options, name, None)
+
+
 def _sdk() -> Any:
     try:
         import claude_agent_sdk

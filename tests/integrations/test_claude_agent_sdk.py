@@ -149,6 +149,9 @@ def test_settings_hooks_for_the_same_project_are_warned_about(
     memory_options(repo)
     assert [r.levelname for r in caplog.records] == ["WARNING"]
     assert str(settings) in caplog.text and "twice" in caplog.text
+    caplog.clear()
+    memory_options(repo, options={"setting_sources": []})  # the SDK then loads no settings file
+    assert not caplog.records
 
 
 def test_a_missing_directory_is_refused(tmp_path: Path, sdk: Any) -> None:
