@@ -345,6 +345,24 @@ def test_an_in_place_build_says_what_it_built_and_makes_the_sqlite_lib_dir(
     assert run([python, "-S", "-m", "mimomem", "--version"], cwd=tmp_path, env=tree).strip().endswith("(native)")
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(os.name == "nt", reason="the docs' commands are POSIX shell")
+def test_every_docs_command_runs_from_the_installed_wheel_off_path(installed: Installed, tmp_path: Path) -> None:
+    """Every command and Python example of README.md and docs/*.md, as written, by the wheel's mimomem off PATH
+    (tests/doc_commands.py: sandbox, excuses); then bench_hook.py from the repository root, as
+    benchmarks/README.md runs it, which crashed with a wheel install (its breakdown imported the source tree)."""
+    from doc_commands import pages, run_page, sandbox
+
+    problems: list[str] = []
+    for page in pages():
+        cwd, env = sandbox(tmp_path / page.replace("/", "-"), installed.scripts)
+        problems += [p for p in (r.problem() for r in run_page(page, installed.python, cwd, env)) if p]
+    assert problems == [], "\n".join(problems)
+    hook = [installed.python, "benchmarks/bench_hook.py", "--runs", "1", "--files", "30", "--memories", "10"]
+    out = run([*hook, "--scenario", "mixed", "--max-ratio", "1000"], cwd=ROOT, env=off_path(tmp_path))
+    assert "mimomem from an installed package" in out and "prompt hook / python -c pass" in out
+
+
 def test_no_generated_file_is_tracked_by_git() -> None:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
