@@ -352,3 +352,37 @@ def bigram_disk(data: dict[str, Any]) -> str:
     disk = {p["backend"]: p["index_bytes"]["disk"] for p in points if p["documents"] == n}
     ratio = disk["fts5-bigram"] / disk["fts5-unicode61"]
     return f"the bigram index is {ratio:.1f}x the unicode61 one on disk at {n:,} notes, `mimomem bench --scale`"
+
+
+# -- end to end through the real host (mimomem bench --e2e --host claude-code --json) ---------------
+
+E2E_HOST = "docs/bench/e2e-host.json"
+
+
+@figure("e2e-host", E2E_HOST)
+def e2e_host(data: dict[str, Any]) -> str:
+    from mimomem.bench.host.e2e import format_comparison
+
+    ident = data["host"]["identity"]
+    return (
+        "\n"
+        + format_comparison(data["host"], data["replay"])
+        + f"`mimomem bench --e2e --host claude-code --json` at {ident['commit']}, {ident['date'][:10]}, "
+        f"{ident['machine']} ({E2E_HOST}).\n"
+    )
+
+
+@figure("e2e-host-summary", E2E_HOST)
+def e2e_host_summary(data: dict[str, Any]) -> str:
+    from mimomem.bench.host.e2e import comparison
+
+    info = data["host"]["runs"]["mimomem (host)"]
+    every, dev = comparison(data["host"], data["replay"])["answerable"], comparison(data["host"], data["replay"], "dev")
+    d = dev["answerable"]
+    return (
+        f"through the real Claude Code {info['host_version']} ({info['route']} route) the next session received "
+        f"**{every['host']} of {every['questions']}** answers ({100 * every['host'] / every['questions']:.1f} %; "
+        f"dev split {d['host']}/{d['questions']} = {100 * d['host'] / d['questions']:.1f} %), the replay of the same "
+        f"dev set {every['replay']} of {every['questions']} ({100 * every['replay'] / every['questions']:.1f} %; "
+        f"dev {d['replay']}/{d['questions']} = {100 * d['replay'] / d['questions']:.1f} %)"
+    )

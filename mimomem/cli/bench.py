@@ -266,7 +266,8 @@ def cmd_bench_host(args: argparse.Namespace) -> int:
     host = run_host_e2e(path, route=args.route, progress=stderr_progress, limit=args.limit)
     replay = e2e.run_e2e(path, systems=("mimomem",), progress=stderr_progress)
     if args.json:
-        print(json.dumps({"host": host, "replay": replay}, ensure_ascii=False, indent=1, sort_keys=True))
+        both = {"identity": host["identity"], "host": host, "replay": replay}
+        print(json.dumps(both, ensure_ascii=False, indent=1, sort_keys=True))
     else:
         print(format_comparison(host, replay), end="")
     return OK
