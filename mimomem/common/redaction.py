@@ -19,14 +19,30 @@ from __future__ import annotations
 MARK = "[redacted "
 """How a redacted span starts (``[redacted <kind>]``)."""
 
+_SEEN: dict[str, str] = {}
+"""Texts redacted in this process: ``SessionEnd`` reads one transcript twice (digest, promotion)."""
+_SEEN_LIMIT = 8 << 20
+"""Characters remembered before the memo starts over."""
+_seen_chars = 0
+
 
 def redact(text: str) -> str:
     """``text`` with every likely secret replaced by ``[redacted <kind>]`` (idempotent)."""
+    global _seen_chars
     if not text:
         return text
+    done = _SEEN.get(text)
+    if done is not None:
+        return done
     from mimomem.common.secrets import redact_secrets  # the scanner: only when there is text to scan
 
-    return redact_secrets(text)
+    done = redact_secrets(text)
+    if _seen_chars + len(text) > _SEEN_LIMIT:
+        _SEEN.clear()
+        _seen_chars = 0
+    _SEEN[text] = done
+    _seen_chars += len(text)
+    return done
 
 
 def was_redacted(text: str) -> bool:

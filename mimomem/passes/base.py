@@ -10,6 +10,7 @@ write gate as the pass's own agent (``dream``, ``distill``, ``checkpoint-writer`
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import time
@@ -166,17 +167,24 @@ UNDO_DIR = "undo"
 """Beside the memory tree (``<data>/undo/``): the text every pass replaced, numbered per file."""
 
 
+UNDO_KEPT = 10
+"""Undo copies kept per file: the newest ten (each pass that rewrote it; older ones are removed)."""
+
+
 def save_undo(tree: Any, path: Path, text: str) -> Path:
     """Keep ``text`` (``path``'s content before a pass rewrote it) as ``<data>/undo/<path>.<N>``.
 
-    ``N`` counts up from 1 and an existing copy is never overwritten (``O_EXCL``); the copy is
-    private to the user (0600), since memory may quote what the user said."""
+    ``N`` counts up from the highest copy there and an existing copy is never overwritten
+    (``O_EXCL``); only the newest :data:`UNDO_KEPT` copies of a file are kept (before: every
+    session's promotion left one more, 499 copies of ``MEMORY.md`` after 500 sessions).  The
+    copy is private to the user (0600), since memory may quote what the user said."""
     root = Path(os.path.realpath(tree.root))
     real = Path(os.path.realpath(path))
     rel = real.relative_to(root) if real.is_relative_to(root) else Path("outside", *real.parts[1:])
     folder = Path(tree.data_dir) / UNDO_DIR / rel.parent
     private_dir(folder)
-    number = 1 + sum(1 for entry in os.scandir(folder) if entry.name.startswith(rel.name + "."))
+    numbers = _copies(folder, rel.name)
+    number = 1 + max(numbers, default=0)
     data = text.encode("utf-8")
     while True:
         copy = folder / f"{rel.name}.{number}"
@@ -187,7 +195,21 @@ def save_undo(tree: Any, path: Path, text: str) -> Path:
             continue
         with os.fdopen(fd, "wb") as out:
             out.write(data)
-        return copy
+        break
+    for old in sorted(numbers)[: max(0, len(numbers) + 1 - UNDO_KEPT)]:
+        with contextlib.suppress(OSError):
+            os.unlink(folder / f"{rel.name}.{old}")
+    return copy
+
+
+def _copies(folder: Path, name: str) -> list[int]:
+    """The numbers ``N`` of the undo copies ``<name>.<N>`` in ``folder``."""
+    found = []
+    for entry in os.scandir(folder):
+        head, _, tail = entry.name.rpartition(".")
+        if head == name and tail.isdigit() and tail.isascii():
+            found.append(int(tail))
+    return found
 
 
 def read_text(path: Path) -> str | None:

@@ -51,6 +51,7 @@ from mimomem.passes.promote_state import (
     read_marker,
     register,
     render_briefs,
+    retire,
     write_marker,
 )
 from mimomem.passes.supersede import supersedes, without_clauses
@@ -231,10 +232,12 @@ def promote_pending(where: Where, *, deadline: float, only: str | None = None, l
     if not where.tree.write_enabled or where.worktree is None:
         return total
     with project_lock(where, timeout=lock_wait) as held:
-        todo = [m for m in markers(where) if m.pending() and (only is None or m.session_id == only)]
+        found = markers(where)
+        todo = [m for m in found if m.pending() and (only is None or m.session_id == only)]
         if not held:
             total.pending = len(todo)
             return total
+        retire(where, [m for m in found if m not in todo])  # bounded state: old promoted sessions go
         for n, marker in enumerate(todo):
             if time.monotonic() >= deadline:
                 total.pending = len(todo) - n

@@ -25,6 +25,9 @@ from mimomem.common.files import atomic_write
 from mimomem.common.private import private_dir
 from mimomem.tree.where import STATE, Where
 
+KEPT_SESSIONS = 32
+"""Promoted sessions of a project whose state is kept (the newest); older ones' files are removed."""
+
 MAX_BRIEFS = 4
 """Sessions kept in ``memory-sessions.md`` (the newest; older ones stay in their notes and the history)."""
 
@@ -143,6 +146,39 @@ def markers(where: Where) -> list[Marker]:
         return []
     found = [m for m in (read_marker(p) for p in names) if m is not None]
     return sorted(found, key=lambda m: m.time or 0)
+
+
+def session_files(where: Where, session_id: str) -> list[Path]:
+    """The per-session state files: its promotion marker, digest state and lock, and its registration."""
+    state = where.tree.data_dir / STATE
+    safe = short_safe(session_id)
+    return [
+        marker_path(where, session_id),
+        state / "claude-code" / f"{safe}.json",
+        state / "claude-code" / f"{safe}.lock",
+        state / "sessions" / safe,
+    ]
+
+
+def retire(where: Where, done: list[Marker]) -> int:
+    """Remove the state of promoted sessions beyond the newest :data:`KEPT_SESSIONS`; how many went.
+
+    Called under the project's promotion lock with the markers that have nothing pending.
+    Without it every session left four files forever, and every promotion read every marker
+    (SessionEnd's cost grew with the number of sessions).  A retired session that is resumed
+    later starts a new marker: its transcript is promoted again, where duplicates are no-ops,
+    and digested again into its notes from the start.
+    """
+    newest = sorted(done, key=lambda m: m.time or 0)
+    gone = 0
+    for marker in newest[: max(0, len(newest) - KEPT_SESSIONS)]:
+        if marker.session_id == where.session_id:
+            continue
+        for path in session_files(where, marker.session_id):
+            with contextlib.suppress(OSError):
+                path.unlink()
+        gone += 1
+    return gone
 
 
 @contextlib.contextmanager

@@ -24,6 +24,18 @@ def test_undo_copies_are_numbered_private_and_never_overwritten(world: World) ->
     assert second.read_text(encoding="utf-8") == "v2\n" and third.read_text(encoding="utf-8") == "v3\n"
 
 
+def test_only_the_newest_undo_copies_of_a_file_are_kept(world: World) -> None:
+    """Before: one more copy per promotion, never pruned (499 copies of MEMORY.md after 500 sessions)."""
+    from mimomem.passes.base import UNDO_KEPT
+
+    path = world.memory()
+    other = save_undo(world.tree, path.with_name("memory-sessions.md"), "other\n")
+    copies = [save_undo(world.tree, path, f"v{n}\n") for n in range(1, 26)]
+    left = sorted((p for p in copies[0].parent.iterdir() if p.name.startswith("MEMORY.md.")), key=lambda p: p.name)
+    assert {p.name for p in left} == {f"MEMORY.md.{n}" for n in range(26 - UNDO_KEPT, 26)}
+    assert copies[-1].read_text(encoding="utf-8") == "v25\n" and other.exists()  # another file's copies stay
+
+
 def test_a_file_outside_the_tree_keeps_its_copy_under_outside(world: World, tmp_path: Path) -> None:
     copy = save_undo(world.tree, tmp_path / "elsewhere" / "SKILL.md", "old skill\n")
     assert "outside" in copy.parts and copy.name == "SKILL.md.1"

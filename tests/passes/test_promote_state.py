@@ -1,0 +1,66 @@
+"""Bounded state: the files of promoted sessions beyond the newest few are removed."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from mimomem.common import detach
+from mimomem.hooks import claude_code
+from mimomem.passes import promote, promote_state
+
+
+def session(repo: Path, transcripts: Path, n: int) -> None:
+    sid = f"00000000-0000-0000-0000-{n:012d}"
+    path = transcripts / f"{sid}.jsonl"
+    text = f"以后提交前都先跑 make lint-{n}。"
+    message = {"type": "user", "sessionId": sid, "cwd": str(repo), "uuid": f"u{n}", "timestamp": "2026-11-30T09:00:00Z"}
+    path.write_text(json.dumps({**message, "message": {"role": "user", "content": text}}) + "\n", encoding="utf-8")
+    for event in ({"hook_event_name": "SessionStart", "source": "startup"}, {"hook_event_name": "SessionEnd"}):
+        raw = json.dumps({"session_id": sid, "transcript_path": str(path), "cwd": str(repo), **event})
+        claude_code.run(io.StringIO(raw), io.StringIO(), io.StringIO())
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "shop-api"
+    (path / ".git").mkdir(parents=True)
+    (tmp_path / "transcripts").mkdir()
+    monkeypatch.setenv("MIMOMEM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("MIMOMEM_SESSION", raising=False)
+    spawned: list[list[str]] = []
+    monkeypatch.setattr(detach, "spawn_detached", lambda argv, log: spawned.append(argv))
+    monkeypatch.setattr(promote, "detach", lambda where: promote.promote_pending(where, deadline=float("inf")))
+    return path
+
+
+def state_files(tmp_path: Path) -> list[str]:
+    state = tmp_path / "home" / "data" / "state"
+    return sorted(str(p.relative_to(state)) for p in state.rglob("*") if p.is_file() and "generation" not in p.name)
+
+
+def test_state_stays_bounded_over_many_sessions(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: four files per session forever (marker, digest state, lock, registration)."""
+    monkeypatch.setattr(promote_state, "KEPT_SESSIONS", 3)
+    counts = []
+    for n in range(1, 13):
+        session(repo, tmp_path / "transcripts", n)
+        counts.append(len([f for f in state_files(tmp_path) if not f.endswith(".log")]))
+    assert counts[-1] == counts[-4] <= 4 * (3 + 2) + 1  # flat: a few sessions' files, the project's own
+    assert "make lint-1" in next((tmp_path / "home").rglob("MEMORY.md")).read_text(encoding="utf-8")
+
+
+def test_a_retired_session_that_resumes_is_promoted_again_without_duplicates(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(promote_state, "KEPT_SESSIONS", 1)
+    for n in (1, 2, 3):
+        session(repo, tmp_path / "transcripts", n)
+    assert not any("000000000001" in f for f in state_files(tmp_path) if f.startswith("promote/"))
+    session(repo, tmp_path / "transcripts", 1)  # resumed
+    memory = next((tmp_path / "home").rglob("MEMORY.md")).read_text(encoding="utf-8")
+    assert memory.count("make lint-1。") <= 1 and memory.count("make lint-1") == 1
