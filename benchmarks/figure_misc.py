@@ -386,3 +386,21 @@ def e2e_host_summary(data: dict[str, Any]) -> str:
         f"dev set {every['replay']} of {every['questions']} ({100 * every['replay'] / every['questions']:.1f} %; "
         f"dev {d['replay']}/{d['questions']} = {100 * d['replay'] / d['questions']:.1f} %)"
     )
+
+
+E2E_RECORDED = "docs/bench/e2e-host-recorded.json"
+
+
+@figure("e2e-recorded", (E2E_HOST, E2E_RECORDED))
+def e2e_recorded(all_data: dict[str, Any]) -> str:
+    recorded, host = all_data[E2E_RECORDED], all_data[E2E_HOST]
+    a, d = recorded["systems"]["mimomem"]["all"], recorded["systems"]["mimomem"]["dev"]
+    mine = {row["id"]: row["mimomem"]["hit"] for row in recorded["questions"]}
+    other = {row["id"]: row["mimomem"]["hit"] for row in host["replay"]["questions"]}
+    differ = sum(mine[k] != other.get(k) for k in mine)
+    return (
+        f"the replay of transcripts recorded from the real host (`python corpora/e2e-dev/record_host.py OUT`, then "
+        f"`mimomem bench --e2e OUT`, at {recorded['identity']['commit']}): {a['hits']}/{a['answerable']}, dev "
+        f"{d['hits']}/{d['answerable']}; {differ} question(s) scored otherwise than with build.py's transcripts "
+        f"({E2E_RECORDED})"
+    )
