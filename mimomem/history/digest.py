@@ -17,8 +17,9 @@ from typing import Any
 
 from mimomem.history.episode import Episode
 from mimomem.history.jsonl import read_jsonl
-from mimomem.history.provenance import TOOL_CALL, TYPED, reads_as_instruction
+from mimomem.history.provenance import TOOL_CALL, TYPED
 from mimomem.history.signals import is_unsafe_command, statements_in
+from mimomem.history.tool_text import quotable_error
 from mimomem.history.transcript import message_of, parts
 
 MAX_READ_BYTES = 32 * 1024 * 1024
@@ -73,7 +74,7 @@ def _section(out: list[str], title: str, lines: list[str]) -> None:
 
 def _error_line(error: tuple[str, str, str | None]) -> str:
     call, message, fix = error
-    shown = "(tool output not quoted: it reads as an instruction)" if reads_as_instruction(message) else message
+    shown = quotable_error(message) or "(tool output not quoted)"
     line = f"- `{_clip(call, 120)}` failed (tool output): {_clip(shown, 160)}"
     return line + (f"; fixed by: {_clip(fix, 200)}" if fix else "")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mimomem.history.provenance import PASTED, TOOL_CALL, TOOL_RESULT, TYPED
+from mimomem.history.provenance import ASSISTANT, PASTED, TOOL_CALL, TOOL_RESULT, TYPED
 from mimomem.history.signals import command_family, command_of, files_of, first_line, is_trivial, normalize_command
 from mimomem.history.transcript import Part
 
@@ -21,6 +21,8 @@ REJECTED = ("The user doesn't want to proceed with this tool use", "[Request int
 """Starts of a tool result that says the user refused the call (not a failure)."""
 
 _CLIP = 160
+OUTPUT_CHARS = 4000
+"""Characters of a tool's result kept on its call."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class Said:
     time: int | None
     at: int = 0
     """How many tool calls came before it (so the calls that followed can be found)."""
+    order: int = 0
+    """Its place among the episode's typed, pasted and model texts."""
 
 
 @dataclass
@@ -48,6 +52,10 @@ class Call:
     time: int | None
     status: str = "pending"
     result: str = ""
+    output: str = ""
+    """The result's text (clipped to :data:`OUTPUT_CHARS`): what a tool revealed."""
+    reads: tuple[str, ...] = ()
+    """Files a read tool read."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,8 @@ class Episode:
     """Typed text, pasted text, calls and failures of a stretch of transcript, in order."""
 
     said: list[Said] = field(default_factory=list)
+    model: list[Said] = field(default_factory=list)
+    """What the model wrote to the user (its explanations), in order."""
     calls: list[Call] = field(default_factory=list)
     fixes: list[Fix] = field(default_factory=list)
     pasted: int = 0
@@ -77,9 +87,10 @@ class Episode:
 
     def add(self, part: Part) -> None:
         """Take one transcript part (main thread only; the caller skips sidechains)."""
-        if part.kind in (TYPED, PASTED):
+        if part.kind in (TYPED, PASTED, ASSISTANT):
             if part.text.strip():
-                self.said.append(Said(part.text.strip(), part.kind, part.session_id, part.time, len(self.calls)))
+                said = Said(part.text.strip(), part.kind, part.session_id, part.time, len(self.calls), self._order())
+                (self.model if part.kind == ASSISTANT else self.said).append(said)
                 self.pasted += part.kind == PASTED
         elif part.kind == TOOL_CALL:
             call = _call(part)
@@ -91,8 +102,12 @@ class Episode:
             if found is not None:
                 self._result(found, part)
 
+    def _order(self) -> int:
+        return len(self.said) + len(self.model)
+
     def _result(self, call: Call, part: Part) -> None:
         call.result = first_line(part.text, 300)
+        call.output = part.text[:OUTPUT_CHARS]
         if part.is_error and part.text.lstrip().startswith(REJECTED):
             call.status = "rejected"
             return
@@ -170,7 +185,8 @@ def _call(part: Part) -> Call:
         summary = f"{tool} {', '.join(files)}"
     else:
         summary = tool
-    return Call(tool, clip(summary, 400), command, files, _change(data), part.session_id, part.time)
+    reads = tuple(files_of(tool, data, reads=True)) if not files else ()
+    return Call(tool, clip(summary, 400), command, files, _change(data), part.session_id, part.time, reads=reads)
 
 
 def _change(data: dict[str, Any]) -> str:

@@ -178,8 +178,12 @@ _EN_NOT_VERB = frozenset(
         "btw",
     ]
 )
-_ZH_REQUEST_OPEN = re.compile(r"^(?:帮我|帮忙|帮|麻烦你|麻烦|请你|请|给我|把|将|去|试试|试一下|看看|跑一下|来)")
-_ZH_BA = re.compile(r"把.{1,40}?(?:改|换|调|删|加|放|移|挪|提|写|设|关|开|停|回滚|重命名)")
+_ZH_REQUEST_OPEN = re.compile(
+    r"^(?:帮我|帮忙|帮|麻烦你|麻烦|请你|请|给我|把|将|去|试试|试一下|看看|跑一下|来|再|重新|看一?[眼下])"
+)
+_ZH_BA = re.compile(r"把[^了过。！？]{2,40}$|[^\W\d_A-Za-z]一[下遍](?!子)")
+"""The disposal construction without a completed aspect (把 X 跑通; not 我把端口改成了 6543), or a
+verb softened by 一下 / 一遍 (跑一下测试): orders in Chinese."""
 _JA_REQUEST_END = re.compile(
     r"(?:てください|でください|て下さい|てくれ|てくれる|てもらえる|ておいて|といて|てね|して|お願いします|お願い|ほしい)\s*[。.!！?？]*\s*$"
 )
@@ -208,7 +212,7 @@ _STRONG_DEONTIC = re.compile(r"\b(?:must|never|always)\b|必须|务必|一定要
 """Modality that makes a statement standing on its own, without a scope word."""
 _STRONG_SCOPE = re.compile(
     r"\b(?:from now on|from here on|going forward|in future|in the future|whenever|every time|each time|from today)\b"
-    r"|以后|之后|今后|往后|从现在起|从今以后|每次|每个|每回|所有|任何|凡是|谁都|一律|永远|一直|始终|默认|老规矩"
+    r"|以后|之后|今后|往后|从现在起|从今以后|每次|每个|每回|所有|任何|凡是|谁都|一律|统一|永远|一直|始终|默认|老规矩"
     r"|毎回|いつも|今後|これから|常に|すべて|全て|絶対",
     re.I,
 )
@@ -243,11 +247,11 @@ _REASON_SENTENCE = re.compile(
 
 
 def _cjk(text: str) -> bool:
-    return any("\u3040" <= ch <= "\u9fff" for ch in text)
+    return not text.isascii() and any("\u3040" <= ch <= "\u9fff" for ch in text)
 
 
 def _kana(text: str) -> bool:
-    return any("\u3040" <= ch <= "\u30ff" for ch in text)
+    return not text.isascii() and any("\u3040" <= ch <= "\u30ff" for ch in text)
 
 
 def _en_words(text: str) -> list[str]:
@@ -301,7 +305,8 @@ def is_imperative(text: str) -> bool:
         return False  # "Commits go …", "Went with …": a noun or a past, not an order
     if words[1] in _EN_DETERMINER:
         return True
-    return bool(re.match(r"^\S+\s+\S*[./_]\S*", flat)) and not re.search(r"\b(?:is|are|was|were|has|have)\b", flat)
+    path_object = re.match(r"^[A-Za-z]+\s+\S*[A-Za-z0-9][./_][A-Za-z]\S*\s+\S", flat)  # "Rename utils.py to …"
+    return bool(path_object) and not re.search(r"\b(?:is|are|was|were|has|have)\b", flat)
 
 
 def anchored_now(text: str) -> bool:

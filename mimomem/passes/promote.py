@@ -41,6 +41,7 @@ from mimomem.history.transcript import message_of, parts
 from mimomem.passes.base import read_text, save_undo
 from mimomem.passes.dream import Candidate, plan_memory, spill_text, spill_topics
 from mimomem.passes.memory_doc import INDEX_LINE, MemoryDoc, bullet_items, duplicate_of, item_text
+from mimomem.passes.promote_found import FOUND
 from mimomem.passes.promote_items import DECISIONS, FACTS, FAILURES, RULES, Item, clean_text, items_of
 from mimomem.passes.promote_state import (
     Marker,
@@ -60,7 +61,8 @@ from mimomem.tree.agents import CHECKPOINT_WRITER
 from mimomem.tree.where import Where
 
 KEYED = (RULES, DECISIONS, FACTS)
-"""Sections whose items a newer value supersedes."""
+"""Sections whose items a newer value supersedes.  In :data:`FOUND` only a value a tool revealed
+supersedes, and only an older value of that section (the agent's diagnoses never do)."""
 
 HISTORY_TOPIC, SESSIONS_TOPIC = "history", "sessions"
 BRIEF_CHARS = 100
@@ -96,19 +98,21 @@ def plan(
         if scan_secrets(line) or was_redacted(line):  # a line that held a secret is no rule nor fact
             continue
         present = [i for _, i in doc.all_items()] + [c.item for c in accepted]
-        if duplicate_of(line, present + [i for i in spilled if not INDEX_LINE.match(i)]) is not None:
-            continue
-        if item.section in KEYED:
+        keyed = KEYED if item.section in KEYED else (FOUND,) if item.section == FOUND and item.kind == "tool" else ()
+        older = {old for h, old in doc.all_items() if h in keyed and supersedes(line, old)}
+        if not older and duplicate_of(line, present + [i for i in spilled if not INDEX_LINE.match(i)]) is not None:
+            continue  # the same again (a newer value of a near-identical line is not a duplicate)
+        if keyed:
             for heading, old in doc.all_items():
-                rest = without_clauses(line, old) if heading in KEYED else None
-                if heading in KEYED and supersedes(line, old):
+                rest = without_clauses(line, old) if heading in keyed and old not in older else None
+                if heading in keyed and old in older:
                     doc.remove(heading, [old])
                 elif rest is not None:  # a newer value of one clause: the rest of the old item stays
                     doc.replace(heading, old, rest)
                 else:
                     continue
                 history.append(_history_line(old, line, iso_day(item.time) if item.time else today))
-            for c in [c for c in accepted if c.section in KEYED and supersedes(line, c.item)]:
+            for c in [c for c in accepted if c.section in keyed and supersedes(line, c.item)]:
                 accepted.remove(c)
                 history.append(_history_line(c.item, line, iso_day(item.time) if item.time else today))
         accepted.append(Candidate(item.section, line, clip(item.text, 80)))

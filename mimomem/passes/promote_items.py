@@ -27,6 +27,7 @@ from mimomem.history.sentence import (
     STATEMENT,
     gives_reason,
     is_choice,
+    is_imperative,
     is_plan_or_guess,
     is_prohibition,
     is_standing,
@@ -34,10 +35,13 @@ from mimomem.history.sentence import (
     strongly_scoped,
 )
 from mimomem.history.signals import is_trivial, is_unsafe_command, normalize_command, statements_in
+from mimomem.history.tool_text import quotable_error
+from mimomem.passes.promote_found import FOUND, cause_items, value_items
+from mimomem.passes.supersede import RETRACT
 
 RULES, DECISIONS, FACTS = "Rules", "Architecture decisions", "Discovered durable knowledge"
 FAILURES, WORKFLOWS = "Failures and fixes", "Workflows"
-SECTIONS = (RULES, DECISIONS, FACTS, FAILURES, WORKFLOWS)
+SECTIONS = (RULES, DECISIONS, FACTS, FOUND, FAILURES, WORKFLOWS)
 """Sections of ``MEMORY.md`` promotion writes, most useful first."""
 
 MAX_WORKFLOWS = 2
@@ -111,9 +115,10 @@ def said_items(said: Said) -> list[Item]:
     """
     out: list[Item] = []
     parts = sentences(said.text)
+    attached = -1
     for i, sentence in enumerate(parts):
         flat = clean_text(sentence)
-        if len(flat) < 4 or (sentence_type(flat) != STATEMENT and not is_standing(flat)):
+        if i == attached or len(flat) < 4 or (sentence_type(flat) != STATEMENT and not is_standing(flat)):
             continue
         stated = statements_in(flat)  # "Remember: X is 5" states a fact, not a rule
         legacy = stated[0].kind if stated else None
@@ -123,9 +128,12 @@ def said_items(said: Said) -> list[Item]:
             kind: str | None = "decision"
         else:
             kind = "rule" if standing else None
-        reason_next = i + 1 < len(parts) and (_REASON.match(parts[i + 1]) or gives_reason(parts[i + 1]))
+        reason_next = i + 1 < len(parts) and (
+            _REASON.match(parts[i + 1]) or gives_reason(parts[i + 1]) or sentence.endswith((";", "；"))
+        )
         if kind == "decision" and reason_next and not _REASON_INSIDE.search(sentence):
-            sentence = f"{sentence.rstrip('。.')}; {parts[i + 1]}"
+            sentence = f"{sentence.rstrip('。.;；')}; {parts[i + 1]}"
+            attached = i + 1
         section = RULES if kind == "rule" else DECISIONS if kind == "decision" else FACTS if is_fact(flat) else None
         text = clean_text(sentence)
         if section is not None and len(text) >= 4:
@@ -138,10 +146,18 @@ MAX_PASTED_FACTS = 4
 
 
 def pasted_items(said: Said) -> list[Item]:
-    """Facts in text the user pasted (a vendor doc, a colleague's note): never a rule, never
-    a sentence that reads as an order, marked ``pasted``."""
+    """Facts in text the user pasted (a log, a colleague's note): never a rule, never a sentence
+    that reads as an order, marked ``pasted``.  A pasted text that gives orders anywhere (a
+    handbook, a vendor guide, a predecessor's notes: two or more standing or imperative sentences,
+    or more orders than not, in any language :mod:`~mimomem.history.sentence` reads) is normative:
+    nothing of it is kept, its lines of fact included - they belong to the handbook, not to what
+    the user said.  One order in a pasted log or doc is dropped and its facts kept."""
     out: list[Item] = []
-    for sentence in sentences(said.text):
+    parts = sentences(said.text)
+    orders = sum(bool(is_standing(p) or is_imperative(clean_text(p))) for p in parts)
+    if orders >= 2 or 2 * orders > len(parts):
+        return []
+    for sentence in parts:
         if len(out) >= MAX_PASTED_FACTS:
             break
         text = clean_text(sentence)
@@ -150,11 +166,12 @@ def pasted_items(said: Said) -> list[Item]:
     return out
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 _NAMED = re.compile(
-    r"(?<=[\u3040-\u9fff])\s*[A-Za-z][A-Za-z0-9]+|[A-Za-z][A-Za-z0-9]+\s*(?=[\u3040-\u9fff])"
-    r"|(?<=\w\s)[A-Z][a-z]+[A-Z]?\w*|\b\d+(?:[.:]\d+)*\s*(?:[A-Za-z%]+|[\u4e00-\u9fff])"
-    r"|(?:是|归|找|由|联系人是|负责人是|对接人是)\s*[\u4e00-\u9fff]{2,3}(?=在|负责|管|维护|处理|对接|[。，,；;]|$)"
-    r"|[\u4e00-\u9fff\u30a0-\u30ff]{1,4}さん"
+    r"(?<=[^\W\d_A-Za-z])\s*[A-Za-z][A-Za-z0-9]+|[A-Za-z][A-Za-z0-9]+\s*(?=[^\W\d_A-Za-z])"
+    r"|(?<=\w\s)[A-Z][a-z]+[A-Z]?\w*|\b\d+(?:[.:]\d+)*\s*(?:[A-Za-z%]+|[^\W\d_A-Za-z])"
+    r"|(?:是|归|找|由|联系人是|负责人是|对接人是)\s*[^\W\d_A-Za-z]{2,3}(?=在|负责|管|维护|处理|对接|[。，,；;]|$)"
+    r"|[^\W\d_A-Za-z]{1,4}さん"
 )
 """Something named: a Latin word among CJK, a capitalised name inside an English sentence, a number
 with its unit, a person after a copula (是孙浩 / 联系人是刘芳) or with さん."""
@@ -169,7 +186,7 @@ def is_fact(sentence: str) -> bool:
         return True
     if _REQUEST.match(flat) and not re.search(r"\b(?:is|are)\b|是", flat):
         return False
-    return bool(_DISTINCTIVE.search(flat) or _NAMED.search(flat))
+    return bool(_DISTINCTIVE.search(flat) or _NAMED.search(flat) or (RETRACT.search(flat) and _LATIN_WORD.search(flat)))
 
 
 def fix_items(fixes: list[Fix]) -> list[Item]:
@@ -186,13 +203,13 @@ def fix_items(fixes: list[Fix]) -> list[Item]:
             continue
         if any(c.command is not None and is_unsafe_command(c.command) for c in f.fixed_by):
             continue
-        error = "(output withheld: it reads as an instruction)" if reads_as_instruction(f.error) else clip(f.error, 140)
+        error = quotable_error(f.error) or "(tool output not quoted)"
         text = f"`{clip(call.summary, 100)}` failed: {error} - fixed: {clip(f.fix, 160)}"
         out.append(Item(FAILURES, text, "tool", call.session_id, call.time))
     return out
 
 
-_PROBLEM = re.compile(
+PROBLEM = re.compile(
     r"\b(?:error|errors|fails?|failed|failing|broken|crash(?:es|ed)?|bug|wrong|garbled|timeout|timed out|"
     r"doesn'?t work|not working|can'?t|cannot)\b"
     r"|报错|错误|失败|乱码|不行|不对|崩|挂了|超时|打不开|看不了|卡住|异常|死锁|问题",
@@ -200,12 +217,13 @@ _PROBLEM = re.compile(
 )
 
 
-def reported_fix_items(episode: Episode) -> list[Item]:
-    """A problem the user reported, with the edits that followed it in that turn (the fix)."""
+def reported_fix_items(episode: Episode, skip: frozenset[int] = frozenset()) -> list[Item]:
+    """A problem the user reported, with the edits that followed it in that turn (the fix); turns
+    whose ``id`` is in ``skip`` are left out (an item with the model's diagnosis holds them)."""
     typed = episode.typed()
     out = []
     for n, said in enumerate(typed):
-        if not _PROBLEM.search(said.text):
+        if id(said) in skip or not PROBLEM.search(said.text):
             continue
         end = typed[n + 1].at if n + 1 < len(typed) else len(episode.calls)
         edits = [c for c in episode.calls[said.at : end] if c.files and c.status == "ok" and c.change]
@@ -295,9 +313,18 @@ def items_of(episode: Episode) -> list[Item]:
     for said in episode.said:
         found += said_items(said) if said.kind == TYPED else pasted_items(said)
     found += pinned_items(episode)
-    fixes = fix_items(episode.finish()) + reported_fix_items(episode)
+    finished = episode.finish()
+    causes = cause_items(episode, finished)
+    explained = {id(f.call) for f, _, _ in causes if f is not None}
+    reported = frozenset(id(s) for _, s, _ in causes if s is not None)
+    fixes = fix_items([f for f in finished if id(f.call) not in explained]) + reported_fix_items(episode, reported)
+    fixes += [
+        Item(FOUND, text, "model", (f.call if f else s).session_id, (f.call if f else s).time)  # type: ignore[union-attr]
+        for f, s, text in causes
+    ]
     found += [i for i in config_edit_items(episode) if not any(i.text[7:87] in f.text for f in fixes)]
     found += fixes
+    found += [Item(FOUND, text, "tool", call.session_id, call.time) for call, text in value_items(episode)]
     found += workflow_items(episode)
     seen: set[str] = set()
     out = []

@@ -10,17 +10,30 @@ part of their terms.  The same value again is a duplicate, not a newer value.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from mimomem.passes.memory_doc import item_text
 from mimomem.text._accel import tokenize_bigram
 
 CHANGE = re.compile(
-    r"改成|改为|换成|改用|换到|不再|不用了|别再|现在是|现在用|现在改|已经改|升级到|升到|迁移到|搬到|挪到|替换"
+    r"改成|改为|换成|改用|换到|换了|不再|不用了|别再|现在是|现在用|现在改|已经改|升级到|升到|迁移到|搬到|挪到|替换|调成|调到|调整为|切到|现在"
     r"|\b(?:instead of|no longer|not any ?more|anymore|changed? to|switched to|moved to|updated to|replaced|"
-    r"bumped to|migrated to|upgraded to|now (?:is|uses?|on|at|lives|runs)?|from now on)\b",
+    r"bumped to|migrated to|upgraded to|now (?:is|uses?|on|at|lives|runs)?|from now on|moved|changed|switched|"
+    r"upgrade|upgraded|raised|lowered|bumped|increased|decreased|reduced)\b"
+    r"|引き上げ|引き下げ|変更|変わ|移行|切り替え|代わ",
     re.I,
 )
+RETRACT = re.compile(
+    r"\b(?:is|are|was|were|has been|have been)\s+(?:gone|removed|dropped|retired|decommissioned|deprecated)\b"
+    r"|\b(?:dropped|removed|retired|decommissioned)\s+\S+|\bno longer\b"
+    r"|不再|下线|废弃|停用|弃用|转岗|离职|撤了|没了|不用了|廃止|やめ|使わない",
+    re.I,
+)
+"""A statement that a value is gone ("Capistrano is gone", "陈晨转岗了", "不再用 X"): an older item
+holding that value is no longer current."""
+SHORT = 100
+"""Characters of an item that states one thing (the subject rules apply only to such an item)."""
 SAME_KEY = 0.5
 SAME_KEY_CHANGED = 0.3
 """Share of content terms two items need for the same key (without / with a change shape)."""
@@ -32,32 +45,127 @@ _STOP_WORDS = (
 )
 _STOP = frozenset(_STOP_WORDS.split())
 _NUMBER = re.compile(r"^\d+(?:[.:]\d+)*$")
-_VALUE = re.compile(r"\bv?\d+(?:\.\d+)*\b|`[^`]+`")
+_NUMBERS = re.compile(r"\bv?\d+(?:\.\d+)*\b|`[^`]+`")
+_VALUE = re.compile(
+    r"`[^`]+`|\bv?\d+(?:\.\d+)*\b|[A-Za-z][\w-]*(?:[.:/][\w-]+)+|\b[A-Za-z]+(?:-[A-Za-z0-9]+)+\b"
+    r"|(?:(?<=[a-z,;:]\s)|(?<=[^\W\d_A-Za-z]\s)|(?<=[^\W\d_A-Za-z]))[A-Z][a-z]+[A-Za-z]*|(?:是|归|由|找|给)\s*[^\W\d_A-Za-z]{2,3}(?=[在负管维处对。，,；;]|$)"
+    r"|[^\W\d_A-Za-z]{2,3}(?=转岗|离职|さん)|[^\W\d_A-Za-z]{1,4}(?=さん)"
+)
+_NAME_LEAD = re.compile(r"^(?:是|归|由|找|给)\s*")
 _QUALIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{2,}")
+_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 
 
-def key_terms(text: str) -> set[str]:
+@functools.lru_cache(maxsize=8192)
+def key_terms(text: str) -> frozenset[str]:
     """Content terms of an item: tokens without numbers, stop words and change words."""
     body = CHANGE.sub(" ", item_text(text))
-    return {
-        t.text
-        for t in tokenize_bigram(body)
-        if t.text not in _STOP and not _NUMBER.match(t.text) and (len(t.text) > 1 or not t.text.isascii())
-    }
+    return frozenset(
+        {
+            t.text
+            for t in tokenize_bigram(body)
+            if t.text not in _STOP and not _NUMBER.match(t.text) and (len(t.text) > 1 or not t.text.isascii())
+        }
+    )
 
 
-def values(text: str) -> set[str]:
+@functools.lru_cache(maxsize=8192)
+def values(text: str) -> frozenset[str]:
     """Numbers, versions and backticked names of an item: what changes when the value does."""
-    return {v.strip("`").casefold() for v in _VALUE.findall(item_text(text))}
+    return frozenset(v.strip("`").casefold() for v in _NUMBERS.findall(item_text(text)))
 
 
-def qualifiers(text: str) -> set[str]:
+@functools.lru_cache(maxsize=8192)
+def values_of(text: str) -> frozenset[str]:
+    """What changes when an item's value does: numbers, versions, backticked text, hosts and
+    identifiers, names (a capitalised word inside a sentence, a person after 是 / 归 / 由)."""
+    return frozenset(_NAME_LEAD.sub("", v.strip("`")).casefold() for v in _VALUE.findall(_body(text)))
+
+
+@functools.lru_cache(maxsize=8192)
+def _body(text: str) -> str:
+    """The item's own words: provenance and the agent's citations (``path:line``) left out."""
+    body = _CITE.sub("", item_text(text))
+    body = _LINE_NUMBER.sub(r"\1:", body)  # a line number is where, not what
+    return _PAIR.sub(r"\1 \2 \3", body)  # `key = value`: the key is what it is about, the value what changes
+
+
+_CITE = re.compile(r"\s\((?:read by the agent|[a-z]+, \d{4}-\d{2}-\d{2}[^)]*)\)$")
+_LINE_NUMBER = re.compile(r"^(\S+?):\d+:")
+_PAIR = re.compile(r"`([^`=:]{1,60}?)\s*([=:])\s*([^`]{1,80})`")
+
+
+def _without_values(text: str) -> str:
+    """The item's words with its values cut out (a host's parts are not what the item is about)."""
+    return _VALUE.sub(" ", _body(text))
+
+
+def _kind(value: str) -> str:
+    if re.fullmatch(r"v?\d+(?:\.\d+)*", value):
+        return "number"
+    if re.search(r"[.:/_-]", value):
+        return "identifier"
+    return "name"
+
+
+def retracted(new: str, old: str) -> bool:
+    """``new`` says a value of ``old`` is gone ("Capistrano is gone since last week", "陈晨转岗了")."""
+    body = _body(new)
+    found = RETRACT.search(body)
+    if not found:
+        return False
+    clause = next(c for c in re.split(r"[，,；;。]", body) if found.group(0) in c or c in found.group(0))
+    gone = values_of(clause) | {w.casefold() for w in re.findall(r"[A-Za-z][\w.-]+", clause)}
+    return bool(gone & values_of(old) - values_of(re.sub(re.escape(clause), "", body)))
+
+
+@functools.lru_cache(maxsize=8192)
+def _latin(text: str) -> frozenset[str]:
+    """Latin words and identifiers of an item of any length (``CI``, ``staging``), stop words out."""
+    return frozenset(w.casefold() for w in _LATIN.findall(item_text(text)) if w.casefold() not in _STOP)
+
+
+@functools.lru_cache(maxsize=8192)
+def qualifiers(text: str) -> frozenset[str]:
     """Latin words and identifiers of an item (``staging``, ``DATABASE_URL``), stop words out."""
-    return {w.casefold() for w in _QUALIFIER.findall(item_text(text)) if w.casefold() not in _STOP}
+    return frozenset(w.casefold() for w in _QUALIFIER.findall(item_text(text)) if w.casefold() not in _STOP)
 
 
+@functools.lru_cache(maxsize=8192)
 def supersedes(new: str, old: str) -> bool:
-    """True when ``new`` states a newer value of what ``old`` says (see the module docstring)."""
+    """True when ``new`` states a newer value of what ``old`` says (see the module docstring).
+
+    The same key: most content terms shared, or - when ``new`` has the shape of a change - two
+    shared terms, or its one term, with a value of the same kind (a number for a number, a name
+    for a name).  A newer value: each side holds a value the other lacks.  Or ``new`` says that
+    a value of ``old`` is gone (:func:`retracted`).
+    """
+    if not key_terms(new) & key_terms(old):
+        return False  # nothing in common: every rule below needs a shared term
+    if _same_terms_newer(new, old):
+        return True
+    if len(_body(new)) > SHORT:
+        return False  # a long item holds several things: the clause rules (without_clauses) decide
+    if retracted(new, old):
+        return True
+    vn, vo = values_of(new), values_of(old)
+    kn, ko = key_terms(_without_values(new)), key_terms(_without_values(old))
+    if not kn or not ko:
+        return False
+    shared = kn & ko
+    overlap = len(shared) / len(kn | ko)
+    differs = bool(vn - vo) and bool(vo - vn)
+    if CHANGE.search(_body(new)):
+        newer, older = {_kind(v) for v in vn - vo}, {_kind(v) for v in vo - vn}
+        close = overlap >= SAME_KEY_CHANGED or len(shared) >= 2 or (len(kn) == 1 and shared)
+        return bool(close) and bool(newer) and older <= newer  # every value of old has its newer one
+    if qualifiers(new) - qualifiers(old) - vn and qualifiers(old) - qualifiers(new) - vo:
+        return False
+    return overlap >= SAME_KEY and differs
+
+
+def _same_terms_newer(new: str, old: str) -> bool:
+    """Most content terms shared and other numbers, or a change shape and a fair share of terms."""
     kn, ko = key_terms(new), key_terms(old)
     if not kn or not ko:
         return False
@@ -88,16 +196,18 @@ def replaced_clauses(new: str, old: str) -> list[int]:
     changed clause's content terms ("端口" in "端口改成 6543").  A clause right after it that
     only qualifies the old value ("不是默认的 5432", "not 5432") goes with it.
     """
-    if not CHANGE.search(item_text(new)) or not qualifiers(new) & qualifiers(old):
+    if not CHANGE.search(item_text(new)) or not _latin(new) & _latin(old):
         return []
     old_parts = clauses(old)
     hit: list[int] = []
     for part in clauses(new):
-        vn, kn = values(part), key_terms(part)
+        vn, kn = values(part) or values_of(part), key_terms(part)
         if not CHANGE.search(part) or not vn or not kn:
             continue
         for n, other in enumerate(old_parts):
-            vo = values(other)
+            vo = values(other) or values_of(other)
+            if not {_kind(v) for v in vo} & {_kind(v) for v in vn}:
+                continue  # a number replaces a number, a name a name
             if vo and not vo & vn and len(kn & key_terms(other)) / len(kn) >= SAME_KEY and n not in hit:
                 hit.append(n)
                 hit += [n + 1] if n + 1 < len(old_parts) and _QUALIFYING.match(old_parts[n + 1]) else []

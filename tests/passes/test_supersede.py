@@ -81,3 +81,40 @@ def test_the_promotion_plan_keeps_the_rest_and_records_the_old_item() -> None:
     planned, history = plan(live, [item], {}, today="2026-10-10")
     assert "5433" not in planned.text and "jump.acme.internal" in planned.text and "6543" in planned.text
     assert len(history) == 1 and "5433" in history[0] and "superseded" in history[0]
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("预发 MySQL 换端口了，现在 3316", "预发的 MySQL 端口是 3307"),
+        ("陈晨转岗了，账单服务以后归周涛管", "账单服务的 owner 是陈晨"),
+        ("Capistrano is gone since last week", "We deploy the web app with Capistrano"),
+        ("レート制限を 1 分あたり 1200 リクエストに引き上げました", "API のレート制限は 1 分あたり 600 リクエストです"),
+        (
+            "After the upgrade the primary's pgbouncer allows 350 client connections",
+            "pgbouncer max_client_conn is 200 on the primary",
+        ),
+        ("Heads up, search moved to search-2.internal", "Staging search runs on search-1.internal:7700"),
+    ],
+)
+def test_a_newer_value_of_the_same_subject_in_other_words(new: str, old: str) -> None:
+    assert supersedes(f"- {new} (user, 2026-12-02, s:aaaaaaaa)", f"- {old} (user, 2026-12-01, s:bbbbbbbb)")
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("CI moved to Buildkite", "CI cache key is pnpm-store-v2"),
+        ("预发 MySQL 换端口了，现在 3316", "预发 Redis 在 10.2.3.14"),
+        ("Capistrano is gone since last week", "Kamal deploys the web app"),
+    ],
+)
+def test_another_subject_is_not_superseded(new: str, old: str) -> None:
+    assert not supersedes(f"- {new} (user, 2026-12-02, s:aaaaaaaa)", f"- {old} (user, 2026-12-01, s:bbbbbbbb)")
+
+
+def test_a_changed_name_replaces_only_the_clause_holding_a_name() -> None:
+    old = "- 这边 CI 跑在 Jenkins 上，地址 ci.kestrel.internal (user, 2026-12-01, s:bbbbbbbb)"
+    assert without_clauses("- CI moved to Buildkite (user, 2026-12-02, s:aaaaaaaa)", old) == (
+        "- 地址 ci.kestrel.internal (user, 2026-12-01, s:bbbbbbbb, s:aaaaaaaa)"
+    )
