@@ -22,6 +22,7 @@ process.  The model path (``dream --model`` / ``--emit-prompt``) stays an option
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from collections import Counter
@@ -119,6 +120,17 @@ def plan(
     return plan_memory(doc.render(), accepted, spill_files, today=today), history
 
 
+def superseded_texts(history: str | None) -> tuple[str, ...]:
+    """The old items ``memory-history.md`` holds (each line's text before `` - superseded``)."""
+    lines = (line[2:].split(" - superseded ", 1)[0] for line in (history or "").splitlines() if line.startswith("- "))
+    return tuple(without_cite(text) for text in lines if text)
+
+
+def without_cite(text: str) -> str:
+    """An item's text without its provenance ``(user, 2026-…, s:…)``."""
+    return re.sub(r"\s*\([a-z]+, \d{4}-\d{2}-\d{2}[^)]*\)\s*$", "", text)
+
+
 def _history_line(old: str, new: str, today: str) -> str:
     return f"- {item_text(old)} - superseded {today} by: {clip(item_text(new), 120)}"
 
@@ -187,7 +199,8 @@ def promote_marker(where: Where, marker: Marker, *, now: int) -> Promotion:
     marker.brief = merge_brief(marker.brief, brief_of(episode, items))
     marker.offset, marker.head = end, head
     write_marker(where, marker)
-    tree.update(tree.project_topic(pid, SESSIONS_TOPIC), lambda _old: render_briefs(markers(where)), by)
+    gone = superseded_texts(read_text(tree.project_topic(pid, HISTORY_TOPIC)))
+    tree.update(tree.project_topic(pid, SESSIONS_TOPIC), lambda _old: render_briefs(markers(where), gone), by)
     done.sessions = 1
     return done
 

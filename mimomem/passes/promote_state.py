@@ -216,8 +216,11 @@ def merge_brief(old: dict[str, list[str]], new: dict[str, list[str]]) -> dict[st
     return {k: v for k, v in out.items() if v}
 
 
-def render_briefs(all_markers: list[Marker]) -> str:
-    """``memory-sessions.md``: the newest sessions in brief, newest first."""
+def render_briefs(all_markers: list[Marker], superseded: tuple[str, ...] = ()) -> str:
+    """``memory-sessions.md``: the newest sessions in brief, newest first.
+
+    A brief line that says what a ``superseded`` item said (its words, in the brief's own clip)
+    is left out: an old value is history, never shown beside the new one."""
     from mimomem.history.evidence_items import short_id  # the history package: not on the per-prompt path
     from mimomem.history.records import iso_day
 
@@ -226,9 +229,18 @@ def render_briefs(all_markers: list[Marker]) -> str:
     for m in shown:
         out.append(f"## {iso_day(m.time)} s:{short_id(m.session_id)}")
         for name, label in (("goal", "Goal"), ("decided", "Decided"), ("fixed", "Fixed"), ("open", "Open")):
-            out += [f"- {label}: {line}" for line in m.brief.get(name, [])]
+            out += [f"- {label}: {line}" for line in m.brief.get(name, []) if not _stale(line, superseded)]
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _key(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _stale(line: str, superseded: tuple[str, ...]) -> bool:
+    key = _key(line.rstrip("…"))
+    return bool(key) and any(key in _key(old) or _key(old) in key for old in superseded if len(_key(old)) >= 6)
 
 
 def as_dict(marker: Marker) -> dict[str, Any]:

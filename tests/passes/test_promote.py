@@ -300,3 +300,13 @@ def test_a_damaged_marker_starts_the_session_over_and_a_new_transcript_resets_it
     promote_pending(where, deadline=FAR)
     moved = register(where, SID_A, str(repo.parent / "projects" / "other.jsonl"))
     assert moved.offset == 0 and moved.transcript.endswith("other.jsonl")
+
+
+def test_a_superseded_value_leaves_the_session_briefs_too(repo: Path) -> None:
+    _promote(repo, Transcript(SID_A, str(repo), day(27)).user("预发的 MySQL 端口是 3307"))
+    _promote(repo, Transcript(SID_B, str(repo), day(28)).user("预发 MySQL 换端口了，现在 3316"))
+    where = _where(repo)
+    briefs = where.tree.project_topic(where.project_id, "sessions").read_text(encoding="utf-8")
+    history = where.tree.project_topic(where.project_id, "history").read_text(encoding="utf-8")
+    assert "3316" in _memory(repo) and "3307" not in _memory(repo)
+    assert "3307" in history and "3307" not in briefs and "3316" in briefs
