@@ -11,6 +11,10 @@ The filters (:class:`~mimomem.search.params.Filters`) hold for both sources alik
 ``project`` or ``global``), ``scope_id``, ``type`` (a curated memory's category).  An
 explicit ``scope_id`` or ``all_projects`` lifts the narrowing to this project, and so does
 asking for a scope that belongs to no project (``claude-code``).
+
+The hosts' own memory of this project (Claude Code's auto-memory, Codex's and Gemini CLI's saved
+memories: :mod:`mimomem.search.host_hits`) is a third list, scope ``host``; ``MIMOMEM_HOST_MEMORY=0``
+leaves it out.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mimomem.search.hits import Found, Results
+from mimomem.search.host_hits import host_hits
 from mimomem.search.memory_index import MemoryIndex
 from mimomem.search.params import MAX_LIMIT, SEARCH_TYPES, TYPES, Filters, check_limit, check_type
 from mimomem.text.tokens import tokenize
@@ -76,8 +81,10 @@ def fuse(
     if _tree_type(filters.type):
         tree_hits, ranked = _tree_hits(where, query, filters, fetch, backend, index)
     curated_hits = _curated_hits(where, query, filters, fetch, store)
+    cwd = str(where.worktree) if where.worktree is not None else None
+    hosts = host_hits(cwd, query, filters, fetch, [*tree_hits, *curated_hits])
     fused: dict[str, tuple[float, Found]] = {}
-    for source in (tree_hits, curated_hits):
+    for source in (tree_hits, curated_hits, hosts):
         for rank, hit in enumerate(source, 1):
             score = fused.get(hit.path, (0.0, hit))[0] + 1.0 / (K + rank)
             fused[hit.path] = (score, hit)

@@ -15,10 +15,17 @@ LAYER_DIRS: tuple[str, ...] = ("global", "projects", "sessions")
 CC_DIR = "cc"
 """What the search cache stores as the scope of a Claude Code memory file (it lives outside the tree)."""
 
-SCOPES: tuple[str, ...] = ("global", "project", "session", "claude-code")
-"""The scope names callers use: search filters, ``Found.scope``, ``--scope``, the MCP tools."""
+SCOPES: tuple[str, ...] = ("global", "project", "session", "claude-code", "host")
+"""The scope names callers use: search filters, ``Found.scope``, ``--scope``, the MCP tools.  ``host``: the
+hosts' own memory files of this project, read where they are (``mimomem.search.host_hits``), never indexed."""
 
-SCOPE_DIRS: dict[str, str] = {"global": "global", "project": "projects", "session": "sessions", "claude-code": CC_DIR}
+SCOPE_DIRS: dict[str, str] = {
+    "global": "global",
+    "project": "projects",
+    "session": "sessions",
+    "claude-code": CC_DIR,
+    "host": "host",
+}
 """Scope name -> the folder (or stored value) that holds it."""
 
 TREE_TYPES: tuple[str, ...] = ("memory", "checkpoint", "progress", "notes", "free")

@@ -102,7 +102,7 @@ def test_limit_is_validated(tree):
 
 def test_scope_and_backend_are_validated(tree):
     index = MemoryIndex(tree)
-    with pytest.raises(InvalidScopeError, match="global, project, session, claude-code"):
+    with pytest.raises(InvalidScopeError, match="global, project, session, claude-code, host"):
         index.search("x", scope="sessionz")
     with pytest.raises(UnknownBackendError):
         index.search("x", backend="nope")

@@ -43,7 +43,7 @@ def tree(tmp_path: Path) -> Path:
 
 def test_names():
     assert ("fts5-bigram", "native-index", "fts5-unicode61") == SEARCH_BACKENDS
-    assert ("global", "project", "session", "claude-code") == SCOPES
+    assert ("global", "project", "session", "claude-code", "host") == SCOPES
     for scope in SCOPES:
         assert scope == check_scope(scope) == public_scope(stored_scope(scope))
     assert ("projects", "sessions", "cc") == tuple(stored_scope(s) for s in ("project", "session", "claude-code"))
@@ -52,7 +52,7 @@ def test_names():
 
 
 def test_unknown_names_list_the_valid_ones():
-    with pytest.raises(InvalidScopeError, match="valid scopes: global, project, session, claude-code"):
+    with pytest.raises(InvalidScopeError, match="valid scopes: global, project, session, claude-code, host"):
         check_scope("sessionz")
     with pytest.raises(UnknownBackendError, match="valid backends: fts5-bigram, native-index, fts5-unicode61"):
         check_backend("native")
@@ -72,7 +72,7 @@ def test_the_memory_search_types_are_the_index_types_and_the_curated_categories(
 @pytest.mark.parametrize("old", ["projects", "sessions", "cc", "native-scan"])
 def test_the_0_1_names_are_gone(tree, old, monkeypatch):
     """The 0.1 spellings were removed (no deprecation shims in 0.1.0): an error that lists the valid names."""
-    with pytest.raises(InvalidScopeError, match="valid scopes: global, project, session, claude-code"):
+    with pytest.raises(InvalidScopeError, match="valid scopes: global, project, session, claude-code, host"):
         MemoryIndex(tree).search("deploy", scope=old)
     with pytest.raises(UnknownBackendError, match="valid backends: fts5-bigram, native-index, fts5-unicode61"):
         MemoryIndex(tree, backend=old)
