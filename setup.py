@@ -46,6 +46,7 @@ CORPUS_FILES = (
     "e2e-dev/questions.jsonl",
     "e2e-dev/transcripts/*/*.jsonl",
     "e2e-dev/sessions/*.yaml",
+    "e2e-dev/host-memory/*/*.md",
 )
 """What ``mimomem bench`` and ``bench --e2e`` read from ``corpora/`` (the sources their build scripts read stay out,
 except the e2e dev set's sessions, which ``bench --e2e --host`` plays through the real host)."""

@@ -265,6 +265,11 @@ q("tp-c4", B, "cross-language", "Which colour palette do the charts use?", ["Oka
 q("tp-c5", B, "cross-language", "How are dates stored?", ["UTC 的 ISO 字符串"])
 q("tp-c6", B, "cross-language", "生产环境的链路追踪采样率是多少？", ["0.2 in production"])
 q("tp-c7", B, "cross-language", "Where does the export button go on the page?", ["表格右上角"])
+# host: the answer is only in the project's Claude Code auto-memory (host-memory/<project>/), never said in a session
+q("la-h1", A, "host", "对账报告里的时间用哪个时区显示？", ["Asia/Shanghai"])
+q("la-h2", A, "host", "What is our PayHarbor sandbox merchant number?", ["PH-SBX-77120"])
+q("tp-h1", B, "host", "At what width are the screenshots in a UI pull request taken?", ["1440px"])
+q("tp-h2", B, "host", "旧版仪表盘哪天下线？", ["2027-02-15"])
 q("tp-n1", B, "distractor", "What is the Storybook deploy URL?", absent=["storybook"])
 q("tp-n2", B, "distractor", "Which GraphQL codegen config do we use?", absent=["graphql", "codegen"])
 q(

@@ -77,3 +77,19 @@ def test_check_refuses_answers_the_transcripts_do_not_hold(tmp_path: Path) -> No
         check([s], [Question("q", "p", "distractor", "staging?", absent=("staging",))])
     with pytest.raises(DatasetError, match="used twice"):
         check([s], [Question("q", "p", "fact", "?", ("6543",)), Question("q", "p", "fact", "?", ("6543",))])
+
+
+def test_host_questions_are_answered_only_by_the_host_memory_folder() -> None:
+    """The host kind (issue 34): each answer is in ``host-memory/<project>/`` and in no transcript."""
+    devset = load_devset(DEVSET)
+    host = [q for q in devset.questions if q.kind == "host"]
+    assert len(host) >= 4 and any(not q.question.isascii() for q in host) and any(q.question.isascii() for q in host)
+    for q in host:
+        files = devset.host_memory(q.project)
+        assert any(a in f.read_text(encoding="utf-8") for a in q.answers for f in files)
+        transcripts = [s.transcript.read_text(encoding="utf-8") for s in devset.sessions if s.project == q.project]
+        assert not any(a in t for a in q.answers for t in transcripts)
+    sessions = list(devset.sessions)
+    broken = [Question("x", host[0].project, "host", "?", ("no such value",))]
+    with pytest.raises(DatasetError, match="no transcript or host memory"):
+        check(sessions, broken, {p: devset.host_memory(p) for p in devset.projects()})

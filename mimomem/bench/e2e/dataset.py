@@ -5,9 +5,12 @@ Layout (``corpora/e2e-dev/``, or any directory of the same shape)::
     manifest.json       {"sessions": [{project, session_id, transcript, cwd, start, ends, end_reason}]}
     transcripts/<project>/<session>.jsonl   Claude Code's own JSONL format
     questions.jsonl     {id, project, kind, question, answers?, require?, stale?, absent?, split}
+    host-memory/<project>/*.md   optional: the project's Claude Code auto-memory folder (what the host's
+                        model saved), put where Claude Code keeps it before the replay
 
 Loading checks what the scores rely on, so a broken set fails loudly instead of skewing a
-number: every answer (and stale value) occurs in some transcript of its project and not in
+number: every answer (and stale value) occurs in some transcript of its project (or its host memory
+files: ``host-memory/<project>/``) and not in
 the question itself; a distractor's ``absent`` words occur in no transcript of its project.
 """
 
@@ -30,6 +33,7 @@ QUESTION_KINDS = (
     "workflow",
     "superseded",
     "cross-language",
+    "host",
     "distractor",
 )
 """Question kinds, in the order tables list them."""
@@ -71,6 +75,10 @@ class DevSet:
     sessions: tuple[SessionSpec, ...]
     questions: tuple[Question, ...]
 
+    def host_memory(self, project: str) -> list[Path]:
+        """The project's host memory files (``host-memory/<project>/*.md``), sorted; ``[]`` without any."""
+        return sorted((self.path / "host-memory" / project).glob("*.md"))
+
     def projects(self) -> list[str]:
         """Project names in order of their first session."""
         return list(dict.fromkeys(s.project for s in self.sessions))
@@ -90,8 +98,9 @@ def load_devset(path: Path) -> DevSet:
     """Load and check the dev set in ``path`` (``DatasetError`` naming what to fix)."""
     sessions = _sessions(path)
     questions = _questions(path / "questions.jsonl")
-    check(sessions, questions)
-    return DevSet(path, tuple(sessions), tuple(questions))
+    devset = DevSet(path, tuple(sessions), tuple(questions))
+    check(sessions, questions, {p: devset.host_memory(p) for p in devset.projects()})
+    return devset
 
 
 def _read_json(path: Path) -> Any:
@@ -167,8 +176,11 @@ def _question(row: dict[str, Any]) -> Question:
     return q
 
 
-def check(sessions: list[SessionSpec], questions: list[Question]) -> None:
-    """Every answer is in its project's transcripts and not in the question; distractors are absent."""
+def check(
+    sessions: list[SessionSpec], questions: list[Question], host_memory: dict[str, list[Path]] | None = None
+) -> None:
+    """Every answer is in its project's transcripts (or host memory files) and not in the question;
+    distractors are absent from both."""
     texts: dict[str, str] = {}
     for s in sessions:
         try:
@@ -176,6 +188,9 @@ def check(sessions: list[SessionSpec], questions: list[Question]) -> None:
         except OSError as exc:
             raise DatasetError(f"cannot read transcript {s.transcript}: {exc.strerror or exc}") from None
         texts[s.project] = texts.get(s.project, "") + "\n" + _readable(raw)
+    for project, files in (host_memory or {}).items():
+        for file in files:
+            texts[project] = texts.get(project, "") + "\n" + file.read_text(encoding="utf-8", errors="replace")
     seen: set[str] = set()
     for q in questions:
         if q.id in seen:
@@ -185,7 +200,7 @@ def check(sessions: list[SessionSpec], questions: list[Question]) -> None:
             raise DatasetError(f"question {q.id}: project {q.project!r} has no sessions")
         for value in q.answers + q.stale:
             if not contains(texts[q.project], value):
-                raise DatasetError(f"question {q.id}: {value!r} occurs in no transcript of {q.project}")
+                raise DatasetError(f"question {q.id}: {value!r} occurs in no transcript or host memory of {q.project}")
             if contains(q.question, value):
                 raise DatasetError(f"question {q.id}: the question itself contains {value!r}")
         for word in q.absent:

@@ -66,6 +66,7 @@ def _mimomem(
     devset: DevSet, root: Path, extra: dict[str, str], *, checks: int, fresh_process: bool, progress: Progress
 ) -> tuple[list[Outcome], dict[str, Any], Sandbox]:
     sandbox = Sandbox(root, dict(extra))
+    install_host_memory(devset, sandbox)
     t0 = time.perf_counter()
     runner, passes = replay_all(devset, sandbox, fresh_process=fresh_process)
     replay_s = time.perf_counter() - t0
@@ -87,6 +88,21 @@ def _mimomem(
         "subprocess_mismatches": mismatches,
     }
     return outcomes, info, sandbox
+
+
+def install_host_memory(devset: DevSet, sandbox: Sandbox) -> None:
+    """Each project's host memory files (``host-memory/<project>/``) into the sandbox's Claude Code
+    auto-memory folder of that project, where the host's model would have saved them."""
+    from mimomem.tree.host_paths import claude_memory_dir
+
+    for project in devset.projects():
+        files = devset.host_memory(project)
+        if not files:
+            continue
+        folder = Path(claude_memory_dir(str(sandbox.project_dir(project)), sandbox.env()) or "")
+        folder.mkdir(parents=True, exist_ok=True)
+        for file in files:
+            (folder / file.name).write_bytes(file.read_bytes())
 
 
 def _spot_check(devset: DevSet, sandbox: Sandbox, outcomes: list[Outcome], checks: int) -> list[str]:
