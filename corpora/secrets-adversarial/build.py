@@ -634,6 +634,27 @@ def dev() -> list[dict[str, object]]:
         L("def verify(signature=None):", "code", "en"),
         L("验证码登录功能已上线", "prose", "zh-Hans"),
     ]
+    # -- a fourth round: look-alikes the tuned scanner redacted in secret-free text (Debian docs, the
+    # Python library, this repository's corpora) -------------------------------------------------------
+    rows += [
+        L("新用户密码用 argon2id（argon2-cffi）", "prose", "zh-Hans"),
+        L('The repo pins `"packageManager": "pnpm@9.1.0"`.', "code", "en"),
+        L('"usage":{"input_tokens":10,"output_tokens":20}},"uuid":"a1"', "json", "en"),
+        L("tree-ssa-strlen.cc (strlen_pass::handle_assign,", "code", "en"),
+        L("Drop debian/slapo-pw-pbkdf2.5, included upstream", "prose", "en"),
+        L("Pin python3-resolvelib Build-Depends", "prose", "en"),
+        L('add them to the "hosts:", "passwd:" and "group:" lines', "prose", "en"),
+        L('the passphrase "enter again" prompt shows', "prose", "en"),
+        L("getent passwd in postinst.  Closes: 444902", "prose", "en"),
+        L("def public_key(self) -> X448PublicKey:", "code", "en"),
+        L("def exchange(self, peer_public_key: X448PublicKey) -> bytes:", "code", "en"),
+        L("_normalized_key = _pep_440_key", "code", "en"),
+        L(":type passphrase: :py:data:`bytes`", "code", "en"),
+        L("raise exceptions for implicit and authorization_code #475 / #406", "prose", "en"),
+        L('AttributeOID.CHALLENGE_PASSWORD: "challengePassword",', "code", "en"),
+        L('"expected name token at %r" % rawdata[declstartpos:declstartpos+20]', "code", "en"),
+        L("or a DSA private key:\n'openssl dsaparam -out dsaparam.pem 2048; openssl gendsa'", "prose", "en"),
+    ]
     return rows
 
 

@@ -96,8 +96,8 @@ _CODE_VALUE = lazy(
 def _generic_value_is_secret(name: str, value: str) -> bool:
     if is_placeholder(value) or _CODE_VALUE.search(value) or _NOT_A_VALUE_NAME.search(name.strip("-")):
         return False
-    if value.endswith(":"):
-        return False  # the key of a nested mapping ("passwords:\n  min_length: 12"), not a value
+    if value.endswith(":") or value.startswith(":"):
+        return False  # a nested mapping's key ("passwords:\n  min_length: 12"), a scope (strlen_pass::f)
     if PASSWORD_NAME.search(name):
         return password_value_ok(value)
     if not (_SECRET_NAME.search(name) or _CAMEL_KEY.search(name)):

@@ -94,11 +94,12 @@ _ZH_VERBS = (
     *("设", "設", "改", "换", "換", "变", "變"),
 )
 _ZH_RESULTS = ("为", "為", "成", "到")
-_ZH_COPULAS = ("是", "为", "為", "叫", "用")
+_ZH_COPULAS = ("是", "为", "為", "叫")
 _PARTICLES = "はがをも은는이가을를도"
 _PUNCT = ":=：＝→—–-"
 _OPEN = {'"': '"', "'": "'", "`": "`", "「": "」", "『": "』", "“": "”", "‘": "’"}
 _TRAILING = ".,;:)]}>\"'`([{<"
+_ENDS = "\"'`,}]"
 _SPACE = " \t"
 
 # -- what a value is not ---------------------------------------------------------------------------------
@@ -138,8 +139,8 @@ def _head_at(text: str, low: str, at: int) -> tuple[int, bool] | None:
             continue
         end = at + len(head)
         if head.isascii():
-            if end < len(text) and text[end] in "sS" and head[-1] not in "sS":
-                end += 1  # plural
+            if end < len(text) and text[end] in "sS" and head[-1] not in "sS" and head != "pin":
+                end += 1  # plural (not "pins": a verb far more often than PINs)
             if end < len(text) and text[end].isascii() and text[end].isalpha():
                 continue  # inside a longer word: "passage", "keyboard", "tokenizer"
             if not _boundary_ok(text, at, head):
@@ -204,6 +205,8 @@ def _after_link(text: str, p: int) -> int:
     if text.startswith(("->", "=>"), q):
         return _skip(text, q + 2)
     if q < len(text) and text[q] in _PUNCT:
+        if text.startswith("::", q) or (text[q] in "-—–" and q == p):
+            return -1  # a scope (strlen_pass::f) or a hyphen joining words (slapo-pw-sha2): no link
         r = _skip(text, q + 1)
         if text[q] in ":：" and text.startswith("\n", r):  # "the password:" and the value on the next line
             return _skip(text, r + 1)
@@ -218,9 +221,10 @@ def _after_link(text: str, p: int) -> int:
     return -1
 
 
-def _value_starts(text: str, end: int) -> Iterator[int]:
+def _value_starts(text: str, end: int) -> Iterator[tuple[int, bool]]:
     """Where the value may start after a head ending at ``end``: after a link, after a prepositional
-    phrase and a link ("password for the wifi: x"), or after spaces alone (.netrc's "password x")."""
+    phrase and a link ("password for the wifi: x"), or after spaces alone (.netrc's "password x");
+    and whether a link came first (after spaces alone, a quoted phrase or a PIN's verb "pin" is no value)."""
     p = end
     contraction = text.startswith(("'s", "’s"), p)
     if contraction:
@@ -228,13 +232,13 @@ def _value_starts(text: str, end: int) -> Iterator[int]:
     elif text.startswith(('"', "'"), p):
         p += 1  # the closing quote of a key: "password": "x"
     q = _skip(text, p)
-    if q < len(text) and text[q] in "(（":  # a parenthetical: "Password (prod) — x"
+    if q < len(text) and text[q] in "(（" and (q > p or text[q] == "（"):  # "Password (prod) — x", not key(self)
         close = next((k for k in range(q + 1, min(q + 32, len(text))) if text[k] in ")）\n"), -1)
         if close != -1 and text[close] != "\n":
             p = close + 1
     v = _after_link(text, p)
     if v != -1:
-        yield v
+        yield v, True
     q = _skip(text, p)
     if q > p and _word(text, q).lower() in _PREPOSITIONS:
         q += len(_word(text, q))
@@ -243,17 +247,17 @@ def _value_starts(text: str, end: int) -> Iterator[int]:
             if r == q:
                 break
             k = r
-            while k < len(text) and not text[k].isspace() and text[k] not in ":=,;()：":
-                k += 1
-            if k == r:
-                break
+            while k < len(text) and (text[k].isalnum() or text[k] in "'’-"):
+                k += 1  # a word of prose, not code
+            if k == r or text[k - 1] in ".!?":
+                break  # a prepositional phrase ends with its sentence
             v = _after_link(text, k)
             if v != -1:
-                yield v
+                yield v, True
                 break
             q = k
     if contraction or (p < len(text) and text[p] in _SPACE):
-        yield _skip(text, p)
+        yield _skip(text, p), contraction
 
 
 def _value_at(text: str, v: int) -> tuple[int, int, bool, int]:
@@ -263,11 +267,14 @@ def _value_at(text: str, v: int) -> tuple[int, int, bool, int]:
     start = v + 1 if close else v
     end = start
     n = len(text)
-    while end < n and "!" <= text[end] <= "~":
-        end += 1
+    while end < n and "!" <= text[end] <= "~" and (close or text[end] not in _ENDS):
+        end += 1  # unquoted, a value ends at a quote, a comma or a closing brace (JSON: "tokens":20},"id")
     if close:  # a quoted value runs to its closing quote on the same line, spaces and all (a passphrase)
         k = text.find(close, start, min(n, start + 100))
-        if k != -1 and "\n" not in text[start:k]:
+        inner = text[start:k]
+        spaced = " " in inner and (len(inner) > 40 or ";" in inner or "/" in inner or " -" in inner)  # a command
+        plain = inner.strip() == inner and "\n" not in inner and not any(q in inner for q in "\"'`")
+        if k != -1 and plain and not spaced:
             return start, k, True, k + 1
     while end > start and text[end - 1] in _TRAILING:
         end -= 1
@@ -284,8 +291,33 @@ def _more(text: str, i: int) -> int:
     return -1
 
 
+def _starts_word(text: str, at: int) -> bool:
+    return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
+
+
+def _camel_words(value: str) -> bool:
+    """A type or class name: capitalised words and digits (``X448PublicKey``, ``Ed25519PrivateKey``)."""
+    rest, i, words = [], 0, 0
+    while i < len(value):
+        c = value[i]
+        j = i + 1
+        if c.isupper():
+            while j < len(value) and value[j].islower():
+                j += 1
+        if j - i >= 3:
+            words += 1
+        elif not c.isdigit():
+            rest.append(c)
+        i = j
+    return words >= 2 and len(rest) <= 2
+
+
 def _identifier(value: str) -> bool:
-    """Words, paths and identifiers: ``prod/db/credentials``, ``layout_v2``, ``user_id``."""
+    """Words, paths and identifiers: ``prod/db/credentials``, ``layout_v2``, ``user_id``, ``_pep_440_key``."""
+    if _camel_words(value):
+        return True
+    if "_" in value and value.isidentifier() and all(p.islower() or p.isdigit() or not p for p in value.split("_")):
+        return True
     if not any(c.isdigit() for c in value):
         return all((c.isascii() and c.isalpha()) or c in _SEPARATORS for c in value)
     parts, seps = [], 0
@@ -303,8 +335,10 @@ def _identifier(value: str) -> bool:
 
 def _not_a_value(value: str) -> bool:
     """URLs, paths, variables, flags, versions, dates, and code: a call, an index, an attribute."""
-    if "://" in value or value[0] in "~/.$%@-\\" or any(c in value for c in "([{") or value[1:3] == ":\\":
+    if "://" in value or value[0] in "~/.$%@-\\:#" or any(c in value for c in "([{") or value[1:3] == ":\\":
         return True
+    if value.endswith(":"):
+        return True  # a key of its own ("group:"), not a value
     name, eq, _ = value.partition("=")
     if eq and name.replace("_", "").replace("-", "").isalpha():
         return True  # an assignment or an attribute of its own (name="dream"): not the label's value
@@ -392,15 +426,22 @@ def label_values(text: str, *, prefilter: bool = True) -> Iterator[Span]:
         end, password = found
         head = low[at:end]
         kind = "password-after-label" if password else "secret-after-label"
-        for v in _value_starts(text, end):
+        for v, linked in _value_starts(text, end):
+            if not linked and head in ("pin", "code"):
+                continue  # "Pin python3-foo": the verb; "authorization_code #475": a name
             start, stop, quoted, resume = _value_at(text, v)
-            quoted = quoted and "=" not in text[end:start]  # code (f(password='x')) is the assignment rule's
-            first = _value_ok(text[start:stop], quoted, password, head, text[stop:])
+            # a quoted value counts as such in prose ("will be 'x'"), not in code (f(password='x'), X_PASSWORD: "y")
+            quoted = quoted and linked and "=" not in text[end:start] and _starts_word(text, at)
+            first = " " not in text[start:stop] or quoted  # spaces only inside quotes after a link
+            first = first and _value_ok(text[start:stop], quoted, password, head, text[stop:])
             if first:
                 yield kind, start, stop
                 done = stop
             while (v := _more(text, resume)) != -1:  # "A / B", "A and B": more values of the same label
                 start, stop, quoted, resume = _value_at(text, v)
+                quoted = quoted and linked
+                if " " in text[start:stop] and not quoted:
+                    break
                 if not _value_ok(text[start:stop], quoted, password, head, text[stop:]):
                     break
                 yield kind, start, stop

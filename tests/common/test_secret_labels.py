@@ -115,6 +115,13 @@ def test_a_pair_of_keys_in_one_sentence(text: str) -> None:
         "model = Model(password='IAmSensitive')",
         "cache key: 9f8e7d6c5b4a39281706",
         "tests pass: 1234",
+        "def public_key(self) -> X448PublicKey:",  # found redacted in secret-free text by an audit
+        "_normalized_key = _pep_440_key",
+        "tree-ssa-strlen.cc (strlen_pass::handle_assign,",
+        "Pin python3-resolvelib Build-Depends",
+        'the passphrase "enter again" prompt shows',
+        "getent passwd in postinst.  Closes: 444902",
+        '"usage":{"input_tokens":10,"output_tokens":20}},"uuid":"a1"',
         "error code: 5001",
         "zip code: 94107",
         "ファイルパスは /usr/local/bin",
@@ -151,6 +158,6 @@ def _counts(name: str) -> tuple[int, int, int]:
 
 
 def test_adversarial_dev_set() -> None:
-    """corpora/secrets-adversarial/dev.jsonl (108 secrets, 91 look-alikes), tuned on.
-    Before (main at ee64661): 71 missed, 82 with a value stored, 1 look-alike redacted."""
+    """corpora/secrets-adversarial/dev.jsonl (108 secrets, 108 look-alikes), tuned on.
+    Before (main at ee64661): 71 missed, 82 with a value stored, 2 look-alikes redacted."""
     assert _counts("dev.jsonl") == (0, 0, 0)
