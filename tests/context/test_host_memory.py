@@ -190,3 +190,24 @@ def test_session_start_names_the_index_entries_past_the_cap(repo: Path) -> None:
     (folder / "MEMORY.md").write_text("\n".join(lines[:150]) + "\n", encoding="utf-8")
     assert hook_served(again) is None
     assert "index cap" not in context_of(hook_reading_memory(again))
+
+
+def test_a_folder_changing_while_read_is_skipped_never_a_crash(tmp_path: Path) -> None:
+    """A file listed, then removed or swapped for a symlink before it is read: no rows, no error, no write."""
+    from mimomem.context.host_memory import rows
+
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    gone = folder / "gone.md"
+    gone.write_text(PORT_FACT, encoding="utf-8")
+    assert rows(str(gone), "claude-code", "auto")  # read while it is there
+    gone.unlink()
+    assert rows(str(gone), "claude-code", "auto") == []
+    swapped = folder / "swapped.md"
+    (tmp_path / "elsewhere.md").write_text(PORT_FACT, encoding="utf-8")
+    swapped.symlink_to(tmp_path / "elsewhere.md")
+    assert rows(str(swapped), "claude-code", "auto") == []
+    (folder / "fifo.md").unlink(missing_ok=True)
+    os.mkfifo(folder / "fifo.md")
+    assert rows(str(folder / "fifo.md"), "claude-code", "auto") == []  # never blocks on a FIFO
+    assert sorted(p.name for p in folder.iterdir()) == ["fifo.md", "swapped.md"]
