@@ -239,7 +239,8 @@ def sources(cwd: str | None, env: Mapping[str, str]) -> list[Source]:
 
 def inputs(cwd: str | None, env: Mapping[str, str]) -> list[str]:
     """Paths besides the sources whose change may change the sources: the switch's config file and
-    Claude Code's settings and folders (a folder created later shows as a changed stamp)."""
+    Claude Code's settings files.  Not ``~/.claude`` nor its ``projects`` folder: the host writes there
+    during a session (a plan stamping them would be rebuilt at every prompt), and a memory folder
+    created later already shows as a changed stamp of its own path (absent, then present)."""
     project = project_dir(cwd) if cwd is not None else None
-    config = claude_config_dir(env)
-    return [config_file(env), *settings_files(env, project), config, os.path.join(config, "projects")]
+    return [config_file(env), *settings_files(env, project)]
