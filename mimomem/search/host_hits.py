@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
+from mimomem.common.secrets import redact_secrets
 from mimomem.search.hits import Found
 from mimomem.search.params import Filters
 from mimomem.text.bm25 import BM25Index
@@ -81,7 +82,7 @@ def host_hits(
         words = _words(text)
         if any(len(words & m) >= REPEAT * len(words) for m in mine):
             continue
-        snippet = " ".join(text.split())[:200]
+        snippet = redact_secrets(" ".join(text.split())[:200])  # a host file may hold one: the gate never saw it
         out.append(Found("host", path, label, "host", host, type_ or host, hit.score, hit.score, snippet))
     return out
 

@@ -71,3 +71,13 @@ def test_the_switch_and_the_cli(
     assert "release_freeze.md" in out and "Claude Code memory (model-written, project)" in out
     monkeypatch.setenv("MIMOMEM_HOST_MEMORY", "off")
     assert main(["search", "发布冻结", "--project", str(repo)]) == 1
+
+
+def test_a_secret_in_a_host_file_is_redacted_in_the_hit(repo: Path) -> None:
+    token = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+    folder = Path(host_paths.claude_memory_dir(str(repo), os.environ) or "")
+    (folder / "deploy_token.md").write_text(
+        f"---\nname: deploy-token\n---\n发布冻结期的部署令牌是 {token}\n", encoding="utf-8"
+    )
+    hits = [h for h in search(locate(str(repo), tree=MemoryTree()), "部署令牌") if h.scope == "host"]
+    assert hits and all(token not in h.snippet for h in hits) and "redacted" in hits[0].snippet
