@@ -46,6 +46,9 @@ class Turn:
     steps: tuple[Step, ...] = ()
     final: str = "Done."
     react: Callable[[Mapping[str, Any]], Sequence[Step]] | None = None
+    queued: tuple[str, ...] = ()
+    """Typed while the turn runs (a second after the prompt): the host queues it and the running turn
+    takes it in (a ``queued_command`` attachment in the transcript).  The turn must last that long."""
 
 
 @dataclass

@@ -116,6 +116,9 @@ def run_session(
     try:
         for number, turn in enumerate(script.turns, 1):
             _send(proc, turn.prompt)
+            for text in turn.queued:
+                time.sleep(1.0)
+                _send(proc, text)
             _until_result(lines, events, turn_seconds, f"turn {number} of {len(script.turns)}")
         if not end:
             _kill(proc)
