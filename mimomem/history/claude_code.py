@@ -21,7 +21,7 @@ from typing import Any
 from mimomem.history.history_store import HistoryStore, SourceState
 from mimomem.history.jsonl import read_jsonl
 from mimomem.history.records import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart
-from mimomem.history.transcript import Block, clean, message_of
+from mimomem.history.transcript import Block, clean, message_of, queued_prompt
 from mimomem.history.validate import MAX_DEPTH, UNEXPECTED, too_deep
 from mimomem.history.writes import Writes
 
@@ -39,9 +39,21 @@ IGNORED_TYPES = frozenset(
         "last-prompt",
         "agent-name",
         "tag",
+        "api-request",
+        "api-request-blob",
+        "api-request-route",
+        "api-request-shape",
+        "atis-latch",
+        "cost-state",
+        "tools-used",
     }
 )
-"""Line types that carry no conversation; not counted as unknown."""
+"""Host line types that carry nothing for memory (Claude Code 2.1.337 writes these): skipped and
+counted together on one line (:data:`HOST_LINES`); a ``queued_command`` attachment is the user's
+text and is read.  Any other type is named, once, as unknown."""
+
+HOST_LINES = "host lines that carry nothing for memory (attachments, API requests, queue, cost, ...)"
+"""The one report line that counts the :data:`IGNORED_TYPES` lines."""
 
 
 def projects_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -134,11 +146,13 @@ class _Transcript:
                 self.report.skipped[f"line not importable ({type(exc).__name__})"] += 1
 
     def record(self, offset: int, obj: dict[str, Any], kind: str) -> None:
-        if kind in ("user", "assistant"):
-            self.message(offset, obj, kind)
+        if kind in ("user", "assistant") or queued_prompt(obj) is not None:
+            self.message(offset, obj, "user" if kind == "attachment" else kind)
         elif kind == "summary":
             self.summary(obj)
-        elif kind not in IGNORED_TYPES:
+        elif kind in IGNORED_TYPES:
+            self.report.skipped[HOST_LINES] += 1
+        else:
             self.report.skipped[f"unknown line type {str(kind)[:40]!r}"] += 1
 
     def session_of(self, obj: dict[str, Any], sid: str, when: int | None) -> str:

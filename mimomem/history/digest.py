@@ -131,11 +131,12 @@ def _digest_line(
     if message is None:
         return
     for part in parts(message):
+        before = len(episode.calls)
         episode.add(part)
         if part.kind == TYPED:
             digest.requests.append(part.text.strip())
             digest.decisions += [s.text for s in statements_in(part.text)]
-        elif part.kind == TOOL_CALL:
+        elif part.kind == TOOL_CALL and len(episode.calls) > before:  # not one of mimomem's own calls
             call = episode.calls[-1]
             if call.command is not None:
                 digest.commands[call.command] += 1

@@ -10,11 +10,21 @@ user rejected is not a failure.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from mimomem.history.provenance import ASSISTANT, PASTED, TOOL_CALL, TOOL_RESULT, TYPED
-from mimomem.history.signals import command_family, command_of, files_of, first_line, is_trivial, normalize_command
+from mimomem.history.signals import (
+    command_family,
+    command_of,
+    files_of,
+    first_line,
+    is_own_command,
+    is_own_path,
+    is_trivial,
+    normalize_command,
+)
 from mimomem.history.transcript import Part
 
 REJECTED = ("The user doesn't want to proceed with this tool use", "[Request interrupted by user")
@@ -80,13 +90,17 @@ class Episode:
     pasted: int = 0
     _by_id: dict[str, Call] = field(default_factory=dict, repr=False)
     _pending: list[tuple[Call, list[Call]]] = field(default_factory=list, repr=False)
+    _own: set[str] = field(default_factory=set, repr=False)
 
     def typed(self) -> list[Said]:
         """What the user typed, in order."""
         return [s for s in self.said if s.kind == TYPED]
 
     def add(self, part: Part) -> None:
-        """Take one transcript part (main thread only; the caller skips sidechains)."""
+        """Take one transcript part (main thread only; the caller skips sidechains).
+
+        mimomem's own calls (``note``, ``search``, an edit of its memory files) are left out
+        whole: the memory's bookkeeping is never a workflow, a failure or a fix."""
         if part.kind in (TYPED, PASTED, ASSISTANT):
             if part.text.strip():
                 said = Said(part.text.strip(), part.kind, part.session_id, part.time, len(self.calls), self._order())
@@ -94,6 +108,10 @@ class Episode:
                 self.pasted += part.kind == PASTED
         elif part.kind == TOOL_CALL:
             call = _call(part)
+            if is_own_call(call):
+                if part.call_id:
+                    self._own.add(part.call_id)
+                return
             self.calls.append(call)
             if part.call_id:
                 self._by_id[part.call_id] = call
@@ -106,7 +124,7 @@ class Episode:
         return len(self.said) + len(self.model)
 
     def _result(self, call: Call, part: Part) -> None:
-        call.result = first_line(part.text, 300)
+        call.result = failure_text(part.text) if part.is_error else first_line(part.text, 300)
         call.output = part.text[:OUTPUT_CHARS]
         if part.is_error and part.text.lstrip().startswith(REJECTED):
             call.status = "rejected"
@@ -135,14 +153,32 @@ class Episode:
 
 
 def _same(failed: Call, call: Call) -> bool:
-    """Whether ``call`` is another try of ``failed``: the same program (a non-trivial shell call:
-    ``npm install`` after ``npm ci``) or the same tool and target."""
+    """Whether ``call`` is another try of ``failed``, so its success is the failing thing passing:
+    the same command (inside a compound too), another sub-command of its program (``npm install``
+    after ``npm ci``), the same sub-command on the same target or a wider one (``pytest`` after
+    ``pytest tests/test_a.py``; never ``pytest tests/test_b.py``), or the same tool and target."""
     if failed.command is not None:
         if call.command is None or is_trivial(normalize_command(call.command)):
             return False
-        retried = normalize_command(failed.command) in normalize_command(call.command)  # `git mv a b && pnpm test`
-        return retried or _program(call.command) == _program(failed.command)
+        was, now = normalize_command(failed.command), normalize_command(call.command)
+        if was in now:  # retried, maybe inside a compound: `git mv a b && pnpm test`
+            return True
+        if _program(call.command) != _program(failed.command):
+            return False
+        if command_family(was) != command_family(now):  # another way to the same end: `npm ci` -> `npm install`,
+            return not ({command_family(was), command_family(now)} & _RUNNERS)  # never a runner's other job
+
+        old, new = set(was.split()), set(now.split())  # the same sub-command: on the failing target, or all of it
+        return old <= new or new <= old
     return call.tool == failed.tool and (call.files == failed.files or not failed.files)
+
+
+_RUNNERS = frozenset(
+    f"{tool} {sub}"
+    for tool in ("npm", "pnpm", "yarn", "bun", "poetry", "uv", "cargo", "go", "deno", "npx", "just", "make", "docker")
+    for sub in ("run", "exec", "test", "x", "dlx", "start")
+)
+"""Sub-commands that run something else (``poetry run pytest``): what they ran passes only when they do."""
 
 
 def _program(command: str) -> str:
@@ -206,3 +242,42 @@ def clip(text: str, limit: int = _CLIP) -> str:
     """``text`` on one line, cut at ``limit`` characters with ``…``."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def is_own_call(call: Call) -> bool:
+    """Whether ``call`` is mimomem's own: a ``mimomem`` command, or an edit of its memory files."""
+    if call.command is not None:
+        return is_own_command(call.command)
+    return bool(call.files) and all(is_own_path(f) for f in call.files)
+
+
+_EXIT_LINE = re.compile(r"^Exit code (-?\d+)$")
+_ERROR_LINE = re.compile(
+    r"\b(?:error|err!|fatal|fail|failed|failure|exception|traceback|denied|refused|cannot|can't|couldn't|unable|invalid|"
+    r"not found|no such|no module|missing|unknown|unrecognized|undefined|timed out|panic)\b|错误|失败|异常",
+    re.I,
+)
+_EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b")
+
+
+def failure_text(text: str, limit: int = 300) -> str:
+    """What a failed call's output says went wrong, on one line: the error line(s), not the host's
+    status line.  Claude Code's Bash result starts ``Exit code N`` and then the command's output;
+    that line is dropped (kept as ``(exit N)`` after the error), and of the output the line that
+    names the error is taken: a traceback's last exception line, else the first line that reads as
+    an error (error, failed, not found, denied ...), else the last line printed."""
+    lines = [" ".join(raw.split()) for raw in text.splitlines()]
+    lines = [line for line in lines if line]
+    code = None
+    if lines and (found := _EXIT_LINE.match(lines[0])):
+        code, lines = found.group(1), lines[1:]
+    if not lines:
+        return f"exit code {code}, no output" if code is not None else ""
+    exceptions = [line for line in lines if _EXCEPTION.match(line)]
+    if any(line.startswith("Traceback (most recent call last)") for line in lines) and exceptions:
+        picked = exceptions[-1]
+    else:
+        errors = [line for line in lines if _ERROR_LINE.search(line)]
+        picked = errors[0] if errors else lines[-1]
+    picked = clip(picked, limit - 12)
+    return f"{picked} (exit {code})" if code is not None else picked

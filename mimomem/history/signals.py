@@ -246,3 +246,33 @@ def is_unsafe_command(command: str) -> bool:
     parses the command) or touches credentials: never a usual command, never promoted."""
     flat = " ".join(command.split())
     return bool(_CREDENTIALS.search(flat)) or runs_fetched_code(command)
+
+
+# --- mimomem's own calls ---
+
+_OWN_PROGRAM = re.compile(r"(?:^|/)mimomem(?:\.exe)?$")
+_WRAPPERS = frozenset({"sudo", "env", "exec", "time", "nohup", "command", "sh", "bash", "zsh", "uv", "uvx", "pipx"})
+_SEGMENT = re.compile(r"\|\|?|&&|;|\n|\$\(|`")
+_OWN_PATH = re.compile(r"(?:^|/)mimomem/memory/(?:sessions|projects|global)/")
+
+
+def is_own_command(command: str) -> bool:
+    """Whether ``command`` runs mimomem itself in any of its pieces (``mimomem note``, the absolute
+    path of an installation's entry point or of the plugin's runner, ``python -m mimomem``, a ``run``
+    wrapper before it), or appends to its memory files (``printf ... >> …/mimomem/memory/sessions/…``)."""
+    for segment in _SEGMENT.split(command):
+        words = [w.strip("'\"") for w in segment.split()]
+        while words and (re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=\S*", words[0]) or words[0] in _WRAPPERS):
+            words = words[1:] if words[0] not in ("uv", "pipx") else words[2:]  # `uv run mimomem`
+        if not words:
+            continue
+        if _OWN_PROGRAM.search(words[0]):
+            return True
+        if re.fullmatch(r"(?:\S*/)?python[0-9.]*", words[0]) and "mimomem" in words[1:4] and "-m" in words[1:4]:
+            return True
+    return any(is_own_path(w.strip("'\"")) for w in command.split() if "/" in w)
+
+
+def is_own_path(path: str) -> bool:
+    """Whether ``path`` is one of mimomem's memory files (under ``…/mimomem/memory/``)."""
+    return bool(_OWN_PATH.search(path))

@@ -90,9 +90,32 @@ class Part:
     is_error: bool = False
 
 
+QUEUED_MODES = (None, "prompt")
+"""``commandMode`` of a ``queued_command`` attachment that is a prompt (not a ``!`` shell command)."""
+
+
+def queued_prompt(obj: dict[str, Any]) -> str | None:
+    """The text of a ``queued_command`` attachment line: what the user typed while the agent worked
+    (Claude Code 2.1.337 records it only there when the running turn takes it in); ``None`` for any
+    other line."""
+    attachment = obj.get("attachment") if obj.get("type") == "attachment" else None
+    if not isinstance(attachment, dict) or attachment.get("type") != "queued_command":
+        return None
+    if attachment.get("commandMode") not in QUEUED_MODES:
+        return None
+    prompt = attachment.get("prompt")
+    if isinstance(prompt, list):  # text blocks, as a message's content
+        prompt = "\n".join(b["text"] for b in prompt if isinstance(b, dict) and isinstance(b.get("text"), str))
+    return prompt if isinstance(prompt, str) and prompt.strip() else None
+
+
 def message_of(obj: dict[str, Any], *, default_sid: str, offset: int, skips: Counter[str]) -> Message | None:
-    """The user or assistant message of one transcript line; None (counted) when it has none."""
+    """The user or assistant message of one transcript line (a ``queued_command`` attachment is the
+    user's typed text); None (counted) when it has none."""
     kind = obj.get("type")
+    queued = queued_prompt(obj)
+    if queued is not None:
+        kind, obj = "user", {**obj, "message": {"role": "user", "content": queued}}
     if kind not in ("user", "assistant"):
         return None
     message = obj.get("message")
