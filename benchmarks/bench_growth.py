@@ -10,10 +10,14 @@ is rewritten and superseded), a command, a tool failure and its fix.
 
 Reported: the CPU time (``time.process_time``, in-process: no interpreter start) of the second
 prompt hook and of ``SessionEnd``, median over the first and the last ``--window`` sessions and
-their ratio; the number of files and bytes under the data directory's ``state/`` and ``undo/``
+their ratio; the same prompt once more as its own process (``python -m mimomem hook claude-code``,
+child CPU) in those sessions; the number of files and bytes under the data directory's ``state/`` and ``undo/``
 and the cache directory, every ``--every`` sessions.
 
-    python benchmarks/bench_growth.py [--sessions 500] [--window 20] [--every 50] [--json FILE]
+    python benchmarks/bench_growth.py [--sessions 500] [--window 20] [--every 50] [--json FILE] [--record [NAME]]
+
+``--record`` writes ``benchmarks/results/growth.json`` (or ``NAME.json``) with every session's
+timings, for ``benchmarks/figures.py``.
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ import argparse
 import io
 import json
 import os
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -82,6 +88,7 @@ def main() -> int:
     parser.add_argument("--window", type=int, default=20)
     parser.add_argument("--every", type=int, default=50)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--record", nargs="?", const="growth", metavar="NAME")
     args = parser.parse_args()
 
     base = Path(tempfile.mkdtemp(prefix="mimomem-growth-"))
@@ -109,6 +116,14 @@ def main() -> int:
                 promote.run_background(*argv[3:])
         spawned.clear()
 
+    def process(raw: dict[str, Any]) -> float:
+        """CPU ms (user + sys) of the hook as its own process: ``python -m mimomem hook claude-code``."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        command = [sys.executable, "-m", "mimomem", "hook", "claude-code"]
+        subprocess.run(command, input=json.dumps(raw, ensure_ascii=False).encode(), capture_output=True, check=False)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+
     def hook(raw: dict[str, Any], *, served: bool) -> float:
         data = json.dumps(raw, ensure_ascii=False)
         out, err = io.StringIO(), io.StringIO()
@@ -124,6 +139,7 @@ def main() -> int:
 
     data_dir = base / "home" / "data"
     prompt_ms: list[float] = []
+    process_ms: list[float] = []
     end_ms: list[float] = []
     growth: list[dict[str, Any]] = []
     wall = time.perf_counter()
@@ -142,6 +158,8 @@ def main() -> int:
         }
         hook(prompt, served=True)
         prompt_ms.append(hook(prompt, served=True))
+        if n <= args.window or n > args.sessions - args.window:
+            process_ms.append(process(prompt))
         end_ms.append(hook({**common, "hook_event_name": "SessionEnd", "reason": "exit"}, served=False))
         drain()
         if n % args.every == 0 or n == args.sessions:
@@ -159,11 +177,25 @@ def main() -> int:
         "window": w,
         "prompt_ms": {"first": round(first_p, 2), "last": round(last_p, 2), "ratio": round(last_p / first_p, 3)},
         "session_end_ms": {"first": round(first_e, 2), "last": round(last_e, 2), "ratio": round(last_e / first_e, 3)},
+        "prompt_process_ms": {
+            "first": round(statistics.median(process_ms[:w]), 2),
+            "last": round(statistics.median(process_ms[-w:]), 2),
+        },
         "growth": growth,
     }
     print(json.dumps(summary, indent=1))
     if args.json:
         args.json.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    if args.record:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import record
+
+        raw = {
+            "prompt_ms": [round(x, 3) for x in prompt_ms],
+            "session_end_ms": [round(x, 3) for x in end_ms],
+            "prompt_process_ms": [round(x, 3) for x in process_ms],
+        }
+        record.save(args.record, sys.argv, {**summary, **raw})
     return 0
 
 

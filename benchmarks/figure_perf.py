@@ -317,3 +317,40 @@ def sdk_inline(data: dict[str, Any]) -> str:
         f"on a thread, off the next prompt's path (median of {data['runs']} runs, {data['files']:,} tree files, "
         f"{data['memories']} curated memories)"
     )
+
+
+def _growth_row(label: str, data: dict[str, Any]) -> list[str]:
+    w = data["window"]
+    prompt, end, whole = data["prompt_ms"], data["session_end_ms"], data["prompt_process_ms"]
+    last = data["growth"][-1]
+    peak = max(g["state_files"] for g in data["growth"])
+    return [
+        label,
+        f"{num(med(prompt[:w]), 2)} → {num(med(prompt[-w:]), 2)} ({med(prompt[-w:]) / med(prompt[:w]):.2f}x)",
+        f"{num(med(whole[:w]), 1)} → {num(med(whole[-w:]), 1)} ({med(whole[-w:]) / med(whole[:w]):.2f}x)",
+        f"{num(med(end[:w]), 2)} → {num(med(end[-w:]), 2)} ({med(end[-w:]) / med(end[:w]):.2f}x)",
+        f"{last['state_files']:,} (peak {peak:,})",
+        f"{last['cache_files']} / {last['cache_bytes'] / 1e6:.1f} MB",
+    ]
+
+
+@figure("growth-table", ("growth-before", "growth"))
+def growth_table(data: dict[str, dict[str, Any]]) -> str:
+    before, after = data["growth-before"], data["growth"]
+    head = [
+        f"{after['sessions']} sessions of one project",
+        f"prompt hook in-process, ms: first {after['window']} → last {after['window']} (median)",
+        "prompt hook as a process, ms",
+        "SessionEnd, ms: first → last (median)",
+        "state/ files at the end",
+        "cache files / bytes at the end",
+    ]
+    rows = [_growth_row(f"before ({before['commit']})", before), _growth_row(f"after ({after['commit']})", after)]
+    foot = (
+        "CPU time in-process (`time.process_time`; no interpreter start), the second prompt of each session "
+        "(served from its plan when nothing changed) and SessionEnd with its digest and promotion; the same prompt "
+        "as its own process (`python -m mimomem hook claude-code`, child CPU, an editable install: its base is "
+        f"inflated, see above). After: {source(after)}. "
+        f"Before: {source(before)}."
+    )
+    return md_table(head, rows, foot)
