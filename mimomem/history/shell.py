@@ -20,6 +20,7 @@ errs on the safe side: a fetcher word followed anywhere by an interpreter word, 
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 from typing import Any
@@ -302,3 +303,37 @@ def runs_fetched_code(command: str) -> bool:
 def _fetched_then_run_anyway(command: str) -> bool:
     """A fetch and ``iex`` / ``Invoke-Expression`` / ``DownloadString`` (PowerShell, which bash cannot parse)."""
     return bool(re.search(r"\b(?:iex|invoke-expression)\b|downloadstring\s*\(", command, re.I))
+
+
+_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
+_STARTS = FETCHERS | INTERPRETERS | WRAPPERS
+
+
+def _command_start(word: str) -> bool:
+    """A word a command line can start with: a fetcher, an interpreter, a wrapper, a path run as a
+    program (``./b.sh``, ``/usr/bin/env``) or a substitution (``$(``, ``<(``)."""
+    return (
+        program(word) in _STARTS
+        or word.startswith(("./", "$(", "<(", "`"))
+        or (word.startswith("/") and "://" not in word)
+    )
+
+
+def text_runs_fetched_code(text: str) -> bool:
+    """True when prose or a note holds a command line that runs fetched code (:func:`runs_fetched_code`).
+
+    Tried: each code span, the code spans read as one command line (`` `curl -o f …` then `bash f` ``),
+    and each line of the text from every word a command can start with (prose before a command is no
+    command), whole and as the run of commands those words begin (``curl -o f … then env bash f``).
+    """
+    if not _fetches_text(text):
+        return False
+    spans = [m.group(2).strip() for m in _SPAN.finditer(text)]
+    tries = spans + (["; ".join(spans)] if len(spans) > 1 else [])
+    for line in _SPAN.sub(lambda m: m.group(2), text).splitlines():
+        words = line.split()
+        starts = [i for i, w in enumerate(words) if _command_start(w)]
+        tries += [" ".join(words[i:]) for i in starts]
+        bounds = [*starts, len(words)]
+        tries += ["; ".join(" ".join(words[a:b]) for a, b in itertools.pairwise(bounds))] if len(starts) > 1 else []
+    return any(runs_fetched_code(t) for t in tries if _fetches_text(t))

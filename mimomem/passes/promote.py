@@ -38,6 +38,7 @@ from mimomem.history.episode import Episode, clip
 from mimomem.history.evidence_items import Provenance
 from mimomem.history.jsonl import read_jsonl
 from mimomem.history.records import iso_day
+from mimomem.history.shell import text_runs_fetched_code
 from mimomem.history.transcript import message_of, parts
 from mimomem.passes.base import read_text, save_undo
 from mimomem.passes.dream import Candidate, plan_memory, spill_text, spill_topics
@@ -135,11 +136,32 @@ def _history_line(old: str, new: str, today: str) -> str:
     return f"- {item_text(old)} - superseded {today} by: {clip(item_text(new), 120)}"
 
 
+def without_fetched_code(items: list[Item], episode: Episode) -> list[Item]:
+    """``items`` but those holding a command that runs fetched code (its words in code spans or bare,
+    :func:`~mimomem.history.shell.text_runs_fetched_code`) and the pieces of a line of the session
+    that holds one (``chmod +x b.sh`` and ``./b.sh`` cut from ``curl -o b.sh …; chmod +x b.sh; ./b.sh``):
+    the one point before project memory and the session brief, whatever section found them."""
+    unsafe = [_flat(line) for s in episode.said for line in s.text.splitlines() if text_runs_fetched_code(line)]
+    return [
+        i
+        for i in items
+        if not text_runs_fetched_code(i.text) and not any(_flat(i.text).rstrip("…") in line for line in unsafe)
+    ]
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.replace("`", "").split())
+
+
 def brief_of(episode: Episode, items: list[Item]) -> dict[str, list[str]]:
-    """Goal, decisions, fixes and open threads of one stretch of a session."""
-    typed = [s.text for s in episode.typed()]
+    """Goal, decisions, fixes and open threads of one stretch of a session (none running fetched code)."""
+    typed = [s.text for s in episode.typed() if not text_runs_fetched_code(s.text)]
     fixes = episode.finish()
-    unfixed = [f"`{clip(f.call.summary, 80)}` still failing" for f in fixes if not f.fix and f.call.command]
+    unfixed = [
+        f"`{clip(f.call.summary, 80)}` still failing"
+        for f in fixes
+        if not f.fix and f.call.command and not text_runs_fetched_code(f.call.command)
+    ]
     return {
         "goal": [clip(clean_text(typed[0]), BRIEF_CHARS)] if typed else [],
         "decided": [clip(i.text, BRIEF_CHARS) for i in items if i.section == DECISIONS][:2],
@@ -178,7 +200,7 @@ def promote_marker(where: Where, marker: Marker, *, now: int) -> Promotion:
     except OSError:
         return done  # missing or not a regular file: left for a later call
     done.skipped = skipped
-    items = [_relative(i, where.worktree) for i in items_of(episode)]
+    items = without_fetched_code([_relative(i, where.worktree) for i in items_of(episode)], episode)
     today = iso_day(now)
     tree, pid = where.tree, where.project_id
     by = where.writer(CHECKPOINT_WRITER)
