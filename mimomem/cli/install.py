@@ -35,6 +35,11 @@ def add_parsers(sub: Subparsers) -> None:
     )
     q.add_argument("--plugin", metavar="DIR", help="write a Claude Code plugin directory (add it with /plugin)")
     q.add_argument("--print", action="store_true", help="print the hooks JSON instead of writing it")
+    q.add_argument(
+        "--mcp",
+        action="store_true",
+        help="print the `claude mcp add` line that runs this installation's MCP server by absolute path",
+    )
     q.set_defaults(func=cmd_install_claude_code)
     q = _claude_code_parser(
         sub,
@@ -88,6 +93,11 @@ def cmd_install_claude_code(args: argparse.Namespace) -> int:
     from mimomem.hooks.install import hooks_config, install
 
     command = hook_command()
+    if args.mcp:  # `claude mcp add mimomem -- mimomem mcp` fails silently when mimomem is not on PATH
+        from mimomem.common.launcher import launcher, sh_join
+
+        print(f"claude mcp add mimomem -- {sh_join(launcher())} mcp")
+        return 0
     if args.print:
         print(json.dumps(hooks_config(command), indent=2))
         return 0

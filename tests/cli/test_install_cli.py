@@ -103,3 +103,19 @@ def test_plugin_and_print_write_no_settings(
     status, out, _ = run(capsys, monkeypatch, "install", "claude-code", "--print")
     assert status == 0 and "SessionEnd" in json.loads(out)["hooks"]
     assert not (repo / ".claude").exists()
+
+
+def test_the_mcp_line_runs_this_installation_off_path(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`claude mcp add mimomem -- mimomem mcp` fails silently when mimomem is not on PATH: --mcp prints
+    the line with this installation's absolute path, which runs with a bare PATH."""
+    import subprocess
+
+    status, out, _ = run(capsys, monkeypatch, "install", "claude-code", "--mcp")
+    words = shlex.split(out)
+    assert status == 0 and words[:5] == ["claude", "mcp", "add", "mimomem", "--"] and words[-1] == "mcp"
+    server = words[5:-1]
+    assert server[0].startswith("/")
+    done = subprocess.run([*server, "--version"], env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("mimomem ")
