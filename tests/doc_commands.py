@@ -54,7 +54,6 @@ EXCUSED: dict[str, str] = {
     "pytest -q -n 2 --dist loadfile": "the test suite itself (.ci/run)",
     "pytest -q tests/search": "the test suite itself (.ci/run)",
     "pytest benchmarks/bench_": "the benchmark suites, never part of the test run",
-    "claude mcp add": "needs Claude Code's `claude` command (tests/host drives the real one)",
     "mimomem bench --scale 1000,10000,100000": "minutes (100,000 generated documents); "
     "benchmarks/bench_cli_scale.py records it",
     "mimomem history import --mimocode": "needs a MiMo-Code database (tests/history imports fixtures)",
