@@ -153,32 +153,16 @@ class Episode:
 
 
 def _same(failed: Call, call: Call) -> bool:
-    """Whether ``call`` is another try of ``failed``, so its success is the failing thing passing:
-    the same command (inside a compound too), another sub-command of its program (``npm install``
-    after ``npm ci``), the same sub-command on the same target or a wider one (``pytest`` after
-    ``pytest tests/test_a.py``; never ``pytest tests/test_b.py``), or the same tool and target."""
+    """Whether ``call`` is another try of ``failed``: the same command (inside a compound too), the
+    same program (a non-trivial shell call: ``npm install`` after ``npm ci``), or the same tool and target."""
     if failed.command is not None:
         if call.command is None or is_trivial(normalize_command(call.command)):
             return False
         was, now = normalize_command(failed.command), normalize_command(call.command)
         if was in now:  # retried, maybe inside a compound: `git mv a b && pnpm test`
             return True
-        if _program(call.command) != _program(failed.command):
-            return False
-        if command_family(was) != command_family(now):  # another way to the same end: `npm ci` -> `npm install`,
-            return not ({command_family(was), command_family(now)} & _RUNNERS)  # never a runner's other job
-
-        old, new = set(was.split()), set(now.split())  # the same sub-command: on the failing target, or all of it
-        return old <= new or new <= old
+        return _program(call.command) == _program(failed.command)
     return call.tool == failed.tool and (call.files == failed.files or not failed.files)
-
-
-_RUNNERS = frozenset(
-    f"{tool} {sub}"
-    for tool in ("npm", "pnpm", "yarn", "bun", "poetry", "uv", "cargo", "go", "deno", "npx", "just", "make", "docker")
-    for sub in ("run", "exec", "test", "x", "dlx", "start")
-)
-"""Sub-commands that run something else (``poetry run pytest``): what they ran passes only when they do."""
 
 
 def _program(command: str) -> str:
