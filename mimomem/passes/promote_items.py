@@ -203,7 +203,7 @@ def fix_items(fixes: list[Fix]) -> list[Item]:
             continue
         if any(c.command is not None and is_unsafe_command(c.command) for c in f.fixed_by):
             continue
-        error = quotable_error(f.error) or "(tool output not quoted)"
+        error = clip(quotable_error(f.error) or "(tool output not quoted)", 80)  # room for the fix in the item
         text = f"`{clip(call.summary, 100)}` failed: {error} - fixed: {clip(f.fix, 160)}"
         out.append(Item(FAILURES, text, "tool", call.session_id, call.time))
     return out
