@@ -36,13 +36,41 @@ def redact(text: str) -> str:
         return done
     from mimomem.common.secrets import redact_secrets  # the scanner: only when there is text to scan
 
-    done = redact_secrets(text)
+    done = _value_alone(text) or redact_secrets(text)
     if _seen_chars + len(text) > _SEEN_LIMIT:
         _SEEN.clear()
         _seen_chars = 0
     _SEEN[text] = done
     _seen_chars += len(text)
     return done
+
+
+ALONE_MIN = 8
+"""The shortest token taken as a credential sent on its own."""
+
+
+def _value_alone(text: str) -> str | None:
+    """``text`` redacted when all it holds is one opaque token shaped like a credential, else ``None``.
+
+    A secret split across turns ("the unseal passphrase is in my next message", then a turn holding
+    only the value) has no label beside its value, so no rule of the scanner sees it.  A turn, tool
+    result or line of text that is nothing but one token mixing upper case, lower case and digits,
+    which the scanner would take as a password right after a label, is that value: it is redacted
+    whole.  Versions, ports, hex hashes, paths, identifiers made of words stay (the label rule's own
+    judgement of a value, plus the three character classes).
+    """
+    token = text.strip()
+    if not ALONE_MIN <= len(token) <= 256 or any(c.isspace() for c in token):
+        return None
+    if not (any(c.isupper() for c in token) and any(c.islower() for c in token) and any(c.isdigit() for c in token)):
+        return None
+    from mimomem.common.secret_labels import label_values
+
+    probe = "password: " + token
+    if not any(start == len(probe) - len(token) and stop == len(probe) for _kind, start, stop in label_values(probe)):
+        return None
+    at = text.index(token)
+    return f"{text[:at]}{MARK}credential-alone]{text[at + len(token) :]}"
 
 
 def was_redacted(text: str) -> bool:

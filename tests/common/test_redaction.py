@@ -85,3 +85,51 @@ def test_redact_is_idempotent_and_leaves_clean_text_alone() -> None:
         assert redact(once) == once
     assert redact("no secret here") == "no secret here" and not was_redacted("no secret here")
     assert was_redacted(redact(TOOL_OUTPUT))
+
+
+@pytest.mark.parametrize("value", ["Nq4wEr7tYu2i", "  Xk9mP2vLq8\n", "C0rrect-Horse-9z"])
+def test_a_credential_sent_alone_is_redacted(value: str) -> None:
+    """A secret split across turns (the label in one, the value alone in the next) was kept raw."""
+    done = redact(value)
+    assert value.strip() not in done and was_redacted(done)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "v1.2.3",
+        "5433",
+        "3f9a2c1e8b",
+        "getUserName",
+        "HEAD~3",
+        "main",
+        "ERR_PNPM_NO_SCRIPT",
+        "db-test-3.internal",
+        "feature/login-v2",
+        "MyComponent",
+        "a1b2c3d4e5",
+        "ok, use Nq4wEr7tYu2i style names",
+    ],
+)
+def test_a_lone_token_that_is_no_credential_stays(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_the_value_turn_after_a_label_turn_is_read_redacted() -> None:
+    from collections import Counter
+
+    from mimomem.history.transcript import message_of
+
+    turns = ["The vault unseal passphrase is in my next message.", "Nq4wEr7tYu2i"]
+    skips: Counter[str] = Counter()
+    texts = [
+        block.text
+        for i, turn in enumerate(turns)
+        for block in message_of(
+            {"type": "user", "sessionId": "s", "uuid": f"u{i}", "message": {"role": "user", "content": turn}},
+            default_sid="s",
+            offset=i,
+            skips=skips,
+        ).blocks  # type: ignore[union-attr]
+    ]
+    assert texts[0] == turns[0] and "Nq4wEr7tYu2i" not in texts[1] and was_redacted(texts[1])
