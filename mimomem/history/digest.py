@@ -48,11 +48,11 @@ class Digest:
     def render(self, *, trigger: str) -> str:
         """The digest as Markdown for the notes inbox (one entry body)."""
         out = [f"Transcript digest ({trigger}), written by mimomem without a model."]
-        _section(out, "User requests", [f"> {_clip(r)}" for r in self.requests[-10:]])
+        _section(out, "User requests", [f"> {_clip(r)}" if _quotable(r) else _NOT_QUOTED for r in self.requests[-10:]])
         _section(
             out,
             "Decisions and standing instructions (typed by the user)",
-            [f"- {_clip(d)}" for d in self.decisions[-10:]],
+            [f"- {_clip(d)}" if _quotable(d) else _NOT_QUOTED for d in self.decisions[-10:]],
         )
         safe = [(c, n) for c, n in self.commands.most_common() if not is_unsafe_command(c)]
         unsafe = len(self.commands) - len(safe)
@@ -65,6 +65,17 @@ class Digest:
             out, "Files touched", [f"- {p}" + (f" (x{n})" if n > 1 else "") for p, n in self.files.most_common(15)]
         )
         return "\n".join(out) + "\n"
+
+
+_NOT_QUOTED = "- (a typed text holding a command that runs fetched code: not quoted)"
+
+
+def _quotable(text: str) -> bool:
+    """False for typed text that holds a command running fetched code: the notes are quoted back to the
+    model at every prompt, so such text is never kept there, however it is spelled (the shell parser)."""
+    from mimomem.history.shell import text_runs_fetched_code
+
+    return not text_runs_fetched_code(text)
 
 
 def _section(out: list[str], title: str, lines: list[str]) -> None:
