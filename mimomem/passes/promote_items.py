@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from mimomem.history.episode import Episode, Fix, Said, clip
 from mimomem.history.provenance import TYPED, reads_as_instruction
 from mimomem.history.sentence import (
+    QUESTION,
     STATEMENT,
     gives_reason,
     is_choice,
@@ -118,7 +119,10 @@ def said_items(said: Said) -> list[Item]:
     attached = -1
     for i, sentence in enumerate(parts):
         flat = clean_text(sentence)
-        if i == attached or len(flat) < 4 or (sentence_type(flat) != STATEMENT and not is_standing(flat)):
+        typed = sentence_type(flat)
+        # a question is never kept, whatever modal word it holds ("提交前要跑什么脚本？" is no rule); a
+        # request-shaped sentence is kept only when it is standing ("Always squash when merging.")
+        if i == attached or len(flat) < 4 or typed == QUESTION or (typed != STATEMENT and not is_standing(flat)):
             continue
         stated = statements_in(flat)  # "Remember: X is 5" states a fact, not a rule
         legacy = stated[0].kind if stated else None
