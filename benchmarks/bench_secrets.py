@@ -38,7 +38,11 @@ DATA = Path(__file__).parents[1] / "tests" / "data" / "secrets"
 EVAL_SET = DATA / "eval-trust.jsonl"
 HELD_OUT = DATA / "eval-trust-heldout.jsonl"
 ADVERSARIAL = Path(__file__).parents[1] / "corpora" / "secrets-adversarial"
-NAMED_SETS = {"adversarial": ADVERSARIAL / "dev.jsonl", "adversarial-heldout": ADVERSARIAL / "heldout.jsonl"}
+NAMED_SETS = {
+    "adversarial": ADVERSARIAL / "dev.jsonl",
+    "adversarial-heldout": ADVERSARIAL / "heldout.jsonl",
+    "adversarial-heldout-2": ADVERSARIAL / "heldout-2.jsonl",
+}
 
 Scanner = Callable[[str], bool]
 
@@ -48,10 +52,17 @@ def load(path: Path = EVAL_SET) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def turns(case: dict[str, Any]) -> list[str]:
+    """The texts mimomem sees one at a time: a case's ``turns`` when it has them, else its text."""
+    return list(case.get("turns") or [case["text"]])
+
+
 def mimomem_scanner() -> Scanner:
+    """A finding of the scanner, or a change made by the one redaction point (``common.redaction.redact``)."""
+    from mimomem.common.redaction import redact
     from mimomem.common.secrets import scan_secrets
 
-    return lambda text: bool(scan_secrets(text))
+    return lambda text: bool(scan_secrets(text)) or redact(text) != text
 
 
 def detect_secrets_scanner(plugin: str | None, suffix: str) -> Scanner | None:
@@ -86,18 +97,26 @@ def detect_secrets_scanner(plugin: str | None, suffix: str) -> Scanner | None:
 
 
 def stored(cases: list[dict[str, Any]]) -> list[str]:
-    """The secret cases (with ``values``) one of whose values mimomem's redaction leaves in the text."""
-    from mimomem.common.secrets import redact_secrets
+    """The secret cases (with ``values``) one of whose values the one redaction point leaves in a turn.
+
+    ``common.redaction.redact`` is what everything taken from a transcript passes, one turn at a time.
+    """
+    from mimomem.common.redaction import redact
 
     return [
-        c["text"] for c in cases if c["secret"] and any(v in redact_secrets(c["text"]) for v in c.get("values", []))
+        c["text"] for c in cases if c["secret"] and any(v in redact(t) for t in turns(c) for v in c.get("values", []))
     ]
 
 
-def count(scan: Scanner, cases: list[dict[str, Any]]) -> dict[str, Any]:
+def _seen(scan: Scanner, case: dict[str, Any], ours: bool) -> bool:
+    """Did ``scan`` report the case: mimomem turn by turn, a dependency on the whole text."""
+    return any(scan(t) for t in turns(case)) if ours else scan(case["text"])
+
+
+def count(scan: Scanner, cases: list[dict[str, Any]], ours: bool = False) -> dict[str, Any]:
     """Caught and flagged counts, with the texts of the misses and false positives."""
-    missed = [c["text"] for c in cases if c["secret"] and not scan(c["text"])]
-    flagged = [c["text"] for c in cases if not c["secret"] and scan(c["text"])]
+    missed = [c["text"] for c in cases if c["secret"] and not _seen(scan, c, ours)]
+    flagged = [c["text"] for c in cases if not c["secret"] and _seen(scan, c, ours)]
     secrets = sum(1 for c in cases if c["secret"])
     return {
         "secrets": secrets,
@@ -106,15 +125,15 @@ def count(scan: Scanner, cases: list[dict[str, Any]]) -> dict[str, Any]:
         "flagged": len(flagged),
         "missed_cases": missed,
         "flagged_cases": flagged,
-        "by_shape": _by_shape(scan, cases),
+        "by_shape": _by_shape(scan, cases, ours),
     }
 
 
-def _by_shape(scan: Scanner, cases: list[dict[str, Any]]) -> dict[str, str]:
+def _by_shape(scan: Scanner, cases: list[dict[str, Any]], ours: bool) -> dict[str, str]:
     shapes: dict[str, list[int]] = {}
     for case in cases:
         key = ("secret " if case["secret"] else "benign ") + case["shape"]
-        right = bool(scan(case["text"])) == case["secret"]
+        right = _seen(scan, case, ours) == case["secret"]
         shapes.setdefault(key, [0, 0])[0] += right
         shapes[key][1] += 1
     return {key: f"{right}/{total} right" for key, (right, total) in sorted(shapes.items())}
@@ -139,7 +158,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--set",
         default=str(EVAL_SET),
-        help="the labelled set: a path, or adversarial / adversarial-heldout (default eval-trust.jsonl)",
+        help="the labelled set: a path, or adversarial / adversarial-heldout / adversarial-heldout-2 (default eval-trust.jsonl)",
     )
     parser.add_argument("--label", default="mimomem", help="name of the mimomem row (e.g. before / after)")
     parser.add_argument("--json", type=Path, help="write the results here")
@@ -168,7 +187,7 @@ def main(argv: list[str]) -> int:
         if scan is None:
             print(f"| {name} | not installed | |")
             continue
-        row = count(scan, cases)
+        row = count(scan, cases, ours=name == args.label)
         results["scanners"][name] = row
         extra = ""
         if name == args.label and any("values" in c for c in cases):
