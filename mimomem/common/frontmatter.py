@@ -141,7 +141,7 @@ class HeaderCache:
 
     @staticmethod
     def _key(header: str) -> bytes:
-        from mimomem.common.digest import digest
+        from mimomem.common.hashing import digest
 
         return digest(header.encode("utf-8", "surrogatepass"), 16)
 

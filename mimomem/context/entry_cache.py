@@ -14,7 +14,7 @@ import marshal
 import os
 from collections.abc import Iterator, Mapping, Sequence
 
-from mimomem.common.digest import bucket_of
+from mimomem.common.hashing import bucket_of
 from mimomem.common.records import TYPE_CHECKING
 from mimomem.context.entries import Entry, split_entries
 
@@ -59,8 +59,8 @@ def load(path: Path) -> dict[str, Any]:
 
 
 BUCKETS = 256
-"""The words' postings are saved in this many marshal blobs (:func:`~mimomem.common.digest.bucket_of`): a prompt decodes
-the few that hold its own words, not every word of every entry."""
+"""The words' postings are saved in this many marshal blobs (:func:`~mimomem.common.hashing.bucket_of`):
+a prompt decodes the few that hold its own words, not every word of every entry."""
 
 
 _BITMAP, _ARRAY = ord("b"), ord("a")

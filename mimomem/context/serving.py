@@ -127,7 +127,7 @@ def plan_key(event: str, payload: Mapping[str, Any], env: Mapping[str, str]) -> 
 def plan_file(key: tuple[Any, ...], env: Mapping[str, str]) -> str:
     """Where the plan named ``key`` is saved: ``<cache>/plans/<digest>.plan``."""
     from mimomem.common.cache import cache_root
-    from mimomem.common.digest import hexdigest
+    from mimomem.common.hashing import hexdigest
 
     return os.path.join(
         cache_root(env), "plans", hexdigest(repr(key).encode("utf-8"), 16) + ".plan"

@@ -52,7 +52,7 @@ def cache_base(roots: Roots, categories: Sequence[str]) -> Path:
     from mimomem.text.bm25_file import ENGINE
 
     identity = repr(_identity(roots, categories))
-    from mimomem.common.digest import hexdigest
+    from mimomem.common.hashing import hexdigest
 
     digest = hexdigest(identity.encode("utf-8", "surrogateescape"), 12)
     return cache_dir() / "curated" / f"{digest}.recall-{ENGINE}"

@@ -44,7 +44,7 @@ Route = tuple[str, tuple[str, ...], "str | None"] | None
 def snapshot_file(root: Path) -> Path:
     """Where the snapshot of ``root`` is kept."""
     from mimomem.common.cache import cache_dir
-    from mimomem.common.digest import hexdigest
+    from mimomem.common.hashing import hexdigest
 
     digest = hexdigest(os.path.realpath(root).encode("utf-8", "surrogateescape"), 12)
     return cache_dir() / "curated" / f"{digest}.snapshot"

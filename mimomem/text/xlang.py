@@ -20,7 +20,7 @@ from mimomem.common.records import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-from mimomem.common.digest import bucket_of
+from mimomem.common.hashing import bucket_of
 
 XLANG_FILE = "xlang_zh_en.tsv"
 
