@@ -12,7 +12,7 @@ and ``ERRORS`` (from ``mimomem.errors``, imported on first use too).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see mimomem.common.records)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see mimomem.common.light_typing)
 
 if TYPE_CHECKING:
     from typing import Any

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse

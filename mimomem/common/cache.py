@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the prompt hook's served path names its plan file without pathlib
     from pathlib import Path

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 
 from mimomem.common.lazy_pattern import LazyPattern, lazy
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
     char_classes,

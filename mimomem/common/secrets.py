@@ -19,7 +19,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 
-from mimomem.common.records import TYPE_CHECKING, NamedTuple
+from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
 from mimomem.common.secret_context import CONTEXT_RULES
 from mimomem.common.secret_labels import LABEL_RULES
 from mimomem.common.secret_needles import NeedleFinder, needle_text

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from mimomem.common.records import NamedTuple
+from mimomem.common.light_typing import NamedTuple
 from mimomem.context.estimate import estimate_tokens
 from mimomem.tree.boilerplate import split_sections
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 
-from mimomem.common.records import NamedTuple
+from mimomem.common.light_typing import NamedTuple
 from mimomem.tree.boilerplate import PLACEHOLDERS, is_instruction
 
 _ITEM = re.compile(r"^\s{0,3}(?:[-*+]\s|>\s?|\d{1,3}[.)]\s)")

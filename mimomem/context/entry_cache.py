@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 
 from mimomem.common.hashing import bucket_of
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 from mimomem.context.entries import Entry, split_entries
 
 if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib, no file reading code

@@ -28,7 +28,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 
-from mimomem.common.records import TYPE_CHECKING, NamedTuple
+from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
 from mimomem.context.entries import Entry, template_terms
 from mimomem.context.entry_cache import Cached, EntryIndex, indices
 from mimomem.text.stopwords import is_stop, stem

@@ -9,7 +9,7 @@ apart from assembly (:mod:`mimomem.context.assemble`) because the prompt hook's 
 from __future__ import annotations
 
 from mimomem.common.launcher import agent_run
-from mimomem.common.records import TYPE_CHECKING, NamedTuple
+from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
 from mimomem.common.secrets import redact_secrets
 from mimomem.context.budgeted import read_budgeted
 from mimomem.context.estimate import estimate_joined, estimate_tokens

@@ -11,7 +11,7 @@ time budget (:attr:`HostLimits.inline_seconds`).
 
 from __future__ import annotations
 
-from mimomem.common.records import NamedTuple
+from mimomem.common.light_typing import NamedTuple
 
 
 class HostLimits(NamedTuple):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from mimomem.common.launcher import agent_command
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 from mimomem.common.secrets import redact_secrets
 
 if TYPE_CHECKING:

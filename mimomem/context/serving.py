@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from struct import Struct
 from struct import error as StructError
 
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 from mimomem.common.launcher import agent_run
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 from mimomem.context.budgeted import Budgeted, read_budgeted, read_section_aware
 from mimomem.context.estimate import estimate_joined, estimate_tokens
 from mimomem.context.fitting import LEFT_OUT_RESERVE, Block, Context, enforce, make_block

@@ -13,7 +13,7 @@ import math
 from collections.abc import Hashable, Mapping
 from collections.abc import Set as AbstractSet
 
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Mapping
 from contextlib import suppress
 
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any, TextIO

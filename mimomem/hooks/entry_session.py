@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

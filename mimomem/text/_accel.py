@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 
 FORCED_PURE = os.environ.get("MIMOMEM_PURE", "") not in ("", "0")
 

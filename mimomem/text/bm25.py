@@ -11,7 +11,7 @@ import math
 import os
 from collections.abc import Hashable, Iterable, Sequence
 
-from mimomem.common.records import TYPE_CHECKING, NamedTuple
+from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
 from mimomem.text._accel import BM25Core
 from mimomem.text.query import Query, as_query
 from mimomem.text.tokens import Token

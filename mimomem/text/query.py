@@ -36,7 +36,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from mimomem.common.records import NamedTuple
+from mimomem.common.light_typing import NamedTuple
 from mimomem.text._chars import CJK, char_class
 from mimomem.text.tokens import Token, tokenize
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mimomem.common.records import TYPE_CHECKING, NamedTuple
+from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from typing import Any, Literal, overload

@@ -15,7 +15,7 @@ import marshal
 import os
 from collections.abc import Iterable
 
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any

@@ -19,7 +19,7 @@ import re
 import stat
 from collections.abc import Iterator
 
-from mimomem.common.records import NamedTuple
+from mimomem.common.light_typing import NamedTuple
 from mimomem.tree.names import NOT_UTF8, is_utf8, printable
 
 MAX_FILES = 500

@@ -31,7 +31,7 @@ import json
 import os
 from collections.abc import Mapping
 
-from mimomem.common.records import NamedTuple
+from mimomem.common.light_typing import NamedTuple
 
 HOSTS = ("claude-code", "codex", "gemini")
 """The hosts whose memory files are read, by the names the switch uses."""

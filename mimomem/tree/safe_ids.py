@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from mimomem.common.records import TYPE_CHECKING
+from mimomem.common.light_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import TypeGuard
