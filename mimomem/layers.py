@@ -14,7 +14,6 @@ from __future__ import annotations
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("errors", "layers"),
     ("common",),
-    ("_native",),
     ("text", "tree"),
     ("curated",),
     ("search",),
@@ -30,8 +29,14 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("__main__",),
 )
 """Each floor's parts: a folder of ``mimomem/``, or a top-level module (``errors`` is ``errors.py``,
-``layers`` this file, ``__init__`` the package's public face, ``_native`` the compiled twin of ``text``).
+``layers`` this file, ``__init__`` the package's public face).
 ``memory`` is the memory floor: what the front ends (``mcp``, ``hooks``, ``cli``) call."""
+
+TWINS: dict[str, str] = {"_native": "text"}
+"""A compiled module -> the part whose pure twin it is; the two are one part on one floor.
+``mimomem._native`` (built from ``_native/_native.pyx`` and its ``.pxi`` includes) takes
+``text``'s character tables and ``Token``, and ``text._accel`` picks it or the pure twin:
+they import each other, as one folder's modules may."""
 
 KNOWN_DEBTS: dict[tuple[str, str], str] = {}
 """(importer, imported) -> why the upward arrow stands for now."""
@@ -49,4 +54,5 @@ def floor_of(module: str) -> int:
 def part_of(module: str) -> str:
     """The folder or top-level module of ``mimomem`` that ``module`` belongs to."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "__init__"
+    part = parts[1] if len(parts) > 1 else "__init__"
+    return TWINS.get(part, part)

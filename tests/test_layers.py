@@ -17,6 +17,12 @@ from mimomem import layers
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mimomem"
 ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
+NATIVE = PACKAGE.parent / "_native" / "_native.pyx"
+"""The source of the compiled ``mimomem._native``: its ``include`` lines pull in the ``.pxi`` files."""
+
+_CYTHON_INCLUDE = re.compile(r'^include[ \t]+"([^"]+)"', re.M)
+_CYTHON_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]|import[ \t]).*$", re.M)
+"""A Python import line of a Cython file (``cimport`` lines are C declarations, not module imports)."""
 
 
 def _module_name(path: Path) -> str:
@@ -26,16 +32,30 @@ def _module_name(path: Path) -> str:
 
 @cache
 def modules() -> dict[str, Path]:
-    """Every module of the package (plus the compiled ``mimomem._native``, which has no source here)."""
-    return {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+    """Every module of the package, and the compiled ``mimomem._native`` by its ``.pyx``."""
+    found = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+    return {**found, "mimomem._native": NATIVE}
 
 
 def _known(name: str) -> str:
     """The module ``name`` lives in: itself, or its nearest parent that is a module."""
     found = modules()
-    while name not in found and name != "mimomem._native":
+    while name not in found:
         name = name.rpartition(".")[0]
     return name
+
+
+def _cython_imports(path: Path) -> ast.Module:
+    """The Python imports of a Cython file and of the files it includes, as one parsed module."""
+    text = path.read_text(encoding="utf-8")
+    lines = [line.strip() for line in _CYTHON_IMPORT.findall(text)]
+    for included in _CYTHON_INCLUDE.findall(text):
+        lines.extend(ast.unparse(node) for node in _cython_imports(path.parent / included).body)
+    return ast.parse("\n".join(lines))
+
+
+def _parsed(path: Path) -> ast.Module:
+    return _cython_imports(path) if path.suffix == ".pyx" else ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _targets(node: ast.Import | ast.ImportFrom, package: str) -> Iterator[str]:
@@ -48,7 +68,7 @@ def _targets(node: ast.Import | ast.ImportFrom, package: str) -> Iterator[str]:
         base = ".".join([*anchor, *([base] if base else [])])
     for alias in node.names:
         sub = f"{base}.{alias.name}"
-        yield sub if sub in modules() or sub == "mimomem._native" else base
+        yield sub if sub in modules() else base
 
 
 @cache
@@ -57,7 +77,7 @@ def arrows() -> frozenset[tuple[str, str]]:
     found = set()
     for name, path in modules().items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_parsed(path)):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for target in _targets(node, package):
                     if target == "mimomem" or target.startswith("mimomem."):
@@ -138,6 +158,26 @@ def test_the_checker_sees_lazy_and_relative_imports() -> None:
     ]
     assert found == ["mimomem.cli", "mimomem.hooks.claude_code"]
     assert _known("mimomem.cli.main") == "mimomem.cli"
+
+
+def test_the_native_twins_imports_are_read() -> None:
+    """The ``.pxi`` files included by ``_native.pyx`` import ``text``: arrows of ``text``'s own part."""
+    found = arrows()
+    assert ("mimomem._native", "mimomem.text.tokens") in found
+    assert ("mimomem._native", "mimomem.text._chars") in found
+    assert ("mimomem.text._accel", "mimomem._native") in found
+    assert layers.part_of("mimomem._native") == layers.part_of("mimomem.text.tokens") == "text"
+
+
+def test_a_cython_import_line_is_read_and_a_cimport_is_not(tmp_path: Path) -> None:
+    (tmp_path / "m.pyx").write_text('include "a.pxi"\nfrom libc.math cimport log\ncimport cython\n', encoding="utf-8")
+    (tmp_path / "a.pxi").write_text("    from mimomem.text import _chars\nimport mimomem.tree\n", encoding="utf-8")
+    found = [t for node in ast.walk(_parsed(tmp_path / "m.pyx")) for t in _targets_of(node)]
+    assert found == ["mimomem.text._chars", "mimomem.tree"]
+
+
+def _targets_of(node: ast.AST) -> list[str]:
+    return list(_targets(node, "mimomem")) if isinstance(node, ast.Import | ast.ImportFrom) else []
 
 
 def _readme_parts() -> list[str]:
