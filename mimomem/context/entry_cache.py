@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib
     from typing import Any
 
 CACHE_FILE = "entries.cache"
-VERSION = 8
+VERSION = 9
 
 Cached = tuple[Entry, frozenset[str]]
 Stamp = tuple[int, int, int, int]
@@ -135,16 +135,23 @@ class EntryIndex:
 
 
 def load_index(
-    files: Sequence[str | Path], root: Path, data_dir: Path, hosts: Mapping[str, tuple[str, str]] | None = None
+    files: Sequence[str | Path],
+    root: Path,
+    data_dir: Path,
+    hosts: Mapping[str, tuple[str, str]] | None = None,
+    history: str | None = None,
 ) -> EntryIndex:
     """The entries of ``files`` (paths shown relative to ``root``), through the cache, kept current.
 
     ``hosts``: the files among them that are a host's own memory (path -> ``(host, kind)``,
-    :func:`mimomem.context.host_memory.recall_files`), read as such and shown by their absolute path."""
+    :func:`mimomem.context.host_memory.recall_files`), read as such and shown by their absolute path.
+    ``history``: the project's ``memory-history.md``; a sentence of an entry that restates one of its
+    superseded items is shown as what superseded it (:mod:`mimomem.context.stale`)."""
     hosts = hosts or {}
     path = cache_path(data_dir)
     saved = load(path)
     old: dict[str, Any] = saved.get("files", {})
+    past = _history_stamp(history)
     order: list[tuple[str, Stamp]] = []  # (path, stamp) of each file that exists, in the given order
     stat = os.stat
     for file in files:
@@ -154,7 +161,7 @@ def load_index(
         except OSError:
             continue
         order.append((key, (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)))
-    if saved and saved["order"] == tuple(order):  # nothing changed: nothing read, nothing written
+    if saved and saved["order"] == tuple(order) and saved.get("history") == past:  # nothing read, nothing written
         kept = saved.get("shown") or {}
         return EntryIndex(tuple(kept.get(key) or old[key][1] for key, _ in order), saved["index"])
     fresh: dict[str, tuple[Stamp, bytes]] = {}
@@ -167,10 +174,41 @@ def load_index(
             made = _host_rows(key, *host) if host is not None else _rows(key, os.path.relpath(key, root))
             fresh[key] = (stamp, marshal.dumps(made))
     shown = _without_repeats(order, fresh, hosts) if hosts else {}
+    if past is not None:
+        shown.update(_current(order, fresh, hosts, past[0]))
     blobs = tuple(shown.get(key) or fresh[key][1] for key, _ in order)
     index = _postings(blobs)
-    _save(path, {"identity": _identity(), "files": fresh, "order": tuple(order), "index": index, "shown": shown})
+    saving = {"identity": _identity(), "files": fresh, "order": tuple(order), "index": index, "shown": shown}
+    _save(path, {**saving, "history": past})
     return EntryIndex(blobs, index)
+
+
+def _history_stamp(history: str | None) -> tuple[str, Stamp] | None:
+    """``(path, stamp)`` of the history file, ``None`` when there is none."""
+    if history is None:
+        return None
+    try:
+        st = os.stat(history)
+    except OSError:
+        return None
+    return history, (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def _current(
+    order: Sequence[tuple[str, Stamp]], fresh: Mapping[str, tuple[Stamp, bytes]], hosts: Mapping[str, Any], history: str
+) -> dict[str, bytes]:
+    """Each of mimomem's own files whose entries restate a superseded item, with those sentences replaced
+    (path -> rows blob; :func:`mimomem.context.stale.current_rows`)."""
+    from mimomem.context.stale import current_rows, read_history
+
+    items = read_history(history)
+    out: dict[str, bytes] = {}
+    for key, _ in order if items else ():
+        if key not in hosts:
+            rows = current_rows(marshal.loads(fresh[key][1]), items)
+            if rows is not None:
+                out[key] = marshal.dumps(rows)
+    return out
 
 
 REPEAT = 0.8

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
 from mimomem.context.entries import Entry, template_terms
 from mimomem.context.entry_cache import Cached, EntryIndex, indices
+from mimomem.context.stale import HISTORY_FILE
 from mimomem.text.stopwords import is_stop, stem
 
 if TYPE_CHECKING:  # the prompt hook's plan path imports this module without the tree
@@ -67,8 +68,6 @@ DUPLICATE = 0.8
 PER_SOURCE = 3
 """Cross-language alternatives kept per query word (CC-CEDICT lists many; the first are the usual)."""
 
-HISTORY_FILE = "memory-history.md"
-"""Superseded project memory: kept for people to read, never recalled as current."""
 
 MAX_FILES = 2000
 HOST_NOTE = (
@@ -182,12 +181,14 @@ def recall_dirs(where: Where) -> list[str]:
 def load_entries(where: Where, cwd: str | None = None) -> EntryIndex:
     """Every entry in scope with its words (paths relative to the memory root), through the cache;
     then the host memory files of ``cwd``'s project (default: the worktree), by their absolute path
-    (:mod:`mimomem.context.host_memory`)."""
+    (:mod:`mimomem.context.host_memory`).  A sentence restating a value the project's ``memory-history.md``
+    holds as superseded is shown as what superseded it (:mod:`mimomem.context.stale`)."""
     from mimomem.context.entry_cache import load_index
     from mimomem.context.host_memory import recall_files as host_files
 
     hosts = host_files(host_cwd(where, cwd))
-    return load_index([*recall_files(where), *hosts], where.tree.root, where.tree.data_dir, hosts)
+    history = os.path.join(where.tree.project_dir(where.project_id), HISTORY_FILE)
+    return load_index([*recall_files(where), *hosts], where.tree.root, where.tree.data_dir, hosts, history)
 
 
 def host_cwd(where: Where, cwd: str | None) -> str | None:
