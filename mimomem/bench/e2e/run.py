@@ -93,16 +93,23 @@ def _mimomem(
 def install_host_memory(devset: DevSet, sandbox: Sandbox) -> None:
     """Each project's host memory files (``host-memory/<project>/``) into the sandbox's Claude Code
     auto-memory folder of that project, where the host's model would have saved them."""
+    for project in devset.projects():
+        place_host_memory(devset, project, sandbox.project_dir(project), sandbox.env())
+
+
+def place_host_memory(devset: DevSet, project: str, cwd: Path, env: dict[str, str]) -> int:
+    """``host-memory/<project>/`` into Claude Code's auto-memory folder for a session started in ``cwd``
+    with ``env`` (the replay's sandbox and the real host's alike); how many files were placed."""
     from mimomem.tree.host_paths import claude_memory_dir
 
-    for project in devset.projects():
-        files = devset.host_memory(project)
-        if not files:
-            continue
-        folder = Path(claude_memory_dir(str(sandbox.project_dir(project)), sandbox.env()) or "")
-        folder.mkdir(parents=True, exist_ok=True)
-        for file in files:
-            (folder / file.name).write_bytes(file.read_bytes())
+    files = devset.host_memory(project)
+    if not files:
+        return 0
+    folder = Path(claude_memory_dir(str(cwd), env) or "")
+    folder.mkdir(parents=True, exist_ok=True)
+    for file in files:
+        (folder / file.name).write_bytes(file.read_bytes())
+    return len(files)
 
 
 def _spot_check(devset: DevSet, sandbox: Sandbox, outcomes: list[Outcome], checks: int) -> list[str]:

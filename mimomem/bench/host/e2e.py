@@ -41,7 +41,11 @@ HOSTS = ("claude-code",)
 
 def prepare_projects(root: Path, host: Host, route: str, devset: DevSet) -> dict[str, Sandbox]:
     """One sandbox per project, sharing ``root/home``: repositories generated, mimomem installed once per
-    project (settings) or once for the user (plugin), the recorded programs stubbed in the agent's shell."""
+    project (settings) or once for the user (plugin), the recorded programs stubbed in the agent's shell,
+    and the project's host memory files (``host-memory/<project>/``) in the folder where Claude Code keeps
+    its auto-memory for that project, as the replay places them."""
+    from mimomem.bench.e2e.run import place_host_memory
+
     boxes: dict[str, Sandbox] = {}
     home = root / "home"
     home.mkdir(parents=True, exist_ok=True)
@@ -53,6 +57,7 @@ def prepare_projects(root: Path, host: Host, route: str, devset: DevSet) -> dict
         for rel in repository_files(devset.path, project):
             if rel != "README.md" and rel not in keep_off:
                 (box.project / rel).chmod(0o755)
+        place_host_memory(devset, project, box.project, box.env())
         boxes[project] = box
     return boxes
 
