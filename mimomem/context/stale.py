@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from mimomem.common.records import NamedTuple
+from mimomem.common.light_typing import NamedTuple
 
 HISTORY_FILE = "memory-history.md"
 """Superseded project memory: kept for people to read, never recalled as current."""
