@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 HERE = Path(__file__).resolve().parent
-SPLITS = {"dev": HERE / "dev.yaml", "heldout": HERE / "heldout.yaml"}
+SPLITS = {"dev": HERE / "dev.yaml", "heldout": HERE / "heldout.yaml", "heldout2": HERE / "heldout2.yaml"}
 QUESTION_KIND = {
     "rule": "instruction",
     "decision": "decision",
@@ -45,7 +45,7 @@ def _writer() -> Any:
 
 
 def load(split: str) -> dict[str, Any]:
-    """The cases of ``split`` (``dev`` or ``heldout``), each with its sessions as event lists."""
+    """The cases of ``split`` (``dev``, ``heldout`` or ``heldout2``), each with its sessions as event lists."""
     data = yaml.safe_load(SPLITS[split].read_text(encoding="utf-8"))
     for case in data["cases"]:
         case["sessions"] = case.get("sessions") or [case["events"]]
