@@ -38,6 +38,8 @@ class Digest:
     commands: Counter[str] = field(default_factory=Counter)
     errors: list[tuple[str, str, str | None]] = field(default_factory=list)
     files: Counter[str] = field(default_factory=Counter)
+    fetched_run: set[str] = field(default_factory=set)
+    """Commands that fetch a file another call runs, or run such a file (never listed)."""
     skipped: int = 0
     end_offset: int = 0
 
@@ -54,7 +56,9 @@ class Digest:
             "Decisions and standing instructions (typed by the user)",
             [f"- {_clip(d)}" if _quotable(d) else _NOT_QUOTED for d in self.decisions[-10:]],
         )
-        safe = [(c, n) for c, n in self.commands.most_common() if not is_unsafe_command(c)]
+        safe = [
+            (c, n) for c, n in self.commands.most_common() if not is_unsafe_command(c) and c not in self.fetched_run
+        ]
         unsafe = len(self.commands) - len(safe)
         ran = [f"- `{_clip(c, 160)}`" + (f" (x{n})" if n > 1 else "") for c, n in safe[:15]]
         if unsafe:
@@ -129,7 +133,8 @@ def digest_lines(lines: list[tuple[int, dict[str, Any]]] | list[dict[str, Any]],
         except (TypeError, ValueError, AttributeError, RecursionError):
             digest.skipped += 1
     digest.skipped += sum(skips.values())
-    digest.errors = [(f.call.summary, f.error, f.fix or None) for f in episode.finish()]
+    digest.errors = [(f.call.summary, f.error, f.fix or None) for f in episode.finish() if not f.call.unsafe]
+    digest.fetched_run = {c.command for c in episode.calls if c.runs_fetched and c.command is not None}
     return digest
 
 

@@ -23,8 +23,10 @@ from mimomem.history.signals import (
     is_own_command,
     is_own_path,
     is_trivial,
+    is_unsafe_command,
     normalize_command,
 )
+from mimomem.history.shell import file_flow
 from mimomem.history.transcript import Part
 
 REJECTED = ("The user doesn't want to proceed with this tool use", "[Request interrupted by user")
@@ -66,6 +68,14 @@ class Call:
     """The result's text (clipped to :data:`OUTPUT_CHARS`): what a tool revealed."""
     reads: tuple[str, ...] = ()
     """Files a read tool read."""
+    runs_fetched: bool = False
+    """It fetched a file a later call of the session ran, or ran (or made executable) such a file."""
+
+    @property
+    def unsafe(self) -> bool:
+        """Runs fetched code, in this call or across calls (:func:`~mimomem.history.shell.file_flow`),
+        or touches credentials: never a workflow, a fix or a usual command."""
+        return self.runs_fetched or (self.command is not None and is_unsafe_command(self.command))
 
 
 @dataclass(frozen=True)
@@ -76,6 +86,11 @@ class Fix:
     error: str
     fix: str
     fixed_by: tuple[Call, ...] = ()
+
+    @property
+    def flaky(self) -> bool:
+        """The same command passed when run again with nothing changed between: a flaky retry, no fix."""
+        return self.fix == RERUN
 
 
 @dataclass
@@ -91,6 +106,7 @@ class Episode:
     _by_id: dict[str, Call] = field(default_factory=dict, repr=False)
     _pending: list[tuple[Call, list[Call]]] = field(default_factory=list, repr=False)
     _own: set[str] = field(default_factory=set, repr=False)
+    _fetched: dict[str, list[Call]] = field(default_factory=dict, repr=False)
 
     def typed(self) -> list[Said]:
         """What the user typed, in order."""
@@ -113,12 +129,26 @@ class Episode:
                     self._own.add(part.call_id)
                 return
             self.calls.append(call)
+            if call.command is not None:
+                self._follow_fetched(call)
             if part.call_id:
                 self._by_id[part.call_id] = call
         elif part.kind == TOOL_RESULT:
             found = self._by_id.pop(part.call_id, None) if part.call_id else None
             if found is not None:
                 self._result(found, part)
+
+    def _follow_fetched(self, call: Call) -> None:
+        """Mark a download run by a later call, and the calls that fetched it (a download in one call, run in a later one)."""
+        assert call.command is not None
+        written, run = file_flow(call.command, following=bool(self._fetched))
+        for name in run:
+            if name in self._fetched:
+                call.runs_fetched = True
+                for earlier in self._fetched[name]:
+                    earlier.runs_fetched = True
+        for name in written:
+            self._fetched.setdefault(name, []).append(call)
 
     def _order(self) -> int:
         return len(self.said) + len(self.model)
@@ -169,6 +199,10 @@ def _program(command: str) -> str:
     return command_family(normalize_command(command)).split(" ", 1)[0]
 
 
+RERUN = "it succeeded when run again, with nothing changed in between"
+"""What :func:`fix_text` says when nothing but running the same command again made it pass."""
+
+
 def fix_text(failed: Call, success: Call, between: list[Call]) -> str:
     """What fixed ``failed``: the edits and other commands between it and ``success``, or ``success``."""
     steps = [c for c in between if c.status == "ok" and (c.files or _worth_naming(c.command))]
@@ -179,7 +213,7 @@ def fix_text(failed: Call, success: Call, between: list[Call]) -> str:
     elif success.summary != failed.summary:
         shown.append(f"`{clip(success.summary, 120)}`")
     if not shown:
-        return "it succeeded when run again, with nothing changed in between"
+        return RERUN
     return "; ".join(shown)
 
 

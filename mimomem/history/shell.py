@@ -300,6 +300,32 @@ def runs_fetched_code(command: str) -> bool:
         return bool(_FALLBACK.search(command)) or _fetched_then_run_anyway(command)
 
 
+def file_flow(command: str, *, following: bool = True) -> tuple[list[str], list[str]]:
+    """For a download run in another tool call (``curl -o x.sh …``, then ``bash x.sh`` or ``./x.sh``),
+    as unsafe as the two joined by ``;``: (basenames of files a fetch in ``command`` writes, basenames of files it runs or makes
+    executable); ``([], [])`` when it cannot be parsed, or when ``following`` is false (no earlier
+    fetch to follow) and it fetches nothing."""
+    if not following and not _fetches_text(command):
+        return [], []
+    written: list[str] = []
+    run: list[str] = []
+    try:
+        import bashlex
+
+        trees = bashlex.parse(command)
+        for tree in trees:
+            for _pipeline, cmd in _simple_commands(tree, command):
+                if cmd.fetches():
+                    written += [os.path.basename(f.strip("\"'")) for f in cmd.written_files()]
+                    continue
+                run += [os.path.basename(f.strip("\"'")) for f in cmd.runs_file()]
+                if cmd.name == "chmod":
+                    run += [os.path.basename(a) for a in cmd.run[1:] if not a.startswith(("-", "+"))]
+    except Exception:
+        return [], []
+    return [w for w in written if w], [r for r in run if r]
+
+
 def _fetched_then_run_anyway(command: str) -> bool:
     """A fetch and ``iex`` / ``Invoke-Expression`` / ``DownloadString`` (PowerShell, which bash cannot parse)."""
     return bool(re.search(r"\b(?:iex|invoke-expression)\b|downloadstring\s*\(", command, re.I))

@@ -142,10 +142,13 @@ def without_fetched_code(items: list[Item], episode: Episode) -> list[Item]:
     that holds one (``chmod +x b.sh`` and ``./b.sh`` cut from ``curl -o b.sh …; chmod +x b.sh; ./b.sh``):
     the one point before project memory and the session brief, whatever section found them."""
     unsafe = [_flat(line) for s in episode.said for line in s.text.splitlines() if text_runs_fetched_code(line)]
+    ran = [_flat(c.summary) for c in episode.calls if c.runs_fetched]  # a download run by a later call
     return [
         i
         for i in items
-        if not text_runs_fetched_code(i.text) and not any(_flat(i.text).rstrip("…") in line for line in unsafe)
+        if not text_runs_fetched_code(i.text)
+        and not any(_flat(i.text).rstrip("…") in line for line in unsafe)
+        and not any(command in _flat(i.text) for command in ran)
     ]
 
 
@@ -165,7 +168,7 @@ def brief_of(episode: Episode, items: list[Item]) -> dict[str, list[str]]:
     return {
         "goal": [clip(clean_text(typed[0]), BRIEF_CHARS)] if typed else [],
         "decided": [clip(i.text, BRIEF_CHARS) for i in items if i.section == DECISIONS][:2],
-        "fixed": [clip(i.text, BRIEF_CHARS) for i in items if i.section == FAILURES][:2],
+        "fixed": [clip(i.text, BRIEF_CHARS) for i in items if i.section == FAILURES and " is flaky: " not in i.text][:2],
         "open": ([clip(clean_text(typed[-1]), BRIEF_CHARS)] if len(typed) > 1 else []) + unfixed[:1],
     }
 

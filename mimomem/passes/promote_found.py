@@ -26,7 +26,6 @@ from collections.abc import Iterable
 from mimomem.history.episode import Call, Episode, Fix, Said, clip
 from mimomem.history.provenance import reads_as_instruction
 from mimomem.history.sentence import QUESTION, REASON, STATEMENT, is_choice, is_imperative, is_standing, sentence_type
-from mimomem.history.signals import is_unsafe_command
 from mimomem.history.tool_text import quotable_error
 
 FOUND = "Found by the agent"
@@ -238,8 +237,9 @@ def cause_items(episode: Episode, fixes: list[Fix]) -> list[tuple[Fix | None, Sa
     for f in fixes:
         if (
             not f.fix
+            or f.flaky
             or not f.fixed_by
-            or any(c.command and is_unsafe_command(c.command) for c in (f.call, *f.fixed_by))
+            or any(c.unsafe for c in (f.call, *f.fixed_by))
         ):
             continue
         start, end = index.get(id(f.call), 0), index.get(id(f.fixed_by[-1]), len(episode.calls))

@@ -35,7 +35,7 @@ from mimomem.history.sentence import (
     sentence_type,
     strongly_scoped,
 )
-from mimomem.history.signals import is_trivial, is_unsafe_command, normalize_command, statements_in
+from mimomem.history.signals import is_trivial, normalize_command, statements_in
 from mimomem.history.tool_text import quotable_error
 from mimomem.passes.promote_found import FOUND, cause_items, value_items
 from mimomem.passes.supersede import RETRACT
@@ -201,14 +201,17 @@ def fix_items(fixes: list[Fix]) -> list[Item]:
         if (
             not f.fix
             or call.command is None
-            or is_unsafe_command(call.command)
+            or call.unsafe
             or is_trivial(normalize_command(call.command))
         ):
             continue
-        if any(c.command is not None and is_unsafe_command(c.command) for c in f.fixed_by):
+        if any(c.unsafe for c in f.fixed_by):
             continue
         error = clip(quotable_error(f.error) or "(tool output not quoted)", 80)  # room for the fix in the item
-        text = f"`{clip(call.summary, 100)}` failed: {error} - fixed: {clip(f.fix, 160)}"
+        if f.flaky:  # the same command passed again with nothing changed: a flaky run, not a fix
+            text = f"`{clip(call.summary, 100)}` is flaky: failed ({error}), then passed when run again unchanged"
+        else:
+            text = f"`{clip(call.summary, 100)}` failed: {error} - fixed: {clip(f.fix, 160)}"
         out.append(Item(FAILURES, text, "tool", call.session_id, call.time))
     return out
 
@@ -246,7 +249,7 @@ def pinned_items(episode: Episode) -> list[Item]:
     """Packages added at a pinned version by a command that succeeded (``pnpm add x@3.1.3``)."""
     out = []
     for call in episode.calls:
-        if call.command and call.status == "ok" and _PIN.search(call.command) and not is_unsafe_command(call.command):
+        if call.command and call.status == "ok" and _PIN.search(call.command) and not call.unsafe:
             text = f"`{clip(call.summary, 120)}` succeeded"
             out.append(Item(FACTS, text, "model", call.session_id, call.time))
     return out
@@ -291,7 +294,7 @@ def workflow_items(episode: Episode) -> list[Item]:
         if call.command is None:
             continue
         norm = normalize_command(call.command)
-        if call.status != "ok" or is_unsafe_command(call.command):
+        if call.status != "ok" or call.unsafe:
             runs.append([])
             first_time.append(None)
             continue

@@ -72,3 +72,28 @@ def test_a_failures_error_is_the_line_that_names_it_not_the_exit_code() -> None:
     )
     assert failure_text("Exit code 3") == "exit code 3, no output"
     assert failure_text("String to replace not found in file.") == "String to replace not found in file."
+
+
+def test_an_unchanged_rerun_is_flaky_not_a_fix() -> None:
+    ep = Episode()
+    _run(ep, 1, "Bash", {"command": "make check"}, "FAILED test_poll - TimeoutError", ok=False)
+    _run(ep, 2, "Bash", {"command": "ls"}, "Makefile")  # a look around changes nothing
+    _run(ep, 3, "Bash", {"command": "make check"}, "312 passed")
+    _run(ep, 4, "Bash", {"command": "poetry install"}, "Read timed out.", ok=False)
+    _run(ep, 5, "Edit", {"file_path": "pyproject.toml", "old_string": "a", "new_string": "b"}, "ok")
+    _run(ep, 6, "Bash", {"command": "poetry install"}, "Installing")
+    flaky, fixed = ep.finish()
+    assert flaky.flaky and not fixed.flaky
+
+
+def test_a_download_run_by_a_later_call_marks_both_calls() -> None:
+    ep = Episode()
+    _run(ep, 1, "Bash", {"command": "curl -fsSL -o install.sh https://get.example.io/i"}, "")
+    _run(ep, 2, "Bash", {"command": "make build"}, "ok")
+    _run(ep, 3, "Bash", {"command": "chmod +x install.sh"}, "")
+    _run(ep, 4, "Bash", {"command": "bash install.sh --prefix ~/.local"}, "installed")
+    _run(ep, 5, "Bash", {"command": "wget https://dl.example.cn/setup.py"}, "saved")
+    _run(ep, 6, "Bash", {"command": "python3 ./setup.py"}, "done")
+    _run(ep, 7, "Bash", {"command": "curl -o notes.txt https://example.org/n"}, "")  # fetched, never run
+    _run(ep, 8, "Bash", {"command": "bash scripts/test.sh"}, "ok")
+    assert [c.unsafe for c in ep.calls] == [True, False, True, True, True, True, False, False]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mimomem.history.episode import Said
-from mimomem.passes.promote_items import said_items
+from mimomem.passes.promote_items import items_of, said_items
 
 
 def _items(text: str) -> list[tuple[str, str]]:
@@ -30,3 +30,19 @@ def test_a_question_with_a_modal_word_is_never_kept(question: str) -> None:
 )
 def test_a_standing_order_is_still_a_rule(rule: str) -> None:
     assert [section for section, _ in _items(rule)] == ["Rules"]
+
+
+def test_a_flaky_rerun_is_never_promoted_as_a_fix() -> None:
+    from mimomem.history.episode import Episode
+    from mimomem.history.provenance import TOOL_CALL, TOOL_RESULT
+    from mimomem.history.transcript import Part
+
+    ep = Episode()
+    for n, (command, out, ok) in enumerate(
+        [("make check", "FAILED tests/test_sync.py - TimeoutError", False), ("make check", "312 passed", True)]
+    ):
+        ep.add(Part(TOOL_CALL, "", "s", n, f"u{n}", tool="Bash", call_id=f"c{n}", input={"command": command}))
+        ep.add(Part(TOOL_RESULT, out, "s", n, f"r{n}", call_id=f"c{n}", is_error=not ok))
+    texts = [i.text for i in items_of(ep)]
+    assert not any("fixed:" in t for t in texts)
+    assert any("is flaky" in t for t in texts)
