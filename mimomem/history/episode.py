@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mimomem.history.provenance import ASSISTANT, PASTED, TOOL_CALL, TOOL_RESULT, TYPED
+from mimomem.history.shell import file_flow
 from mimomem.history.signals import (
     command_family,
     command_of,
@@ -26,7 +27,6 @@ from mimomem.history.signals import (
     is_unsafe_command,
     normalize_command,
 )
-from mimomem.history.shell import file_flow
 from mimomem.history.transcript import Part
 
 REJECTED = ("The user doesn't want to proceed with this tool use", "[Request interrupted by user")
@@ -139,7 +139,7 @@ class Episode:
                 self._result(found, part)
 
     def _follow_fetched(self, call: Call) -> None:
-        """Mark a download run by a later call, and the calls that fetched it (a download in one call, run in a later one)."""
+        """Mark ``call`` when it runs a file an earlier call downloaded, and the calls that downloaded it."""
         assert call.command is not None
         written, run = file_flow(call.command, following=bool(self._fetched))
         for name in run:

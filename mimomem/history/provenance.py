@@ -63,7 +63,7 @@ def split_user_text(text: str) -> list[Segment]:
     look like a log or a stack trace.
     """
     out: list[Segment] = []
-    for kind, lines in _blocks(text.replace("\r\n", "\n").split("\n")):
+    for kind, lines in _introduced(_blocks(text.replace("\r\n", "\n").split("\n"))):
         body = "\n".join(lines).strip("\n")
         if not body.strip():
             continue
@@ -113,6 +113,45 @@ def _blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
     close()
     if fence is not None:  # an unclosed fence runs to the end: still pasted
         out.append((PASTED, fence))
+    return out
+
+
+_LEAD_IN = re.compile(r"[:：]\s*$")
+INTRODUCED_LINES = 2
+"""Lines after a lead-in ending with a colon that make them a pasted text, not the user's own."""
+
+
+def _introduced(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
+    """``blocks`` with the lines a lead-in introduces marked pasted: a typed line ending with a colon
+    ("here's our team wiki:", "贴一下我们的规范：") followed by :data:`INTRODUCED_LINES` or more lines, in
+    its paragraph or the next, introduces a text the user brought, not one they wrote, whatever the
+    lead-in says.  A lead-in that is itself a standing order ("From now on:", "以后：") keeps its lines
+    the user's own; one line after a colon ("记一下：\nX 是 …") is the user's own statement."""
+    from mimomem.history.sentence import strongly_scoped
+
+    out: list[tuple[str, list[str]]] = []
+    introduced = False
+    for kind, lines in blocks:
+        if kind != TYPED:
+            out.append((kind, lines))
+            introduced = False
+            continue
+        if introduced and len(lines) >= INTRODUCED_LINES:
+            out.append((PASTED, lines))
+            introduced = False
+            continue
+        introduced = False
+        for n, line in enumerate(lines):
+            if _LEAD_IN.search(line) and not strongly_scoped(line):
+                rest = lines[n + 1 :]
+                if len(rest) >= INTRODUCED_LINES:
+                    out += [(TYPED, lines[: n + 1]), (PASTED, rest)]
+                    break
+                if not rest:
+                    introduced = True
+        else:
+            out.append((kind, lines))
+            continue
     return out
 
 

@@ -9,13 +9,41 @@ quantifiers of scope (every / 每次 / 毎回 / before …), and what anchors an
 (for now / 一下 / 一旦 / この).  A question or a request to do something now is never kept as a
 fact or a rule; a statement is one of rule, decision or fact only when its grammar says so.
 
-These are still lists, but of grammar (a few dozen function words per language), not of the
-things people talk about; what they cannot see is listed in benchmarks/README.md.
+Korean is read the same way (sentence_ko.py): its mood is in the sentence-final ending (-까 / -나요
+/ -는지 ask, -세요 / -주세요 / -지 마세요 order, -다 / -요 state) and its cases in particles.  A clause
+that ends on a word still waiting for its object (an English article, preposition or auxiliary, a
+Chinese copula or coverb, a Japanese or Korean case particle) is a fragment (:func:`is_fragment`).
+
+What remains are lists of closed classes, each small and about grammar, not topics: sentence-final
+particles and endings (吗 / 呢 / か / っけ / 까 / 요), question words (what / 什么 / 何 / 뭐) and how
+they are bound (谁都 / 누구나), English auxiliaries and modals (their position marks a question, and a
+finite verb after the first words marks those words as its subject), determiners, pronouns,
+prepositions and conjunctions (what cannot open an imperative, what a clause cannot end on),
+modality (must / 得 / 必ず / 반드시), scope (every / 以后 / 毎回 / 앞으로), present anchoring (now /
+一下 / 一旦 / 지금), choice and reason connectives (went with / 选了 / に決め / 기로 했다; because / 因为 /
+から / 때문).  Left from earlier tuning and not yet replaced by structure: a few Chinese nouns of
+convention in _ZH_DEONTIC (规矩, 规定, 约定, 规范) and the ask frames (帮我查 / 看看).
 """
 
 from __future__ import annotations
 
 import re
+
+from mimomem.history.sentence_ko import (
+    KO_CHOICE,
+    KO_DEONTIC,
+    KO_EMBEDDED,
+    KO_NOW,
+    KO_PROHIBITION,
+    KO_QUESTION_END,
+    KO_REASON,
+    KO_REQUEST_END,
+    KO_STRONG_SCOPE,
+    KO_WEAK_SCOPE,
+    KO_WH,
+    hangul,
+    ko_plain_present,
+)
 
 QUESTION, REQUEST, STATEMENT = "question", "request", "statement"
 
@@ -113,34 +141,24 @@ _EN_NOT_VERB = _EN_ARTICLE | {
     "at",
     "because",
     "before",
-    "btw",
     "by",
     "during",
     "for",
     "from",
-    "fyi",
     "he",
-    "heads",
     "her",
     "here",
     "his",
     "i",
     "if",
     "in",
-    "max",
-    "min",
-    "new",
     "no",
     "not",
-    "old",
     "on",
     "once",
     "one",
-    "prod",
-    "production",
     "she",
     "since",
-    "staging",
     "their",
     "there",
     "they",
@@ -182,7 +200,7 @@ _ZH_DEONTIC = re.compile(
 _JA_DEONTIC = re.compile(
     r"必ず|禁止|こと\s*[。.]?\s*$|べき|ないで|てください|でください|ように|厳禁|絶対|お願いします|ましょう"
 )
-_STRONG_DEONTIC = re.compile(r"\b(?:must|never|always)\b|必须|务必|一定要|必ず|禁止|厳禁", re.I)
+_STRONG_DEONTIC = re.compile(r"\b(?:must|never|always)\b|必须|务必|一定要|必ず|禁止|厳禁|반드시|절대|금지", re.I)
 """Modality that makes a statement standing on its own, without a scope word."""
 _STRONG_SCOPE = re.compile(
     r"\b(?:from now on|from here on|going forward|in future|in the future|whenever|every time|each time|from today)\b"
@@ -207,7 +225,7 @@ _ZH_CHOICE = re.compile(
     r"选了|选的|选用|定了|拍板|最后用|最终用|最后选|最终选|就用|决定|采用|改用|没用|不用|而不是|就落|落在|用.{1,20}吧|方案是|定为|定成"
 )
 _JA_CHOICE = re.compile(
-    r"にしました|にします|で行く|でいく|ことになりました|ことにしました|に決め|を採用|採用し|一本化|ではなく"
+    r"にしました|にします|にした|で行く|でいく|ことになりました|ことにしました|に決め|に決定|を採用|採用し|一本化|ではなく"
 )
 REASON = re.compile(
     r"\b(?:because|since|as|so|so that|given|otherwise|due to)\b|[—–]\s|;\s"
@@ -216,7 +234,9 @@ REASON = re.compile(
     re.I,
 )
 _REASON_SENTENCE = re.compile(
-    r"(?:ので|から|からです|ためです|ためだ)\s*[。.]?\s*$|^(?:because|since|因为|由于|原因是|理由是)", re.I
+    r"(?:ので|から|からです|ためです|ためだ)\s*[。.]?\s*$"
+    r"|^(?:because|since|the reason|reason:|因为|由于|原因是|理由是|原因在于|理由は|理由として|というのも|なぜなら)",
+    re.I,
 )
 
 
@@ -241,6 +261,8 @@ def is_question(text: str) -> bool:
         return bool(_EN_ASK_FRAME.match(flat))  # "could you keep …" is a request; "could you check …" asks
     if _QMARK.search(flat):
         return True
+    if hangul(flat) and not _kana(flat):
+        return bool(KO_QUESTION_END.search(flat) or KO_EMBEDDED.search(flat) or KO_WH.search(flat))
     if _kana(flat):
         return bool(_JA_FINAL.search(flat)) or (bool(_JA_WH.search(flat)) and not _JA_REQUEST_END.search(flat))
     if _cjk(flat):
@@ -263,6 +285,8 @@ def is_question(text: str) -> bool:
 def is_imperative(text: str) -> bool:
     """An order in the imperative, polite or not (English verb + object, 把 / 帮我 …, 〜てください)."""
     flat = text.strip()
+    if hangul(flat) and not _kana(flat):
+        return bool(KO_REQUEST_END.search(flat))
     if _kana(flat):
         return bool(_JA_REQUEST_END.search(flat))
     if _cjk(flat):
@@ -277,6 +301,9 @@ def is_imperative(text: str) -> bool:
         return False  # an acronym opens a statement ("CI moved to …")
     if words[0].endswith(("s", "ed")) and not words[0].endswith("ss"):
         return False  # "Commits go …", "Went with …": a noun or a past, not an order
+    finite = next((n for n, w in enumerate(words[1:5], 1) if w in _EN_AUX or w in ("need", "needs")), None)
+    if finite is not None and not _EN_DETERMINER.intersection(words[1:finite]):
+        return False  # verb position: a finite verb after the first words makes them its subject ("Max size is …")
     if words[1] in _EN_DETERMINER:
         return True
     path_object = re.match(r"^[A-Za-z]+\s+\S*[A-Za-z0-9][./_][A-Za-z]\S*\s+\S", flat)  # "Rename utils.py to …"
@@ -288,7 +315,11 @@ def anchored_now(text: str) -> bool:
     if _STRONG_SCOPE.search(text):
         return False
     return bool(
-        _NOW_EN.search(text) or _NOW_ZH.search(text) or _NOW_JA.search(text) or re.search(r"了\s*[，,。]", text)
+        _NOW_EN.search(text)
+        or _NOW_ZH.search(text)
+        or _NOW_JA.search(text)
+        or KO_NOW.search(text)
+        or re.search(r"了\s*[，,。]", text)
     )
 
 
@@ -307,17 +338,21 @@ def is_standing(text: str) -> bool:
     """A standing instruction: modality (must / 得 / 必ず / don't / 别) or an order, with a scope beyond
     the present (every / 以后 / 每次 / before …) or a prohibition, and not anchored to now."""
     flat = text.strip()
-    strong = bool(_STRONG_SCOPE.search(flat) or _STRONG_DEONTIC.search(flat))
+    strong = strongly_scoped(flat)
     if anchored_now(flat) and not strong:
         return False
-    deontic = bool(_EN_DEONTIC.search(flat) or _ZH_DEONTIC.search(flat) or (_kana(flat) and _JA_DEONTIC.search(flat)))
-    prohibition = bool(_EN_NEG_IMPERATIVE.match(flat)) or bool(
-        re.search(r"ないで|禁止", flat) if _kana(flat) else re.search(r"别|不要|不许|不准|禁止", flat)
+    deontic = bool(
+        _EN_DEONTIC.search(flat)
+        or _ZH_DEONTIC.search(flat)
+        or (_kana(flat) and _JA_DEONTIC.search(flat))
+        or (hangul(flat) and KO_DEONTIC.search(flat))
     )
+    prohibition = is_prohibition(flat)
     order = is_imperative(flat)
     if not (deontic or prohibition or order):
         return False
-    return strong or prohibition or (bool(_WEAK_SCOPE.search(flat)) and (deontic or order))
+    weak = _WEAK_SCOPE.search(flat) or (hangul(flat) and KO_WEAK_SCOPE.search(flat))
+    return strong or prohibition or (bool(weak) and (deontic or order))
 
 
 def is_choice(text: str) -> bool:
@@ -325,12 +360,15 @@ def is_choice(text: str) -> bool:
     flat = text.strip()
     if _EN_CHOICE.search(flat) or _ZH_CHOICE.search(flat) or _JA_CHOICE.search(flat):
         return True
+    if hangul(flat) and KO_CHOICE.search(flat):
+        return True
     return bool(_EN_CONTRAST.search(flat)) and bool(REASON.search(flat)) and not _cjk(flat)
 
 
 def gives_reason(text: str) -> bool:
     """A sentence that is the reason for the one before it ("…ので。", "Because …", "因为…")."""
-    return bool(_REASON_SENTENCE.search(text.strip()))
+    flat = text.strip()
+    return bool(_REASON_SENTENCE.search(flat) or (hangul(flat) and KO_REASON.search(flat)))
 
 
 def is_prohibition(text: str) -> bool:
@@ -338,12 +376,111 @@ def is_prohibition(text: str) -> bool:
     flat = text.strip()
     if _EN_NEG_IMPERATIVE.match(flat):
         return True
-    return bool(re.search(r"ないで|禁止", flat) if _kana(flat) else re.search(r"别|不要|不许|不准|禁止", flat))
+    if hangul(flat) and not _kana(flat):
+        return bool(KO_PROHIBITION.search(flat))
+    return bool(re.search(r"ないで|禁止", flat) if _kana(flat) else re.search(r"别|不要|不许|不准|不允许|禁止", flat))
 
 
 def strongly_scoped(text: str) -> bool:
     """A scope beyond the present stated outright (from now on / 以后 / 每次 / 今後) or strong modality."""
-    return bool(_STRONG_SCOPE.search(text) or _STRONG_DEONTIC.search(text))
+    return bool(
+        _STRONG_SCOPE.search(text) or _STRONG_DEONTIC.search(text) or (hangul(text) and KO_STRONG_SCOPE.search(text))
+    )
+
+
+_EN_OPEN_END = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "my",
+        "our",
+        "your",
+        "their",
+        "its",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "from",
+        "by",
+        "into",
+        "about",
+        "and",
+        "or",
+        "but",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "am",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "may",
+        "might",
+        "must",
+        "need",
+        "needs",
+    ]
+)
+"""English closed-class words a clause cannot end on: an article, a preposition, a conjunction, an
+auxiliary or the copula still waits for its object or complement ("credentials.yaml has")."""
+_ZH_OPEN_END = re.compile(r"(?:是|为|把|将|被|给|让|跟|和|与|或|对|(?:里面|里头|里|中|上|下|内)的|的是)\s*$")
+_JA_OPEN_END = re.compile(r"(?:には|では|とは|へは|は|が|を|に|へ|と|や|の中に?)\s*$")
+__KO_OPEN_END = re.compile(r"(?:에는|에서는|에서|에게|으로|로는|로|은|는|을|를|와|과|의|이|가)\s*$")
+
+
+def is_fragment(text: str) -> bool:
+    """A clause cut before its object or complement: it ends on a word that still waits for one - an
+    English article, preposition, conjunction or auxiliary ("credentials.yaml has"), a Chinese copula,
+    coverb or "里面的", a Japanese case particle ("config.toml には"), a Korean particle ("settings.py 에는")."""
+    flat = text.strip().rstrip(",，、:：-—…")
+    if not flat or flat[-1] in "。.!！?？":
+        return False
+    if hangul(flat) and not _kana(flat):
+        return bool(__KO_OPEN_END.search(flat)) and not re.search(r"(?:다|요|죠|까|니|네|지)\s*$", flat)
+    if _kana(flat):
+        return bool(_JA_OPEN_END.search(flat))
+    if _cjk(flat):
+        return bool(_ZH_OPEN_END.search(flat))
+    words = _en_words(flat)
+    return bool(words) and flat[-1].isalpha() and words[-1] in _EN_OPEN_END
+
+
+_JA_PLAIN_ACTION = re.compile(
+    r"[^\Wa-zA-Z0-9](?<!あ)(?<!い)(?<!な)(?<!でき)(?:[うくぐつぬぶむる]|(?<![まで])す)\s*[。.]?\s*$"
+)
+"""A Japanese sentence ending on a verb's dictionary form (…に書く, …を使う), not on ある / いる / なる
+/ できる nor on the polite です / ます."""
+
+
+def is_written_norm(text: str) -> bool:
+    """A sentence in the register of a memo or handbook that states how things are done: a verb's
+    plain dictionary form at the end (Japanese "SENTRY_DSN は .env.prod に書く", Korean "모든 배포는
+    화요일에 한다"), which speech would soften (書きます, 해요).  Read only in pasted text."""
+    flat = text.strip()
+    if hangul(flat) and not _kana(flat):
+        return ko_plain_present(flat)
+    return _kana(flat) and bool(_JA_PLAIN_ACTION.search(flat))
 
 
 _PLAN = re.compile(

@@ -301,10 +301,10 @@ def runs_fetched_code(command: str) -> bool:
 
 
 def file_flow(command: str, *, following: bool = True) -> tuple[list[str], list[str]]:
-    """For a download run in another tool call (``curl -o x.sh …``, then ``bash x.sh`` or ``./x.sh``),
-    as unsafe as the two joined by ``;``: (basenames of files a fetch in ``command`` writes, basenames of files it runs or makes
-    executable); ``([], [])`` when it cannot be parsed, or when ``following`` is false (no earlier
-    fetch to follow) and it fetches nothing."""
+    """(basenames of files a fetch in ``command`` writes, basenames of files it runs or makes
+    executable): to find a download run in another tool call (``curl -o x.sh …``, then ``bash x.sh``
+    or ``./x.sh``), as unsafe as the two joined by ``;``.  ``([], [])`` when it cannot be parsed, or
+    when ``following`` is false (no earlier fetch to follow) and it fetches nothing."""
     if not following and not _fetches_text(command):
         return [], []
     written: list[str] = []

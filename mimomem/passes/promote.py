@@ -168,7 +168,9 @@ def brief_of(episode: Episode, items: list[Item]) -> dict[str, list[str]]:
     return {
         "goal": [clip(clean_text(typed[0]), BRIEF_CHARS)] if typed else [],
         "decided": [clip(i.text, BRIEF_CHARS) for i in items if i.section == DECISIONS][:2],
-        "fixed": [clip(i.text, BRIEF_CHARS) for i in items if i.section == FAILURES and " is flaky: " not in i.text][:2],
+        "fixed": [clip(i.text, BRIEF_CHARS) for i in items if i.section == FAILURES and " is flaky: " not in i.text][
+            :2
+        ],
         "open": ([clip(clean_text(typed[-1]), BRIEF_CHARS)] if len(typed) > 1 else []) + unfixed[:1],
     }
 

@@ -235,12 +235,7 @@ def cause_items(episode: Episode, fixes: list[Fix]) -> list[tuple[Fix | None, Sa
     out: list[tuple[Fix | None, Said | None, str]] = []
     index = {id(c): n for n, c in enumerate(episode.calls)}
     for f in fixes:
-        if (
-            not f.fix
-            or f.flaky
-            or not f.fixed_by
-            or any(c.unsafe for c in (f.call, *f.fixed_by))
-        ):
+        if not f.fix or f.flaky or not f.fixed_by or any(c.unsafe for c in (f.call, *f.fixed_by)):
             continue
         start, end = index.get(id(f.call), 0), index.get(id(f.fixed_by[-1]), len(episode.calls))
         model = [m for m in episode.model if start < m.at <= end + 1]

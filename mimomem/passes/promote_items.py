@@ -25,13 +25,16 @@ from mimomem.history.episode import Episode, Fix, Said, clip
 from mimomem.history.provenance import TYPED, reads_as_instruction
 from mimomem.history.sentence import (
     QUESTION,
+    REQUEST,
     STATEMENT,
     gives_reason,
     is_choice,
+    is_fragment,
     is_imperative,
     is_plan_or_guess,
     is_prohibition,
     is_standing,
+    is_written_norm,
     sentence_type,
     strongly_scoped,
 )
@@ -115,10 +118,12 @@ def said_items(said: Said) -> list[Item]:
     scope beyond now), a fact when it names something specific.
     """
     out: list[Item] = []
-    parts = sentences(said.text)
+    parts = [_after_lead_in(p) for p in sentences(said.text)]
     attached = -1
     for i, sentence in enumerate(parts):
         flat = clean_text(sentence)
+        if is_fragment(sentence):  # "credentials.yaml has": a clause without its object keeps nothing
+            continue
         typed = sentence_type(flat)
         # a question is never kept, whatever modal word it holds ("提交前要跑什么脚本？" is no rule); a
         # request-shaped sentence is kept only when it is standing ("Always squash when merging.")
@@ -145,6 +150,21 @@ def said_items(said: Said) -> list[Item]:
     return out
 
 
+_LEAD_IN = re.compile(r"^([^:：]{1,24})[:：]\s*(\S.*)$")
+
+
+def _after_lead_in(sentence: str) -> str:
+    """The sentence a short order before a colon introduces ("记一下：X 是 <URL>", "Note this down: …",
+    "メモしといて：…", "적어 두세요: …"): the order is about noting it, what follows is what was said."""
+    found = _LEAD_IN.match(sentence)
+    if not found:
+        return sentence
+    head = " ".join(found.group(1).split())
+    if sentence_type(head) == REQUEST and not _DISTINCTIVE.search(head):
+        return found.group(2)
+    return sentence
+
+
 MAX_PASTED_FACTS = 4
 """Facts taken from one pasted segment at most (a pasted document can be long)."""
 
@@ -158,7 +178,7 @@ def pasted_items(said: Said) -> list[Item]:
     the user said.  One order in a pasted log or doc is dropped and its facts kept."""
     out: list[Item] = []
     parts = sentences(said.text)
-    orders = sum(bool(is_standing(p) or is_imperative(clean_text(p))) for p in parts)
+    orders = sum(bool(is_standing(p) or is_imperative(clean_text(p)) or is_written_norm(p)) for p in parts)
     if orders >= 2 or 2 * orders > len(parts):
         return []
     for sentence in parts:
@@ -175,7 +195,7 @@ _NAMED = re.compile(
     r"(?<=[^\W\d_A-Za-z])\s*[A-Za-z][A-Za-z0-9]+|[A-Za-z][A-Za-z0-9]+\s*(?=[^\W\d_A-Za-z])"
     r"|(?<=\w\s)[A-Z][a-z]+[A-Z]?\w*|\b\d+(?:[.:]\d+)*\s*(?:[A-Za-z%]+|[^\W\d_A-Za-z])"
     r"|(?:是|归|找|由|联系人是|负责人是|对接人是)\s*[^\W\d_A-Za-z]{2,3}(?=在|负责|管|维护|处理|对接|[。，,；;]|$)"
-    r"|[^\W\d_A-Za-z]{1,4}さん"
+    r"|[^\W\d_A-Za-z]{1,4}さん|[\uac00-\ud7a3]{2,4}\s*(?:님|씨)(?=\W|이|에|은|는|가|$)"
 )
 """Something named: a Latin word among CJK, a capitalised name inside an English sentence, a number
 with its unit, a person after a copula (是孙浩 / 联系人是刘芳) or with さん."""
@@ -198,12 +218,7 @@ def fix_items(fixes: list[Fix]) -> list[Item]:
     out = []
     for f in fixes:
         call = f.call
-        if (
-            not f.fix
-            or call.command is None
-            or call.unsafe
-            or is_trivial(normalize_command(call.command))
-        ):
+        if not f.fix or call.command is None or call.unsafe or is_trivial(normalize_command(call.command)):
             continue
         if any(c.unsafe for c in f.fixed_by):
             continue

@@ -21,13 +21,14 @@ CHANGE = re.compile(
     r"|\b(?:instead of|no longer|not any ?more|anymore|changed? to|switched to|moved to|updated to|replaced|"
     r"bumped to|migrated to|upgraded to|now (?:is|uses?|on|at|lives|runs)?|from now on|moved|changed|switched|"
     r"upgrade|upgraded|raised|lowered|bumped|increased|decreased|reduced)\b"
-    r"|引き上げ|引き下げ|変更|変わ|移行|切り替え|代わ",
+    r"|引き上げ|引き下げ|変更|変わ|移行|切り替え|代わ"
+    r"|바꿨|바꾸었|바뀌었|바뀌|변경|교체|전환|이전했|옮겼|늘렸|줄였|올렸|내렸|갈아탔|(?:으로|로)\s+(?:갔|됐|되었)",
     re.I,
 )
 RETRACT = re.compile(
     r"\b(?:is|are|was|were|has been|have been)\s+(?:gone|removed|dropped|retired|decommissioned|deprecated)\b"
     r"|\b(?:dropped|removed|retired|decommissioned)\s+\S+|\bno longer\b"
-    r"|不再|下线|废弃|停用|弃用|转岗|离职|撤了|没了|不用了|廃止|やめ|使わない",
+    r"|不再|下线|废弃|停用|弃用|转岗|离职|撤了|没了|不用了|廃止|やめ|使わない|더\s*이상|폐기|사용\s*중단|내려갔",
     re.I,
 )
 """A statement that a value is gone ("Capistrano is gone", "陈晨转岗了", "不再用 X"): an older item
@@ -56,10 +57,17 @@ _QUALIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{2,}")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 
 
+_KO_PARTICLE = re.compile(
+    r"(?<=[\uac00-\ud7a3\w])(?:이에요|예요|입니다|이다|이고|으로|에서|에는|은|는|이|가|을|를|에|로|의|도|와|과)(?=\s|$|[,.，。])"
+)
+"""Korean particles and the copula after a word (세션 만료 시간은 / 시간을): grammar, not what an item
+is about, so 시간은 and 시간을 are one key term."""
+
+
 @functools.lru_cache(maxsize=8192)
 def key_terms(text: str) -> frozenset[str]:
-    """Content terms of an item: tokens without numbers, stop words and change words."""
-    body = CHANGE.sub(" ", item_text(text))
+    """Content terms of an item: tokens without numbers, stop words, change words and Korean particles."""
+    body = _KO_PARTICLE.sub(" ", CHANGE.sub(" ", item_text(text)))
     return frozenset(
         {
             t.text

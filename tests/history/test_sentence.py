@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from mimomem.history.sentence import QUESTION, REQUEST, STATEMENT, is_choice, is_standing, sentence_type
+from mimomem.history.sentence import (
+    QUESTION,
+    REQUEST,
+    STATEMENT,
+    gives_reason,
+    is_choice,
+    is_fragment,
+    is_standing,
+    is_written_norm,
+    sentence_type,
+)
 
 
 @pytest.mark.parametrize(
@@ -65,3 +75,60 @@ def test_standing_rules_without_a_listed_keyword(text: str) -> None:
 def test_choices(text: str) -> None:
     assert is_choice(text)
     assert sentence_type(text) == STATEMENT
+
+
+@pytest.mark.parametrize(
+    ("decision", "reason"),
+    [
+        ("큐는 Kafka 대신 Redis Streams 로 가기로 했어요.", "메시지 양이 적어서요."),
+        ("프런트엔드는 SvelteKit 으로 정했습니다.", "이유는 번들 크기가 작기 때문입니다."),
+        ("検索エンジンは OpenSearch に決めた。", "理由はライセンスが Apache 2.0 であること。"),
+        ("実行基盤は Cloud Run Jobs に決定しました。", "理由は、夜間バッチが一日一回しか走らないためです。"),
+    ],
+)
+def test_a_decision_and_its_reason_in_the_next_sentence(decision: str, reason: str) -> None:
+    assert is_choice(decision) and gives_reason(reason)
+    assert not is_choice(reason)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "credentials.yaml has",
+        "the deploy key lives in",
+        "deploy.sh 里面的",
+        "端口是",
+        "config/app.toml には",
+        "settings.py 에는",
+    ],
+)
+def test_a_clause_without_its_object_is_a_fragment(text: str) -> None:
+    assert is_fragment(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "credentials.yaml has the vault token path.",
+        "端口是 5433",
+        "設定は config/app.toml にある",
+        "포트는 5544예요",
+        "We went with it",
+    ],
+)
+def test_whole_clauses_are_not_fragments(text: str) -> None:
+    assert not is_fragment(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["SENTRY_DSN は .env.prod に書く", "모든 배포는 화요일에 한다.", "금요일에는 배포하지 않는다."]
+)
+def test_the_register_of_a_written_norm(text: str) -> None:
+    assert is_written_norm(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["サーバーは東京にある", "SENTRY_DSN は .env.prod に書きます", "포트는 5544예요.", "We deploy on Tuesdays."]
+)
+def test_speech_is_not_a_written_norm(text: str) -> None:
+    assert not is_written_norm(text)

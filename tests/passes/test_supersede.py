@@ -18,6 +18,8 @@ from mimomem.passes.supersede import replaced_clauses, supersedes, without_claus
         ("Use bun instead of pnpm for installs", "Always use pnpm for installs"),
         ("Redis runs on port 6380 now", "Redis runs on port 6379"),
         ("The API base URL is https://api.acme.dev/v2", "The API base URL is https://api.acme.dev/v1"),
+        ("세션 만료 시간을 60분으로 바꿨어요", "세션 만료 시간은 30분이에요"),  # particles differ, the key is one
+        ("캐시 TTL을 900초로 늘렸어요", "캐시 TTL은 600초예요"),
     ],
 )
 def test_newer_values_supersede(new: str, old: str) -> None:
@@ -30,6 +32,7 @@ def test_newer_values_supersede(new: str, old: str) -> None:
         ("prod 数据库端口是 5432", "staging 数据库端口是 5433"),
         ("Always run ruff before committing", "Always run the tests before pushing"),
         ("Postgres runs on port 5432", "Redis runs on port 6379"),
+        ("세션 만료 시간을 60분으로 바꿨어요", "캐시 TTL은 600초예요"),
         ("staging 数据库端口是 5433", "staging 数据库端口是 5433 (user, 2026-11-27, s:aaaaaaaa)"),
         ("", "anything"),
     ],

@@ -1,0 +1,48 @@
+"""Korean sentence grammar for :mod:`mimomem.history.sentence`: sentence-final endings (-까 / -요 /
+-다 / -세요), particles and the few adverbs that carry mood, modality and scope - closed classes, not
+topic words.  Hangul syllables are U+AC00..U+D7A3; a syllable's final consonant is (code - 0xAC00) % 28.
+"""
+
+from __future__ import annotations
+
+import re
+
+KO_QUESTION_END = re.compile(
+    r"(?:까|까요|나요|니|냐|냐고|가요|죠|는지|은지|인지|ㄴ지|던가|던가요|래요|을래|ㄹ래|을래요|ㄹ래요|려나|는가)\s*[.!~]*\s*$"
+)
+"""Interrogative endings: -(ㅂ니)까, -나요, -니 / -냐, -(인)가요, -죠, -는지 (embedded), -ㄹ래(요)."""
+KO_EMBEDDED = re.compile(r"(?:는지|은지|인지|ㄴ지|을지|ㄹ지|던지)(?=\s|$|[,.])")
+"""An embedded interrogative clause ("…는지 궁금해요", "30일인지 90일인지 알려줄 수 있어요")."""
+KO_WH = re.compile(
+    r"(?:^|\s)(?:뭐|무엇|무슨|어디|언제|누구|누가|왜|어떻게|어떤|몇|얼마|어느)(?!\S*(?:나|든지|든|도)(?:\s|$))"
+)
+"""Question words not bound by 나 / 든 / 도 (누구나, 언제든, 아무도: universals, not questions)."""
+KO_REQUEST_END = re.compile(
+    r"(?:주세요|줘요|줘|둬요|둬|봐요|봐|놔요|놔|주십시오|주시겠어요|세요|십시오|하자|합시다|해라|하라|마세요|마십시오|마라|마요|말아요|말아\s*줘|줄래요|줄래|줄\s*수\s*있어요)"
+    r"\s*[.!~]*\s*$"
+)
+"""Imperative and propositive endings: -(아/어) 주세요, -세요, -십시오, -자 / -ㅂ시다, -지 마(세요)."""
+KO_NOW = re.compile(r"지금|일단|우선|당장|이번에|이번엔|오늘|잠깐|먼저")
+KO_DEONTIC = re.compile(
+    r"야\s*(?:한다|해요|합니다|해|됩니다|돼요|된다|함)|반드시|꼭|절대|금지|지\s*마|지\s*말|면\s*안\s*(?:돼|됩니다|된다)|는\s*안\s*(?:돼|됩니다|된다)"
+    r"|않는다\s*$|필요하다\s*$|필요합니다\s*$"
+)
+"""Modality: -아야 하다 (must), 반드시 / 꼭 / 절대, 금지, -지 마(세요), -면 안 되다, -지 않는다."""
+KO_PROHIBITION = re.compile(r"지\s*마|지\s*말|금지|면\s*안\s*(?:돼|됩니다|된다)|않는다\s*$")
+KO_STRONG_SCOPE = re.compile(r"앞으로|항상|언제나|매번|모든|늘\s|절대|무조건|반드시|이후로|계속|누구도|아무도")
+KO_WEAK_SCOPE = re.compile(r"전에|전에는|때|마다|할\s*때|경우")
+KO_CHOICE = re.compile(r"기로\s*(?:했|하였|결정)|(?:으)?로\s*(?:정했|결정했|정하였|결정)|채택|선택했|대신")
+KO_REASON = re.compile(r"때문|이유는|이유가|왜냐하면|(?:아|어|해)서요?\s*[.]?\s*$")
+
+
+def hangul(text: str) -> bool:
+    return not text.isascii() and any("\uac00" <= ch <= "\ud7a3" for ch in text)
+
+
+def ko_plain_present(text: str) -> bool:
+    """A Korean sentence ending on the plain present -ㄴ다 / -는다 (붙인다, 한다, 않는다)."""
+    flat = text.strip().rstrip(".。!")
+    if len(flat) < 2 or flat[-1] != "다":
+        return False
+    before = flat[-2]
+    return before == "는" or ("\uac00" <= before <= "\ud7a3" and (ord(before) - 0xAC00) % 28 == 4)
