@@ -62,7 +62,7 @@ def mimomem_scanner() -> Scanner:
     from mimomem.common.redaction import redact
     from mimomem.common.secrets import scan_secrets
 
-    return lambda text: bool(scan_secrets(text)) or redact(text) != text
+    return lambda text: bool(scan_secrets(text)) or redact(text, before="") != text
 
 
 def detect_secrets_scanner(plugin: str | None, suffix: str) -> Scanner | None:
@@ -103,14 +103,22 @@ def stored(cases: list[dict[str, Any]]) -> list[str]:
     """
     from mimomem.common.redaction import redact
 
-    return [
-        c["text"] for c in cases if c["secret"] and any(v in redact(t) for t in turns(c) for v in c.get("values", []))
-    ]
+    def kept(case: dict[str, Any]) -> bool:
+        texts = turns(case)
+        said = [redact(t, before=texts[i - 1] if i else "") for i, t in enumerate(texts)]
+        return any(v in t for t in said for v in case.get("values", []))
+
+    return [c["text"] for c in cases if c["secret"] and kept(c)]
 
 
 def _seen(scan: Scanner, case: dict[str, Any], ours: bool) -> bool:
     """Did ``scan`` report the case: mimomem turn by turn, a dependency on the whole text."""
-    return any(scan(t) for t in turns(case)) if ours else scan(case["text"])
+    if not ours:
+        return scan(case["text"])
+    from mimomem.common.redaction import redact
+
+    texts = turns(case)  # each turn read after the one before it, as the transcript reader does
+    return any(scan(t) or redact(t, before=texts[i - 1] if i else "") != t for i, t in enumerate(texts))
 
 
 def count(scan: Scanner, cases: list[dict[str, Any]], ours: bool = False) -> dict[str, Any]:

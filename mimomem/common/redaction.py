@@ -26,11 +26,28 @@ _SEEN_LIMIT = 8 << 20
 _seen_chars = 0
 
 
-def redact(text: str) -> str:
-    """``text`` with every likely secret replaced by ``[redacted <kind>]`` (idempotent)."""
-    global _seen_chars
+_before = ""
+"""The end of the text redacted last: a label it ended on may have its value in the next text."""
+_BEFORE_CHARS = 120
+
+
+def redact(text: str, before: str | None = None) -> str:
+    """``text`` with every likely secret replaced by ``[redacted <kind>]`` (idempotent).
+
+    ``before`` is the text that came just before (a turn asking "What's the admin password?" whose
+    answer ``text`` is "it's X"); by default, the text this process redacted last (a transcript is
+    redacted block by block, in order).
+    """
+    global _seen_chars, _before
     if not text:
         return text
+    prev = _before if before is None else before[-_BEFORE_CHARS:]
+    _before = text[-_BEFORE_CHARS:]
+    answered = _answered(prev, text)
+    if answered != text:
+        from mimomem.common.secrets import redact_secrets
+
+        return _value_alone(answered) or redact_secrets(answered)
     done = _SEEN.get(text)
     if done is not None:
         return done
@@ -71,6 +88,19 @@ def _value_alone(text: str) -> str | None:
         return None
     at = text.index(token)
     return f"{text[:at]}{MARK}credential-alone]{text[at + len(token) :]}"
+
+
+def _answered(before: str, text: str) -> str:
+    """``text`` with the values it gives for a label ``before`` ended on redacted (usually unchanged)."""
+    if not before or not any(c.isalpha() for c in before[-40:]):
+        return text
+    from mimomem.common.secret_clauses import continued
+
+    out, pos = [], 0
+    for kind, start, stop in continued(before, text[: 2 * _BEFORE_CHARS]):
+        out.append(f"{text[pos:start]}{MARK}{kind}]")
+        pos = stop
+    return "".join(out) + text[pos:] if out else text
 
 
 def was_redacted(text: str) -> bool:

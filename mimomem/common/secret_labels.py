@@ -36,7 +36,19 @@ Span = tuple[str, int, int]
 _PASSWORD_HEADS = (
     *("password", "passwd", "passphrase", "pass phrase", "pass-phrase", "passcode", "pwd", "pw", "pin", "pass"),
     "code",  # only after a word that makes it a credential: access / security / recovery / verification code
-    *("密码", "密碼", "口令", "暗码", "暗碼", "通行码", "通行碼", "密码短语", "密碼短語"),  # Chinese (both scripts)
+    *(
+        "密码",
+        "密碼",
+        "口令",
+        "账密",
+        "帳密",
+        "暗码",
+        "暗碼",
+        "通行码",
+        "通行碼",
+        "密码短语",
+        "密碼短語",
+    ),  # Chinese (both scripts)
     *("安全码", "安全碼", "访问码", "訪問碼", "恢复码", "恢復碼", "备用码", "備用碼", "验证码", "驗證碼"),
     *("パスワード", "パスフレーズ", "パスコード", "暗証番号", "合言葉", "パス"),  # Japanese
     *("認証コード", "確認コード", "セキュリティコード", "リカバリーコード", "アクセスコード"),
@@ -59,7 +71,7 @@ _CODE_QUALIFIERS = (
 )
 """The words before "code" that make it a credential (a code of any other kind is not one)."""
 _KEY_HEADS = (
-    *("secret", "token", "apikey", "key", "credential", "creds", "auth"),
+    *("secret", "token", "apikey", "key", "credential", "creds", "auth", "ak", "sk"),
     *("密钥", "密鑰", "秘钥", "秘鑰", "金钥", "金鑰", "私钥", "私鑰", "令牌", "权杖", "權杖"),
     *("凭证", "憑證", "凭据", "憑據", "授权码", "授權碼"),
     *("トークン", "シークレット", "キー", "鍵", "認証情報", "資格情報", "クレデンシャル"),
@@ -74,7 +86,7 @@ for _head, _password in sorted(
     _HEADS.setdefault(_head[0], []).append((_head, _password))
 _PIN_SUFFIXES = (" codes", " code", " numbers", " number", "码", "碼", " 번호", "번호", "コード", "番号")
 NEEDLES = (
-    *("pass", "pw", "pin", "secret", "token", "apikey", "key", "cred", "auth", "code"),
+    *("pass", "pw", "pin", "secret", "token", "apikey", "key", "cred", "auth", "code", "ak", "sk"),
     *(h for h in (*_PASSWORD_HEADS, *_KEY_HEADS) if not h.isascii()),
 )
 """Lower-case strings every head starts with: a label is looked for only where one of them is."""
@@ -153,6 +165,8 @@ def _head_at(text: str, low: str, at: int) -> tuple[int, bool] | None:
                 return None
             if head in ("auth", "pass") and text[end : end + 1] not in (":", "=", '"', "'"):
                 return None  # "auth" and "pass" are heads only as key names ("auth: x", DB_PASS=x)
+            if head in ("ak", "sk") and not text[at:end].isupper():
+                continue  # AK / SK (access key, secret key) are heads in capitals only
         return end, password
     return None
 
@@ -284,7 +298,7 @@ def _value_at(text: str, v: int) -> tuple[int, int, bool, int]:
 def _more(text: str, i: int) -> int:
     """Where the next value of a list starts ("A / B", "A and B", "A、B"), else -1."""
     q = _skip(text, i)
-    if text.startswith(("/", ",", "，", "、", "&", "和", "与", "與", "及", "및", "と"), q):
+    if text.startswith(("/", "／", ",", "，", "、", "&", "和", "与", "與", "及", "및", "と"), q):
         return _skip(text, q + 1)
     if text[q : q + 3].lower() == "and" and text[q + 3 : q + 4] in (" ", "\t"):
         return _skip(text, q + 3)
@@ -297,6 +311,8 @@ def _starts_word(text: str, at: int) -> bool:
 
 def _camel_words(value: str) -> bool:
     """A type or class name: capitalised words and digits (``X448PublicKey``, ``Ed25519PrivateKey``)."""
+    if not value.isalnum():
+        return False  # a sign inside (EbqI!Mfvg7) is a chosen password's, never a class name's
     rest, i, words = [], 0, 0
     while i < len(value):
         c = value[i]
@@ -426,6 +442,7 @@ def label_values(text: str, *, prefilter: bool = True) -> Iterator[Span]:
         end, password = found
         head = low[at:end]
         kind = "password-after-label" if password else "secret-after-label"
+        first = False
         for v, linked in _value_starts(text, end):
             if not linked and head in ("pin", "code"):
                 continue  # "Pin python3-foo": the verb; "authorization_code #475": a name
@@ -449,6 +466,12 @@ def label_values(text: str, *, prefilter: bool = True) -> Iterator[Span]:
                 first = True
             if first:
                 break
+        if not first:  # the value later in the clause, in the next sentence, or joined to the head in a name
+            from mimomem.common.secret_clauses import after_head
+
+            for start, stop in after_head(text, at, end, password):
+                yield kind, start, stop
+                done = stop
 
 
 LABEL_RULES = (label_values,)

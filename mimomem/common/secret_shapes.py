@@ -223,6 +223,7 @@ PROVIDER_RULES: list[Rule] = [
     ),
     _rule("square-token", _B + r"(sq0(?:atp|csp|idp)-[A-Za-z0-9_\-]{22,43}|EAAA[A-Za-z0-9_\-]{60})" + _E, _body(4)),
     _rule("alibaba-key-id", r"(?<![A-Za-z0-9])(LTAI[A-Za-z0-9]{16,20})(?![A-Za-z0-9])", _body(4)),
+    _rule("tencent-secret-id", r"(?<![A-Za-z0-9])(AKID[A-Za-z0-9]{32})(?![A-Za-z0-9])", _body(4)),
     _rule(
         "azure-ad-client-secret",
         r"(?<![A-Za-z0-9_~.\-])([A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34})" + _E,
@@ -318,6 +319,7 @@ NEEDLES: dict[str, tuple[str, ...]] = {
     "ai-provider-key": ("pplx-", "gsk_", "r8_", "xai-"),
     "square-token": ("sq0", "eaaa"),
     "alibaba-key-id": ("ltai",),
+    "tencent-secret-id": ("akid",),
     "azure-ad-client-secret": ("q~",),
     "artifactory-token": ("akcp", "cmvmdgtu"),
     "onepassword-token": ("ops_eyj", "a3-"),

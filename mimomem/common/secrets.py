@@ -20,6 +20,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 
 from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
+from mimomem.common.secret_commands import OPTION_RULES
 from mimomem.common.secret_context import CONTEXT_RULES
 from mimomem.common.secret_labels import LABEL_RULES
 from mimomem.common.secret_needles import NeedleFinder, needle_text
@@ -109,7 +110,7 @@ def _iter_raw(text: str) -> Iterator[tuple[str, int, int]]:
             value = m.group(group)
             if check is None or check(value):
                 yield kind, m.start(group), m.end(group)
-    for rule in RECORD_RULES + CONTEXT_RULES + PHRASE_RULES + LABEL_RULES:
+    for rule in RECORD_RULES + CONTEXT_RULES + PHRASE_RULES + LABEL_RULES + OPTION_RULES:
         yield from rule(text)
 
 
@@ -130,7 +131,24 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
             allowed.append((start, end, kind))
             continue
         spans.append((start, end, kind))
-    return sorted(spans)
+    return sorted(spans + _again(text, spans))
+
+
+def _again(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Every other place a found value stands in ``text``: a key pasted twice, the second time bare."""
+    more: list[tuple[int, int, str]] = []
+    for start, end, kind in spans:
+        value = text[start:end]
+        if len(value) < 6:
+            continue
+        at = text.find(value)
+        while at != -1:
+            stop = at + len(value)
+            line = text[text.rfind("\n", 0, at) + 1 : (text.find("\n", stop) + 1 or len(text) + 1) - 1]
+            if ALLOW_MARKER not in line and not any(s < stop and at < e for s, e, _ in spans + more):
+                more.append((at, stop, kind))
+            at = text.find(value, at + 1)
+    return more
 
 
 def scan_secrets(text: str) -> list[SecretFinding]:

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mimomem.common import secret_context, secrets
+from mimomem.common.secret_commands import OPTION_RULES
 from mimomem.common.secret_labels import LABEL_RULES
 from mimomem.common.secret_needles import NeedleFinder, needle_text, trie_pattern
 from mimomem.common.secret_phrases import PHRASE_RULES
@@ -80,6 +81,8 @@ def reference_raw(text: str) -> list[tuple[str, int, int]]:
         out.extend(phrase_rule(text, prefilter=False))
     for label_rule in LABEL_RULES:
         out.extend(label_rule(text, prefilter=False))
+    for option_rule in OPTION_RULES:  # no prefilter of its own
+        out.extend(option_rule(text))
     return out
 
 
