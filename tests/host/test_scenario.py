@@ -54,6 +54,22 @@ def test_sessions_become_turns_steps_and_denials(tmp_path: Path) -> None:
     assert edits and all(Path(str(c.input["file_path"])).is_relative_to(tmp_path / "lanhai-billing") for c in edits)
 
 
+def _agent_shell(home: Path, command: str) -> subprocess.CompletedProcess[str]:
+    """``command`` as the host runs the agent's Bash: ``bash -c "source <shell snapshot> && ..."``."""
+    snapshots = home / ".claude" / "shell-snapshots"
+    snapshots.mkdir(parents=True, exist_ok=True)
+    snapshot = snapshots / "snapshot-bash-1-test.sh"
+    snapshot.write_text((home / ".bashrc").read_text())
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    return subprocess.run(
+        ["bash", "-c", f"source {snapshot} 2>/dev/null || true && {command}"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def test_stub_prints_the_recorded_output_once_and_exits_with_its_status(tmp_path: Path) -> None:
     home = tmp_path / "home"
     install_stubs(home, {"pnpm", "git", "tee"})
@@ -63,15 +79,31 @@ def test_stub_prints_the_recorded_output_once_and_exits_with_its_status(tmp_path
     step = next(s for t in scenarios[0].script.turns for s in t.steps if s.tools[0].name == "Bash")
     assert step.before is not None
     step.before()  # poetry install: an error
+    run = _agent_shell(home, "pnpm install | tee /dev/null")
+    assert run.returncode == 1 and run.stdout.count("Poetry was unable to find a compatible version") == 1
+
+
+def test_the_hosts_own_shells_run_the_real_programs_and_leave_the_output(tmp_path: Path) -> None:
+    """The host makes its shell snapshot by sourcing ``~/.bashrc`` in ``bash -c -l`` and running ``sed``
+    (and more) there: a stubbed program called so runs for real, and the recorded output waits for the
+    agent's call (before, every session's first scripted command showed nothing)."""
+    home = tmp_path / "home"
+    install_stubs(home, {"pnpm", "sed"})
+    scenarios = load_scenarios(DEVSET, tmp_path, home)
+    step = next(s for t in scenarios[0].script.turns for s in t.steps if s.tools[0].name == "Bash")
+    assert step.before is not None
+    step.before()
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
-    run = subprocess.run(
-        ["bash", "-c", f"source {home}/.bashrc; pnpm install | tee /dev/null"],
+    making = subprocess.run(
+        ["bash", "-c", "-l", f"source {home}/.bashrc < /dev/null\necho alias x | sed -e 's/x/y/'"],
         env=env,
         capture_output=True,
         text=True,
         check=False,
     )
-    assert run.returncode == 1 and run.stdout.count("Poetry was unable to find a compatible version") == 1
+    assert making.returncode == 0 and making.stdout == "alias y\n"
+    run = _agent_shell(home, "pnpm install")
+    assert run.returncode == 1 and "Poetry was unable to find a compatible version" in run.stdout
 
 
 def test_repository_holds_the_scripts_the_sessions_run() -> None:

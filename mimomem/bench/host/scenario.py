@@ -114,12 +114,33 @@ def program_words(command: str) -> list[str]:
     return out
 
 
+AGENT_SHELL = '"source "*/shell-snapshots/*'
+"""How the host (2.1.x) starts the agent's ``Bash`` commands: ``bash -c "source <shell snapshot> ... <command>"``.
+Its own shells (the one making that snapshot runs ``sed`` and more after sourcing ``~/.bashrc``) look
+different, and must get the real programs: a recorded output they printed would be gone before the
+agent's call (every session's first scripted command showed nothing, found by an independent run)."""
+SCRIPT = "--script"
+"""The stub's first argument from a generated ``./script``: only the agent runs those."""
+HOST_OWN = frozenset({"grep"})
+"""Programs the host's shell snapshot replaces with its own (``grep`` is its bundled ugrep): a recorded
+output of theirs is not reproduced (the run counts such a call among the outputs that differ)."""
+
+
 def stub_script(home: Path) -> str:
-    """``~/.mimomem-stub/stub``: prints the current event's output once, passes a pipe through after."""
+    """``~/.mimomem-stub/stub NAME ARGS``: in the agent's shell, prints the current event's output once and
+    passes a pipe through after; in any other shell, runs the real ``NAME``."""
     state = home / STUB_DIR
     return (
         "#!/bin/sh\n"
         f'd="{state}"\n'
+        'name="$1"; shift\n'
+        f'if [ "$name" != "{SCRIPT}" ] && [ -r "/proc/$PPID/cmdline" ]; then\n'
+        '  shell=$(/usr/bin/tr "\\000" "\\n" < "/proc/$PPID/cmdline" | /usr/bin/sed -n 3p)\n'
+        '  case "$shell" in\n'
+        f"    {AGENT_SHELL}) ;;\n"
+        '    *) exec /usr/bin/env "$name" "$@" ;;\n'
+        "  esac\n"
+        "fi\n"
         'code=$(/bin/cat "$d/code" 2>/dev/null || echo 0)\n'
         'if [ -f "$d/printed" ]; then\n'
         "  if [ -p /dev/stdin ]; then /bin/cat; fi\n"
@@ -139,7 +160,7 @@ def install_stubs(home: Path, programs: set[str]) -> None:
     stub.write_text(stub_script(home), encoding="utf-8")
     stub.chmod(0o755)
     names = sorted(p for p in programs if re.fullmatch(r"[A-Za-z0-9_.:+-]+", p) and "/" not in p)
-    lines = [f'{name}() {{ "{stub}" "$@"; }}' for name in names]
+    lines = [f'{name}() {{ "{stub}" {name} "$@"; }}' for name in names]
     (home / ".bashrc").write_text("# mimomem host scenarios: recorded programs\n" + "\n".join(lines) + "\n")
 
 
@@ -294,7 +315,7 @@ def repository_files(devset: Path, project: str) -> dict[str, str]:
             for ev in session.get("events") or []:
                 for word in program_words(str(ev.get("bash") or "")) if isinstance(ev, dict) else []:
                     if word.startswith("./"):
-                        files[word[2:]] = f'#!/bin/sh\nexec "$HOME/{STUB_DIR}/stub" "$@"\n'
+                        files[word[2:]] = f'#!/bin/sh\nexec "$HOME/{STUB_DIR}/stub" {SCRIPT} "$@"\n'
     return files
 
 
