@@ -23,7 +23,13 @@ from typing import Any
 import yaml
 
 HERE = Path(__file__).resolve().parent
-SPLITS = {"dev": HERE / "dev.yaml", "heldout": HERE / "heldout.yaml", "heldout2": HERE / "heldout2.yaml"}
+SPLITS = {
+    "dev": HERE / "dev.yaml",
+    "heldout": HERE / "heldout.yaml",
+    "heldout2": HERE / "heldout2.yaml",
+    "supersede-dev": HERE / "supersede-dev.yaml",
+    "supersede-split": HERE / "supersede-split.yaml",
+}
 QUESTION_KIND = {
     "rule": "instruction",
     "decision": "decision",
@@ -32,6 +38,7 @@ QUESTION_KIND = {
     "failure": "failure",
     "workflow": "workflow",
     "superseded": "superseded",
+    "kept-both": "fact",
 }
 """Case kind -> e2e question kind (cases of what must not be kept ask no question)."""
 
@@ -45,7 +52,7 @@ def _writer() -> Any:
 
 
 def load(split: str) -> dict[str, Any]:
-    """The cases of ``split`` (``dev``, ``heldout`` or ``heldout2``), each with its sessions as event lists."""
+    """The cases of ``split`` (a key of :data:`SPLITS`), each with its sessions as event lists."""
     data = yaml.safe_load(SPLITS[split].read_text(encoding="utf-8"))
     for case in data["cases"]:
         case["sessions"] = case.get("sessions") or [case["events"]]

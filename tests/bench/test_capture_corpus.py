@@ -53,3 +53,15 @@ def test_both_splits_hold_every_kind_and_load_as_e2e_sets() -> None:
         assert {q.kind for q in devset.questions} >= {"instruction", "decision", "fact", "found", "distractor"}
     held = sizes["heldout"] + sizes["heldout2"]
     assert 0.25 <= held / (sizes["dev"] + held) <= 0.5
+
+
+def test_the_supersession_splits_hold_both_kinds_and_load_as_e2e_sets() -> None:
+    build = _build()
+    for split, least in (("supersede-dev", (20, 10)), ("supersede-split", (8, 5))):
+        cases = build.load(split)["cases"]
+        kinds = Counter(c["kind"] for c in cases)
+        assert set(kinds) == {"superseded", "kept-both"}, split
+        assert (kinds["superseded"], kinds["kept-both"]) >= least
+        assert all(len(c["sessions"]) >= 2 and c.get("expect") for c in cases)
+        assert all(c.get("forbid") for c in cases if c["kind"] == "superseded")
+        load_devset(ROOT / f"e2e-{split}")  # every answer and stale value is in a transcript
