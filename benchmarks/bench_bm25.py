@@ -71,7 +71,7 @@ class MimomemEngine:
             self.core_cls, self.tokenize = _bm25_py.BM25Core, _tokenizer_py.tokenize_bigram
         self.parsed = parsed
         if parsed:
-            from mimomem import parse_query
+            from mimomem.text.query import parse_query
 
             self.parse_query = parse_query
             parse_query("预热结巴分词")  # load jieba's dictionary before the timing

@@ -50,8 +50,9 @@ from pathlib import Path
 import pytest
 
 import mimomem
-from mimomem import CuratedMemory, parse_query, tokenize
+from mimomem import CuratedMemory, tokenize
 from mimomem.text._bm25_py import fts5_idf, fts5_term_score
+from mimomem.text.query import parse_query
 
 SEED = 20261130
 QUERY_SEED = 7

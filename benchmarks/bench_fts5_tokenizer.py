@@ -152,7 +152,7 @@ def test_build(benchmark: Any, case: str, tmp_path: Path) -> None:
     pytest.importorskip("apsw")
     try:
         mimomem.sqlite.loadable_path()
-    except mimomem.SqliteExtensionError as exc:
+    except mimomem.errors.SqliteExtensionError as exc:
         pytest.skip(str(exc))
     docs = corpus.documents(corpus.size_arg(os.environ.get("MIMOMEM_BENCH_DOCS", "1k")))
     benchmark.pedantic(build, args=(case, docs, tmp_path / "index.db"), rounds=3)
@@ -167,7 +167,7 @@ def main(argv: list[str]) -> int:
     try:
         mimomem.sqlite.loadable_path()
         import apsw  # noqa: F401
-    except (ImportError, mimomem.SqliteExtensionError) as exc:
+    except (ImportError, mimomem.errors.SqliteExtensionError) as exc:
         print(f"cannot run: {exc}", file=sys.stderr)
         return 1
     docs, queries = corpus.documents(args.docs), corpus.queries()

@@ -98,7 +98,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 def bench_query(n: int, runs: int = 1) -> dict[str, dict[str, float]]:
     """Build time, native load and per-backend latencies for ``n`` documents (seconds)."""
-    from mimomem import DocumentIndex
+    from mimomem.search.document_index import DocumentIndex
 
     docs = corpus.documents(n)
     queries = corpus.queries()
@@ -200,7 +200,7 @@ def test_reconcile_unchanged(benchmark, reconciled_tree):
 
 @pytest.fixture(scope="module")
 def document_index():
-    from mimomem import DocumentIndex
+    from mimomem.search.document_index import DocumentIndex
 
     n = corpus.size_arg(os.environ.get("MIMOMEM_BENCH_DOCS", "1k"))
     index = DocumentIndex()

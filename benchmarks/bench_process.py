@@ -34,7 +34,7 @@ CHILD = """
 import sys, time, json
 t = time.process_time
 start = t()
-from mimomem import DocumentIndex
+from mimomem.search.document_index import DocumentIndex
 imported = t()
 db, backend, retrieval, query = sys.argv[1:5]
 with DocumentIndex(db) as index:
@@ -59,7 +59,7 @@ def label(backend: str, retrieval: str) -> str:
 
 
 def measure(n: int, workdir: Path, runs: int) -> dict[str, Any]:
-    from mimomem import DocumentIndex
+    from mimomem.search.document_index import DocumentIndex
 
     db = workdir / f"bench-{n}.db"
     start = time.process_time()

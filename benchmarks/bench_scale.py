@@ -66,7 +66,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def work_build(n: int, workdir: Path) -> dict[str, Any]:
-    from mimomem import DocumentIndex
+    from mimomem.search.document_index import DocumentIndex
 
     docs = corpus.documents(n)
     db = workdir / "bench.db"
@@ -84,7 +84,7 @@ def work_query(n: int, workdir: Path) -> dict[str, Any]:
     0.1's query: one ranking), and the backend's ranking alone, per backend: p50 / p95 CPU ms."""
     import inspect
 
-    from mimomem import DocumentIndex
+    from mimomem.search.document_index import DocumentIndex
 
     queries = corpus.queries()
     index = DocumentIndex(workdir / "bench.db")

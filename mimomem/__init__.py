@@ -3,11 +3,11 @@
 Files are the truth; every index is a rebuildable cache.  The text engine tokenizes
 CJK as character bigrams and Latin as words, and ranks with SQLite FTS5's exact bm25().
 
-The public names below are imported on first use (PEP 562), so ``import mimomem`` is
-cheap: a Claude Code hook runs on every prompt and must not pay for the whole library.
-The names come in four tiers: ``ENGINE`` (the text engine), ``STORES`` (tree, search cache,
-curated store, history), ``MEMORY_FLOOR`` (who asks and who writes, the fused search, context for a model)
-and ``ERRORS`` (from ``mimomem.errors``, imported on first use too).
+The public API is the short list ``PUBLIC`` below, one line a name (docs/python-api.md says what
+each is for): the engine, the stores, the memory floor the CLI, the MCP server and the hooks call,
+and the error kinds.  Every error class is ``mimomem.errors.X``.  A name is imported on first use
+(PEP 562), so ``import mimomem`` is cheap: a Claude Code hook runs on every prompt and must not pay
+for the whole library.
 """
 
 from __future__ import annotations
@@ -17,176 +17,111 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see mimo
 if TYPE_CHECKING:
     from typing import Any
 
-    from mimomem.common.secrets import SecretFinding, ensure_no_secrets, scan_secrets
-    from mimomem.context.assemble import Context, prompt_context, session_context
-    from mimomem.context.estimate import estimate_tokens, truncate_to_tokens
-    from mimomem.context.instructions import memory_instructions, recall_reminder
-    from mimomem.curated.injection import render_injection
-    from mimomem.curated.memory import BulkResult, ForgetResult, InspectReport, Memory, MemoryStatus, Problem, Recalled
-    from mimomem.curated.store import CuratedMemory
-    from mimomem.errors import (
-        BadMemoryPathError,
-        CorruptDatabaseError,
-        CuratedError,
-        DiskFullError,
-        DuplicateMemoryError,
-        ExtensionNotBuiltError,
-        ForeignDatabaseError,
-        GlossaryError,
-        HistoryError,
-        HistoryLockedError,
-        HistorySourceError,
-        IndexFileError,
-        InputError,
-        InvalidAgentNameError,
-        InvalidCuratedIdError,
-        InvalidFileNameError,
-        InvalidFloorError,
-        InvalidLimitError,
-        InvalidMemoryError,
-        InvalidMemoryIdError,
-        InvalidRetrievalError,
-        InvalidScopeError,
-        InvalidTypeError,
-        LoadExtensionUnsupportedError,
-        LocationError,
-        MemoryNotFoundError,
-        MemoryRootNotFoundError,
-        MimomemError,
-        ModelEndpointError,
-        NoProjectRootError,
-        NotInWriterAllowlistError,
-        NotOwnerError,
-        OutsideAllowedAreaError,
-        OutsideRootError,
-        PassError,
-        ProjectIdError,
-        RefusedError,
-        ReservedForRoleError,
-        ReservedTaskPathError,
-        SchemaTooNewError,
-        SecretRefusedError,
-        SqliteExtensionError,
-        StaleTokenizerIndexError,
-        StoreError,
-        TokenizerUnavailableError,
-        TranscriptReadError,
-        UnavailableError,
-        UnknownBackendError,
-        UnknownModeError,
-        UsageError,
-        WriteDeniedError,
-        WritingDisabledError,
-    )
-    from mimomem.history.history_store import HistoryStore
-    from mimomem.search.backends import Backend
-    from mimomem.search.document_index import DocumentIndex
-    from mimomem.search.everything import search_everything
-    from mimomem.search.hits import DocumentHit, Found, Results
-    from mimomem.search.memory_index import IndexStats, MemoryIndex
-    from mimomem.search.params import Filters
-    from mimomem.search.reconcile import ReconcileReport
-    from mimomem.text.bm25 import BM25Index, Hit
-    from mimomem.text.query import Query, Term, parse_query
-    from mimomem.text.tokens import Token, tokenize, tokenize_many
-    from mimomem.tree.layout import PathClass, classify_path
-    from mimomem.tree.memory_tree import MemoryTree
-    from mimomem.tree.project import ProjectIdentity, project_id
-    from mimomem.tree.templates import NoteEntry
-    from mimomem.tree.where import Where, locate
-    from mimomem.tree.writer import Writer
+    from mimomem import errors as errors
+    from mimomem.context.assemble import prompt_context as prompt_context
+    from mimomem.context.assemble import session_context as session_context
+    from mimomem.curated.store import CuratedMemory as CuratedMemory
+    from mimomem.errors import InputError as InputError
+    from mimomem.errors import MimomemError as MimomemError
+    from mimomem.errors import RefusedError as RefusedError
+    from mimomem.errors import StoreError as StoreError
+    from mimomem.errors import UnavailableError as UnavailableError
+    from mimomem.history.history_store import HistoryStore as HistoryStore
+    from mimomem.memory.search import search as search_memory
+    from mimomem.memory.writes import forget as forget
+    from mimomem.memory.writes import note as note
+    from mimomem.memory.writes import remember as remember
+    from mimomem.memory.writes import write as write
+    from mimomem.search.memory_index import MemoryIndex as MemoryIndex
+    from mimomem.search.params import Filters as Filters
+    from mimomem.text.bm25 import BM25Index as BM25Index
+    from mimomem.text.tokens import Token as Token
+    from mimomem.text.tokens import tokenize as tokenize
+    from mimomem.tree.memory_tree import MemoryTree as MemoryTree
+    from mimomem.tree.where import Where as Where
+    from mimomem.tree.where import locate as locate
+    from mimomem.tree.writer import Writer as Writer
 
 __version__ = "0.1.0"
 
-ENGINE: dict[str, str] = {
-    "Token": "mimomem.text.tokens",
-    "tokenize": "mimomem.text.tokens",
-    "tokenize_many": "mimomem.text.tokens",
-    "Query": "mimomem.text.query",
-    "Term": "mimomem.text.query",
-    "parse_query": "mimomem.text.query",
-    "BM25Index": "mimomem.text.bm25",
-    "Hit": "mimomem.text.bm25",
+PUBLIC: dict[str, tuple[str, str]] = {
+    # the engine: tokens and BM25, pure computation over strings
+    "Token": ("mimomem.text.tokens", "Token"),
+    "tokenize": ("mimomem.text.tokens", "tokenize"),
+    "BM25Index": ("mimomem.text.bm25", "BM25Index"),
+    # the stores: the memory tree (the truth), its search cache, the curated store, the transcript history
+    "MemoryTree": ("mimomem.tree.memory_tree", "MemoryTree"),
+    "MemoryIndex": ("mimomem.search.memory_index", "MemoryIndex"),
+    "CuratedMemory": ("mimomem.curated.store", "CuratedMemory"),
+    "HistoryStore": ("mimomem.history.history_store", "HistoryStore"),
+    # the memory floor: who asks and who writes, the one search, the writes, the context for a model
+    "locate": ("mimomem.tree.where", "locate"),
+    "Where": ("mimomem.tree.where", "Where"),
+    "Writer": ("mimomem.tree.writer", "Writer"),
+    "search_memory": ("mimomem.memory.search", "search"),
+    "Filters": ("mimomem.search.params", "Filters"),
+    "note": ("mimomem.memory.writes", "note"),
+    "write": ("mimomem.memory.writes", "write"),
+    "remember": ("mimomem.memory.writes", "remember"),
+    "forget": ("mimomem.memory.writes", "forget"),
+    "session_context": ("mimomem.context.assemble", "session_context"),
+    "prompt_context": ("mimomem.context.assemble", "prompt_context"),
+    # the errors: the root and its four kinds; every specific class is mimomem.errors.X
+    "errors": ("mimomem.errors", ""),
+    "MimomemError": ("mimomem.errors", "MimomemError"),
+    "InputError": ("mimomem.errors", "InputError"),
+    "RefusedError": ("mimomem.errors", "RefusedError"),
+    "StoreError": ("mimomem.errors", "StoreError"),
+    "UnavailableError": ("mimomem.errors", "UnavailableError"),
 }
-"""Tier 1, the text engine: tokens, queries and BM25, pure computation over strings."""
+"""Public name -> (the module that defines it, its name there; "" for the module itself)."""
 
-STORES: dict[str, str] = {
-    "MemoryTree": "mimomem.tree.memory_tree",
-    "PathClass": "mimomem.tree.layout",
-    "classify_path": "mimomem.tree.layout",
-    "ProjectIdentity": "mimomem.tree.project",
-    "project_id": "mimomem.tree.project",
-    "NoteEntry": "mimomem.tree.templates",
-    "MemoryIndex": "mimomem.search.memory_index",
+MOVED: dict[str, str] = {
     "DocumentIndex": "mimomem.search.document_index",
-    "IndexStats": "mimomem.search.memory_index",
-    "ReconcileReport": "mimomem.search.reconcile",
-    "Backend": "mimomem.search.backends",
-    "DocumentHit": "mimomem.search.hits",
-    "CuratedMemory": "mimomem.curated.store",
+    "Hit": "mimomem.text.bm25",
+    "Query": "mimomem.text.query",
+    "parse_query": "mimomem.text.query",
+    "tokenize_many": "mimomem.text.tokens",
+    "Found": "mimomem.memory.search",
+    "Results": "mimomem.memory.search",
+    "Context": "mimomem.context.assemble",
+    "estimate_tokens": "mimomem.context.estimate",
     "Memory": "mimomem.curated.memory",
     "Recalled": "mimomem.curated.memory",
-    "MemoryStatus": "mimomem.curated.memory",
-    "InspectReport": "mimomem.curated.memory",
-    "Problem": "mimomem.curated.memory",
-    "BulkResult": "mimomem.curated.memory",
-    "ForgetResult": "mimomem.curated.memory",
-    "HistoryStore": "mimomem.history.history_store",
-    "SecretFinding": "mimomem.common.secrets",
     "scan_secrets": "mimomem.common.secrets",
-    "ensure_no_secrets": "mimomem.common.secrets",
+    "search_everything": "mimomem.memory.search",
 }
-"""Tier 2, the stores: the memory tree (the truth), its search cache, the curated store, the
-trajectory history, and the secret scanner every write passes."""
-
-MEMORY_FLOOR: dict[str, str] = {
-    "Where": "mimomem.tree.where",
-    "locate": "mimomem.tree.where",
-    "Writer": "mimomem.tree.writer",
-    "Filters": "mimomem.search.params",
-    "Found": "mimomem.search.hits",
-    "Results": "mimomem.search.hits",
-    "search_everything": "mimomem.search.everything",
-    "Context": "mimomem.context.assemble",
-    "session_context": "mimomem.context.assemble",
-    "prompt_context": "mimomem.context.assemble",
-    "memory_instructions": "mimomem.context.instructions",
-    "recall_reminder": "mimomem.context.instructions",
-    "render_injection": "mimomem.curated.injection",
-    "estimate_tokens": "mimomem.context.estimate",
-    "truncate_to_tokens": "mimomem.context.estimate",
-}
-"""Tier 3, the memory floor: who is asking (``Where``) and who writes (``Writer``), one search over
-the tree and the curated store, and the context handed to a model within a token budget."""
-
-
-REMOVED: dict[str, str] = {
-    "MemoryHit": "Found",
-    "SearchResults": "Results",
-}
-"""Removed names -> the name to use (every memory search returns ``Results`` of ``Found``);
-asking for a removed name is an ``AttributeError`` that names the one to use."""
+"""Names that were public in 0.1 and are not now -> where to import them from (the ones asked for most);
+``mimomem.X`` for an error class names ``mimomem.errors.X``."""
 
 
 def __getattr__(name: str) -> Any:
-    """Import a public name on first use."""
-    module = _LAZY.get(name)
-    if module is None:
-        if name in REMOVED:
-            raise AttributeError(
-                f"mimomem.{name} was removed (one result type per level); use mimomem.{REMOVED[name]}:"
-                " every memory search returns Results of Found, BM25Index.search Hit, DocumentIndex.search DocumentHit"
-            )
-        raise AttributeError(f"module 'mimomem' has no attribute {name!r}")
+    """Import a public name on first use; name the place of one that moved."""
+    found = PUBLIC.get(name)
+    if found is None:
+        raise AttributeError(_not_public(name))
     from importlib import import_module  # on first use: a hook process never imports importlib's package
 
-    value = getattr(import_module(module), name)
+    module = import_module(found[0])
+    value = getattr(module, found[1]) if found[1] else module
     globals()[name] = value
     return value
 
 
+def _not_public(name: str) -> str:
+    where = MOVED.get(name)
+    if where is None and name[:1].isupper() and name.endswith("Error"):
+        from mimomem import errors
+
+        where = "mimomem.errors" if hasattr(errors, name) else None
+    if where is None:
+        return f"module 'mimomem' has no attribute {name!r}"
+    use = "search" if name == "search_everything" else name
+    return f"mimomem.{name} is not a top-level name: from {where} import {use} (the public names: mimomem.__all__)"
+
+
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(PUBLIC))
 
 
 def native_available() -> bool:
@@ -196,174 +131,34 @@ def native_available() -> bool:
     return NATIVE
 
 
-ERRORS: tuple[str, ...] = (
-    "AgentSdkMissingError",
-    "AgentSdkOptionsError",
-    "BadMemoryPathError",
-    "CorruptDatabaseError",
-    "CuratedError",
-    "DiskFullError",
-    "DuplicateMemoryError",
-    "ExtensionNotBuiltError",
-    "ForeignDatabaseError",
-    "GlossaryError",
-    "HistoryError",
-    "HistoryLockedError",
-    "HistorySourceError",
-    "IndexFileError",
-    "InputError",
-    "InvalidAgentNameError",
-    "InvalidCuratedIdError",
-    "InvalidFileNameError",
-    "InvalidFloorError",
-    "InvalidLimitError",
-    "InvalidMemoryError",
-    "InvalidMemoryIdError",
-    "InvalidRetrievalError",
-    "InvalidScopeError",
-    "InvalidTypeError",
-    "LoadExtensionUnsupportedError",
-    "LocationError",
-    "MemoryNotFoundError",
-    "MemoryRootNotFoundError",
-    "MimomemError",
-    "ModelEndpointError",
-    "NoProjectRootError",
-    "NotInWriterAllowlistError",
-    "NotOwnerError",
-    "OutsideAllowedAreaError",
-    "OutsideRootError",
-    "PassError",
-    "ProjectIdError",
-    "RefusedError",
-    "ReservedForRoleError",
-    "ReservedTaskPathError",
-    "SchemaTooNewError",
-    "SecretRefusedError",
-    "SqliteExtensionError",
-    "StaleTokenizerIndexError",
-    "StoreError",
-    "TokenizerUnavailableError",
-    "TranscriptReadError",
-    "UnavailableError",
-    "UnknownBackendError",
-    "UnknownModeError",
-    "UsageError",
-    "WriteDeniedError",
-    "WritingDisabledError",
-)
-"""Tier 4, the errors a library call can raise: ``MimomemError``, its four kinds (``InputError``,
-``RefusedError``, ``StoreError``, ``UnavailableError``) and the specific classes under them.
-The errors of the command-line tools (``mimomem bench``, ``mimomem install``) stay in
-``mimomem.errors`` (and ``mimomem.bench``)."""
-
-_LAZY: dict[str, str] = {**ENGINE, **STORES, **MEMORY_FLOOR, **dict.fromkeys(ERRORS, "mimomem.errors")}
-"""Public name -> the module that defines it (imported on first use)."""
-
-
 __all__ = [
-    "AgentSdkMissingError",
-    "AgentSdkOptionsError",
     "BM25Index",
-    "Backend",
-    "BadMemoryPathError",
-    "BulkResult",
-    "Context",
-    "CorruptDatabaseError",
-    "CuratedError",
     "CuratedMemory",
-    "DiskFullError",
-    "DocumentHit",
-    "DocumentIndex",
-    "DuplicateMemoryError",
-    "ExtensionNotBuiltError",
     "Filters",
-    "ForeignDatabaseError",
-    "ForgetResult",
-    "Found",
-    "GlossaryError",
-    "HistoryError",
-    "HistoryLockedError",
-    "HistorySourceError",
     "HistoryStore",
-    "Hit",
-    "IndexFileError",
-    "IndexStats",
     "InputError",
-    "InspectReport",
-    "InvalidAgentNameError",
-    "InvalidCuratedIdError",
-    "InvalidFileNameError",
-    "InvalidFloorError",
-    "InvalidLimitError",
-    "InvalidMemoryError",
-    "InvalidMemoryIdError",
-    "InvalidRetrievalError",
-    "InvalidScopeError",
-    "InvalidTypeError",
-    "LoadExtensionUnsupportedError",
-    "LocationError",
-    "Memory",
     "MemoryIndex",
-    "MemoryNotFoundError",
-    "MemoryRootNotFoundError",
-    "MemoryStatus",
     "MemoryTree",
     "MimomemError",
-    "ModelEndpointError",
-    "NoProjectRootError",
-    "NotInWriterAllowlistError",
-    "NotOwnerError",
-    "NoteEntry",
-    "OutsideAllowedAreaError",
-    "OutsideRootError",
-    "PassError",
-    "PathClass",
-    "Problem",
-    "ProjectIdError",
-    "ProjectIdentity",
-    "Query",
-    "Recalled",
-    "ReconcileReport",
     "RefusedError",
-    "ReservedForRoleError",
-    "ReservedTaskPathError",
-    "Results",
-    "SchemaTooNewError",
-    "SecretFinding",
-    "SecretRefusedError",
-    "SqliteExtensionError",
-    "StaleTokenizerIndexError",
     "StoreError",
-    "Term",
     "Token",
-    "TokenizerUnavailableError",
-    "TranscriptReadError",
     "UnavailableError",
-    "UnknownBackendError",
-    "UnknownModeError",
-    "UsageError",
     "Where",
-    "WriteDeniedError",
     "Writer",
-    "WritingDisabledError",
     "__version__",
-    "classify_path",
-    "ensure_no_secrets",
-    "estimate_tokens",
+    "errors",
+    "forget",
     "locate",
-    "memory_instructions",
     "native_available",
-    "parse_query",
-    "project_id",
+    "note",
     "prompt_context",
-    "recall_reminder",
-    "render_injection",
-    "scan_secrets",
-    "search_everything",
+    "remember",
+    "search_memory",
     "session_context",
     "tokenize",
-    "tokenize_many",
-    "truncate_to_tokens",
+    "write",
 ]
-"""Every public name, sorted: the union of the four tiers above (``tests/test_public_api.py`` checks it)."""
+"""Every public name, sorted: ``PUBLIC``'s, ``__version__`` and ``native_available``; a star import and a type
+checker read this literal list (``tests/test_public_api.py`` checks that it, ``PUBLIC`` and the ``TYPE_CHECKING``
+imports agree)."""

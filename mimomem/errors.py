@@ -45,6 +45,14 @@ class UnavailableError(MimomemError):
     """Something this install or machine lacks (an extension, a package, a tokenizer, a model endpoint)."""
 
 
+# --- files every store reads (mimomem.common) ---
+
+
+class FrontmatterYamlError(StoreError, ValueError):
+    """A memory file's frontmatter is not valid YAML (``args[0]``: PyYAML's error); the parser reports
+    it as the file's problem (``Document.problem``), naming the line to fix."""
+
+
 # --- memory tree (locations, project identity, layout, write gate) ---
 
 
@@ -224,6 +232,11 @@ class DiskFullError(CuratedError, StoreError, OSError):
         return self.message
 
 
+class StaleListingError(CuratedError, StoreError):
+    """A memory file changed since its root was listed (``args[0]``: its id); the store lists the root and
+    reads again, so a caller never sees it."""
+
+
 # --- the SQLite extension (mimomem.sqlite) ---
 
 
@@ -307,6 +320,10 @@ class HookCommandError(UnavailableError, RuntimeError):
     """The hook command install would write does not run here; nothing was written."""
 
 
+class HookInputError(InputError, ValueError):
+    """A hook's payload from the host cannot be used; the message is the one line the hook prints on stderr."""
+
+
 # --- in-process integrations (mimomem.integrations) ---
 
 
@@ -343,3 +360,76 @@ class PassError(InputError, ValueError):
 
 class ModelEndpointError(PassError, UnavailableError):
     """The model endpoint failed or answered something unusable; rerun with --no-model or --emit-prompt."""
+
+
+__all__ = [
+    "AgentSdkMissingError",
+    "AgentSdkOptionsError",
+    "BackendUnavailableError",
+    "BadMemoryPathError",
+    "BenchDependencyError",
+    "CorporaNotFoundError",
+    "CorruptDatabaseError",
+    "CuratedError",
+    "DatasetError",
+    "DiskFullError",
+    "DuplicateMemoryError",
+    "ExtensionNotBuiltError",
+    "ForeignDatabaseError",
+    "FrontmatterYamlError",
+    "GlossaryError",
+    "HistoryError",
+    "HistoryLockedError",
+    "HistorySourceError",
+    "HookCommandError",
+    "HookInputError",
+    "HostSessionError",
+    "HostUnavailableError",
+    "IndexFileError",
+    "InputError",
+    "InvalidAgentNameError",
+    "InvalidCuratedIdError",
+    "InvalidFileNameError",
+    "InvalidFloorError",
+    "InvalidLimitError",
+    "InvalidMemoryError",
+    "InvalidMemoryIdError",
+    "InvalidRetrievalError",
+    "InvalidScopeError",
+    "InvalidTypeError",
+    "LoadExtensionUnsupportedError",
+    "LocationError",
+    "MemoryNotFoundError",
+    "MemoryRootNotFoundError",
+    "MimomemError",
+    "ModelEndpointError",
+    "NoProjectRootError",
+    "NotInWriterAllowlistError",
+    "NotOwnerError",
+    "OutsideAllowedAreaError",
+    "OutsideRootError",
+    "PassError",
+    "ProjectIdError",
+    "RefusedError",
+    "ReservedForRoleError",
+    "ReservedTaskPathError",
+    "ResultFileError",
+    "ScaleError",
+    "SchemaTooNewError",
+    "SecretRefusedError",
+    "SettingsFileError",
+    "SqliteExtensionError",
+    "StaleListingError",
+    "StaleTokenizerIndexError",
+    "StoreError",
+    "TokenizerSpecError",
+    "TokenizerUnavailableError",
+    "TranscriptReadError",
+    "UnavailableError",
+    "UnknownBackendError",
+    "UnknownModeError",
+    "UsageError",
+    "WriteDeniedError",
+    "WritingDisabledError",
+]
+"""Every error class, sorted (``tests/test_public_api.py`` checks that no exception class of the package is missing)."""

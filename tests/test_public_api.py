@@ -1,15 +1,22 @@
-"""The public API: ``mimomem.__all__`` resolves, covers every error, and stays cheap to import."""
+"""The public API: a short list of names that resolve, every error in ``mimomem.errors``, and a cheap import."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import inspect
+import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import mimomem
 from mimomem import errors
+
+KINDS = (errors.InputError, errors.RefusedError, errors.StoreError, errors.UnavailableError)
+GROUPS = {"MimomemError", "CuratedError", "HistoryError", *(k.__name__ for k in KINDS)}
 
 
 @pytest.mark.parametrize("name", mimomem.__all__)
@@ -17,117 +24,111 @@ def test_every_public_name_resolves(name: str) -> None:
     assert getattr(mimomem, name) is not None
 
 
-TOOL_ERRORS = {
-    # raised only by ``mimomem bench`` (exported by ``mimomem.bench``, which is not imported by ``mimomem``)
-    "BackendUnavailableError",
-    "BenchDependencyError",
-    "CorporaNotFoundError",
-    "DatasetError",
-    "HostSessionError",
-    "HostUnavailableError",
-    "ResultFileError",
-    "ScaleError",
-    "TokenizerSpecError",
-    # raised only by ``mimomem install`` (agent harness settings)
-    "HookCommandError",
-    "SettingsFileError",
-}
-KINDS = (errors.InputError, errors.RefusedError, errors.StoreError, errors.UnavailableError)
+def test_the_list_is_short_and_written_alike_three_times() -> None:
+    """``__all__``, ``PUBLIC`` and the ``TYPE_CHECKING`` imports (what a type checker sees) name the same things."""
+    assert len(mimomem.__all__) <= 30, "a deliberate small list: put a new name in its module, not at the top"
+    assert set(mimomem.__all__) == set(mimomem.PUBLIC) | {"__version__", "native_available"}
+    assert list(mimomem.__all__) == sorted(mimomem.__all__)
+    checked: dict[str, tuple[str, str]] = {}
+    tree = ast.parse(Path(mimomem.__file__).read_text(encoding="utf-8"))
+    (block,) = [n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING"]
+    for node in block.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("mimomem"):
+            for alias in node.names:
+                module = f"{node.module}.{alias.name}" if alias.name == "errors" else node.module
+                checked[alias.asname or alias.name] = (module, "" if alias.name == "errors" else alias.name)
+    assert checked == mimomem.PUBLIC
 
 
-def _error_classes() -> set[str]:
-    return {n for n, v in vars(errors).items() if inspect.isclass(v) and issubclass(v, Exception)}
+def test_public_names_are_the_objects_of_their_modules() -> None:
+    for public, (module, name) in mimomem.PUBLIC.items():
+        defined = importlib.import_module(module)
+        assert getattr(mimomem, public) is (getattr(defined, name) if name else defined), public
 
 
-def test_every_library_exception_class_is_public() -> None:
-    assert _error_classes() - TOOL_ERRORS == set(mimomem.ERRORS)
-    assert all(issubclass(getattr(mimomem, n), mimomem.MimomemError) for n in mimomem.ERRORS)
+def test_the_floor_the_front_ends_call_is_public() -> None:
+    """The CLI, the MCP server and the hooks search and write through ``mimomem.memory``: so does the library's user."""
+    from mimomem.memory import search, writes
+
+    assert mimomem.search_memory is search.search
+    for name in ("note", "write", "remember", "forget"):
+        assert getattr(mimomem, name) is getattr(writes, name)
 
 
-def test_bench_errors_are_exported_with_bench() -> None:
-    import mimomem.bench
+def test_no_public_name_is_shadowed_by_a_subpackage() -> None:
+    """``import mimomem.x`` sets ``mimomem.x`` to the module: a public function named like a module would vanish."""
+    modules = {info.name for info in pkgutil.iter_modules(mimomem.__path__)}
+    assert set(mimomem.__all__) & modules == {"errors"}  # the errors module is public as itself
 
-    bench_errors = {n for n in TOOL_ERRORS if n not in ("HookCommandError", "SettingsFileError")}
-    assert bench_errors <= set(mimomem.bench.__all__)
-    assert not TOOL_ERRORS & set(mimomem.__all__)
+
+def _package_modules() -> list[object]:
+    found = []
+    for info in pkgutil.walk_packages(mimomem.__path__, "mimomem."):
+        if not info.name.endswith("__main__"):
+            found.append(importlib.import_module(info.name))
+    return found
+
+
+def _defined(module: object, kind: type) -> dict[str, type]:
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if inspect.isclass(value) and issubclass(value, kind) and value.__module__ == getattr(module, "__name__", "")
+    }
+
+
+def test_every_exception_class_lives_in_errors() -> None:
+    outside = {f"{m.__name__}.{n}" for m in _package_modules() if m is not errors for n in _defined(m, BaseException)}  # type: ignore[attr-defined]
+    assert outside == set()
+
+
+def test_every_error_is_exported_from_errors() -> None:
+    assert set(errors.__all__) == set(_defined(errors, BaseException))
+    assert list(errors.__all__) == sorted(errors.__all__)
+
+
+def test_the_error_kinds_are_at_the_top() -> None:
+    for kind in (errors.MimomemError, *KINDS):
+        assert getattr(mimomem, kind.__name__) is kind
+    assert mimomem.errors is errors
 
 
 def test_every_specific_error_is_of_one_of_four_kinds() -> None:
     """Catching ``InputError``/``RefusedError``/``StoreError``/``UnavailableError`` covers every specific class."""
-    groups = {"MimomemError", "CuratedError", "HistoryError", *(k.__name__ for k in KINDS)}
-    for name in _error_classes() - groups:
+    for name in set(errors.__all__) - GROUPS:
         assert issubclass(getattr(errors, name), KINDS), name
     assert issubclass(errors.WriteDeniedError, errors.RefusedError)
     assert issubclass(errors.WriteDeniedError, PermissionError)  # the builtin stays for old except clauses
 
 
-def test_public_names_come_in_tiers() -> None:
-    tiers = [set(mimomem.ENGINE), set(mimomem.STORES), set(mimomem.MEMORY_FLOOR), set(mimomem.ERRORS)]
-    assert sum(len(t) for t in tiers) == len(set().union(*tiers))  # no name in two tiers
-    assert set(mimomem.__all__) == set().union(*tiers) | {"__version__", "native_available"}
-    assert list(mimomem.__all__) == sorted(mimomem.__all__)
-
-
-def test_return_types_are_public() -> None:
-    for name in (
-        "Memory",
-        "Recalled",
-        "InspectReport",
-        "BulkResult",
-        "ForgetResult",
-        "Found",
-        "DocumentHit",
-        "Results",
-        "IndexStats",
-        "ReconcileReport",
-        "Token",
-        "Query",
-        "Hit",
-        "Context",
-        "Where",
-        "Writer",
-        "HistoryStore",
-    ):
-        assert name in mimomem.__all__
+def test_a_name_that_left_the_top_says_where_it_lives() -> None:
+    with pytest.raises(AttributeError, match=r"from mimomem\.errors import WriteDeniedError"):
+        mimomem.WriteDeniedError  # noqa: B018
+    with pytest.raises(AttributeError, match=r"from mimomem\.memory\.search import search"):
+        mimomem.search_everything  # noqa: B018
+    for name, module in mimomem.MOVED.items():
+        assert name not in mimomem.__all__
+        assert hasattr(importlib.import_module(module), "search" if name == "search_everything" else name), name
+    with pytest.raises(AttributeError, match="has no attribute 'NoSuchThing'"):
+        mimomem.NoSuchThing  # noqa: B018
 
 
 def test_no_old_names() -> None:
     """The 0.1 spellings (``WriteDenied``...) are gone: an unknown name is a plain ``AttributeError``."""
-    for name in ("WriteDenied", "SecretRefused", "NoSuchThing"):
-        with pytest.raises(AttributeError, match=name):
+    for name in ("WriteDenied", "SecretRefused"):
+        with pytest.raises(AttributeError, match=f"has no attribute '{name}'"):
             getattr(mimomem, name)
         with pytest.raises(AttributeError):
             getattr(errors, name)
 
 
-def test_removed_result_types_name_the_one_to_use() -> None:
-    """``MemoryHit`` and ``SearchResults`` became ``Found`` and ``Results``: the error says so."""
-    for old, new in (("MemoryHit", "Found"), ("SearchResults", "Results")):
-        with pytest.raises(AttributeError, match=f"mimomem.{old} was removed.*use mimomem.{new}"):
-            getattr(mimomem, old)
-        assert new in mimomem.__all__
-
-
-def _package_classes() -> dict[str, set[str]]:
-    """Class name -> the modules of the package that define a class of that name."""
-    import importlib
-    import pkgutil
-
-    out: dict[str, set[str]] = {}
-    for info in pkgutil.walk_packages(mimomem.__path__, "mimomem."):
-        if info.name.endswith("__main__"):
-            continue
-        module = importlib.import_module(info.name)
-        for name, value in vars(module).items():
-            if inspect.isclass(value) and value.__module__ == module.__name__:
-                out.setdefault(name, set()).add(module.__name__)
-    return out
-
-
 def test_no_public_class_shares_its_name() -> None:
-    """One name, one class: no other module defines a class named like one ``mimomem`` exports."""
-    classes = _package_classes()
-    public = [n for n in mimomem.__all__ if inspect.isclass(getattr(mimomem, n))]
+    """One name, one class: no other module defines a class named like one ``mimomem`` or ``mimomem.errors`` exports."""
+    classes: dict[str, set[str]] = {}
+    for module in _package_modules():
+        for name in _defined(module, object):
+            classes.setdefault(name, set()).add(module.__name__)  # type: ignore[attr-defined]
+    public = [n for n in mimomem.__all__ if inspect.isclass(getattr(mimomem, n))] + list(errors.__all__)
     assert {n: sorted(classes[n]) for n in public if len(classes.get(n, ())) > 1} == {}
 
 

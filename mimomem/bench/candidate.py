@@ -63,7 +63,7 @@ class Candidate:
         return as_tokens(raw, self.spec)
 
     def tokenize_many(self, texts: Iterable[str], *, offsets: bool = False) -> list[Any]:
-        """``mimomem.tokenize_many``'s shape, from the candidate's tokens."""
+        """``mimomem.text.tokens.tokenize_many``'s shape, from the candidate's tokens."""
         out: list[Any] = []
         for text in texts:
             found = self.tokenize(text)

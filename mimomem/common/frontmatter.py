@@ -18,6 +18,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mimomem.errors import FrontmatterYamlError
+
 FENCE = "---"
 
 
@@ -36,16 +38,12 @@ def _yaml() -> tuple[Any, Any, Any]:
     return yaml, loader, dumper
 
 
-class _InvalidYaml(Exception):
-    """A header YAML refused (``args[0]``: PyYAML's error)."""
-
-
 def _yaml_load(header: str) -> Any:
     yaml, loader, _ = _yaml()
     try:
         return yaml.load(header, Loader=loader)
     except yaml.YAMLError as exc:
-        raise _InvalidYaml(exc) from exc
+        raise FrontmatterYamlError(exc) from exc
 
 
 class FrontmatterProblem(NamedTuple):
@@ -86,7 +84,7 @@ def parse(text: str) -> Document:
         return Document({}, text, FrontmatterProblem("unterminated", "frontmatter has no closing '---' line"))
     try:
         meta = _load_header(header)
-    except _InvalidYaml as invalid:
+    except FrontmatterYamlError as invalid:
         exc = invalid.args[0]
         mark = getattr(exc, "problem_mark", None)
         where = int(mark.line) + 2 if mark is not None else 2

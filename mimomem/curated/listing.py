@@ -22,10 +22,6 @@ Listing = dict[str, Files]
 """Category -> its memory files' names (sorted) and stat keys (``None``: not a regular file)."""
 
 
-class StaleListingError(Exception):
-    """A file changed since the root was scanned (internal: the caller scans and reads again)."""
-
-
 def stat_key(st: os.stat_result) -> StatKey:
     """What identifies one version of a file: size, mtime, inode and ctime (ns)."""
     return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
@@ -94,4 +90,4 @@ def listed_key(listing: Listing | None, memory_id: str) -> StatKey | None:
     return None
 
 
-__all__ = ["Listing", "StaleListingError", "StatKey", "listed_key", "scan_root", "stat_key"]
+__all__ = ["Listing", "StatKey", "listed_key", "scan_root", "stat_key"]

@@ -30,11 +30,11 @@ from typing import Any
 
 from mimomem.common.files import open_regular
 from mimomem.curated import snapshot
-from mimomem.curated.listing import Listing, StaleListingError, listed_key
+from mimomem.curated.listing import Listing, listed_key
 from mimomem.curated.memory import Memory
 from mimomem.curated.ranking import RecallIndex
 from mimomem.curated.roots import CuratedRoot
-from mimomem.errors import IndexFileError
+from mimomem.errors import IndexFileError, StaleListingError
 
 VERSION = 1
 MAX_CATCH_UP = 2000

@@ -26,11 +26,11 @@ from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write, file_lock
 from mimomem.common.private import private_dir
 from mimomem.curated.ids import split_id
-from mimomem.curated.listing import Listing, StaleListingError, StatKey, listed_key, scan_root, stat_key
+from mimomem.curated.listing import Listing, StatKey, listed_key, scan_root, stat_key
 from mimomem.curated.memory import MAX_FILE_BYTES, Memory, Problem, memory_from_document
 from mimomem.curated.snapshot import Payload, RootSnapshot, decode, encode
 from mimomem.curated.undo import hits_not_saved
-from mimomem.errors import InvalidCuratedIdError, OutsideRootError
+from mimomem.errors import InvalidCuratedIdError, OutsideRootError, StaleListingError
 
 STATE_FILE = ".state.json"
 GITIGNORE = ".state.json\n.lock\n.generation\n.*.tmp\n"

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from mimomem.curated.listing import StaleListingError
 from mimomem.curated.scoring import MIN_SCENARIO_OVERLAP, scenario_applies
+from mimomem.errors import StaleListingError
 
 if TYPE_CHECKING:
     from mimomem.curated.memory import Memory

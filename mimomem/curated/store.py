@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from mimomem.common.secrets import redact_secrets
 from mimomem.curated.ids import checked_categories, split_id
-from mimomem.curated.listing import StaleListingError
 from mimomem.curated.memory import (
     CURATED_SCOPES,
     DEFAULT_CATEGORIES,
@@ -45,6 +44,7 @@ from mimomem.errors import (
     MemoryNotFoundError,
     NoProjectRootError,
     SecretRefusedError,
+    StaleListingError,
 )
 from mimomem.text.query import Query, parse_query
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from mimomem.context.hosts import CLAUDE_CODE
+from mimomem.errors import HookInputError, TranscriptReadError
 from mimomem.hooks.entry import MAX_PAYLOAD_BYTES, hook_output, read_payload, served_text
 
 PRE_COMPACT_SECONDS = 5.0
@@ -37,10 +38,6 @@ PRE_COMPACT_SECONDS = 5.0
 
 CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit")
 DIGEST_EVENTS = ("PreCompact", "SessionEnd")
-
-
-class HookInputError(Exception):
-    """The payload cannot be used; the message is the one line printed on stderr."""
 
 
 def run(
@@ -238,8 +235,6 @@ def append_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> Pa
     path = payload.get("transcript_path")
     if not isinstance(path, str) or not path:
         raise HookInputError("payload has no 'transcript_path'; no digest written")
-    from mimomem.errors import TranscriptReadError
-
     try:
         return carry.append_digest(where, path, trigger=trigger)
     except TranscriptReadError as exc:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import mimomem
 from mimomem import BM25Index, CuratedMemory
+from mimomem.text.query import parse_query
 
 NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
 
@@ -48,7 +48,7 @@ def test_bm25_base_equals_the_core_index(store: CuratedMemory) -> None:
     index = BM25Index()
     for slug, summary in texts.items():
         index.add_text(slug, f"{summary}\n\n")
-    expected = {h.doc_id: h.score for h in index.search(mimomem.parse_query("redis failover", segment=True), 10)}
+    expected = {h.doc_id: h.score for h in index.search(parse_query("redis failover", segment=True), 10)}
     got = {r.memory.slug: r.bm25 for r in store.recall("redis failover", limit=10, count_hits=False)}
     assert expected == got
 
@@ -87,7 +87,7 @@ def test_rehearsal_grows_with_hits_and_is_bounded() -> None:
 
 def _brute_force(store: CuratedMemory, query: str, k: int) -> list[tuple[str, float]]:
     """The same formula over every memory, without the batched candidate fetch."""
-    parsed = mimomem.parse_query(query, segment=True)
+    parsed = parse_query(query, segment=True)
     index = BM25Index()
     memories = {}
     for m in store.memories():
@@ -156,7 +156,7 @@ def test_top_k_is_exact_against_a_full_scan(tmp_path: Path) -> None:
             assert [i for i, _ in want] == [i for i, _ in got]
             assert [sc for _, sc in want] == pytest.approx([sc for _, sc in got])
         first_batch = max(8 * 10, 64)  # what recall(limit=10) fetches first
-        base_rank = [h.doc_id for h in s._ranking.index.search(mimomem.parse_query(query, segment=True), first_batch)]
+        base_rank = [h.doc_id for h in s._ranking.index.search(parse_query(query, segment=True), first_batch)]
         fell_outside_first_batch += sum(
             f"{m_scope}:{i}" not in base_rank
             for i, m_scope in [(r.id, r.memory.scope) for r in s.recall(query, limit=10, count_hits=False)]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mimomem import CuratedMemory, render_injection
+from mimomem import CuratedMemory
+from mimomem.curated.injection import render_injection
 
 NOW = dt.datetime(2026, 11, 30, tzinfo=dt.timezone.utc)
 

@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from mimomem import DocumentIndex, parse_query
 from mimomem.search.backends import SEARCH_BACKENDS, UnknownBackendError, check_backend, cut_snippet, mimo_fts_query
+from mimomem.search.document_index import DocumentIndex
 from mimomem.search.rows import Row, put_rows
+from mimomem.text.query import parse_query
 
 FAILURE_DOCS = {
     "deploy": "部署脚本用 pnpm 而不是 npm,因为 lockfile 不兼容",

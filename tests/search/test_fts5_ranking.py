@@ -6,10 +6,11 @@ import random
 
 import pytest
 
-from mimomem import DocumentIndex, parse_query
 from mimomem.search import db
 from mimomem.search.backends import Fts5Backend
+from mimomem.search.document_index import DocumentIndex
 from mimomem.search.rows import Row, put_rows
+from mimomem.text.query import parse_query
 
 WORDS = ["部署", "脚本", "端口", "数据库", "配置", "pnpm", "lockfile", "postgres", "5433", "缓存", "回滚", "发布"]
 SCOPES = ("global", "projects", "sessions")

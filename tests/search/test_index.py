@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mimomem import DocumentIndex, MemoryIndex, cli
+from mimomem import MemoryIndex, cli
 from mimomem.search.backends import SEARCH_BACKENDS, UnknownBackendError
+from mimomem.search.document_index import DocumentIndex
 from mimomem.search.hits import RankedRow
 from mimomem.search.index import MAX_FETCH, InvalidFloorError, InvalidLimitError, InvalidScopeError, apply_floor
 

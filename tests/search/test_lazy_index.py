@@ -6,9 +6,10 @@ import multiprocessing
 import sqlite3
 from pathlib import Path
 
-from mimomem import DocumentIndex, MemoryIndex
+from mimomem import MemoryIndex
 from mimomem.cli import main
 from mimomem.search import db, lazy_index
+from mimomem.search.document_index import DocumentIndex
 
 U61 = "fts5-unicode61"
 WORDS = ["deploy", "pnpm", "lockfile", "postgres", "5433", "Crème", "部署脚本", "端口", "redis", "cache"]

@@ -14,8 +14,8 @@ import sqlite3
 
 import pytest
 
-from mimomem import DocumentIndex
 from mimomem.search import db
+from mimomem.search.document_index import DocumentIndex
 from mimomem.search.native_index import FILE_SUFFIX, META_KEY, NativeIndex
 from mimomem.search.rows import Row, put_rows
 from mimomem.text import bm25_file

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from mimomem import DocumentIndex, MemoryIndex
+from mimomem import MemoryIndex
 from mimomem.errors import InvalidScopeError, InvalidTypeError, UnknownBackendError
 from mimomem.search import backends as backends_mod
 from mimomem.search.backends import Backend, Fts5Backend, NativeIndex, make_backends
+from mimomem.search.document_index import DocumentIndex
 from mimomem.search.hits import RankedRow
 from mimomem.search.params import (
     SCOPES,

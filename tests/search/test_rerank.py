@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from mimomem import DocumentIndex, InvalidRetrievalError, MemoryIndex
+from mimomem import MemoryIndex
+from mimomem.errors import InvalidRetrievalError
 from mimomem.search import rerank
+from mimomem.search.document_index import DocumentIndex
 from mimomem.search.rerank import OFF, RetrievalOptions, options_for, rank_with_options, resolve
 from mimomem.search.rows import Row, put_rows
 from mimomem.text.expansion import Vocabulary

@@ -17,8 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mimomem import BM25Index, Hit, parse_query, tokenize
-from mimomem.text.query import Query
+from mimomem import BM25Index, tokenize
+from mimomem.text.bm25 import Hit
+from mimomem.text.query import Query, parse_query
 
 REL = 1e-9
 

@@ -10,7 +10,8 @@ import struct
 import pytest
 from test_bm25 import random_doc, random_query
 
-from mimomem import BM25Index, IndexFileError
+from mimomem import BM25Index
+from mimomem.errors import IndexFileError
 from mimomem.text import bm25_file
 from mimomem.text._accel import NATIVE
 

@@ -13,8 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mimomem import Query, Term, parse_query
-from mimomem.text.query import MAX_TERMS, QUERY_STOPWORDS, as_query
+from mimomem.text.query import MAX_TERMS, QUERY_STOPWORDS, Query, Term, as_query, parse_query
 
 
 def term_tuples(query: Query) -> list[tuple[tuple[str, ...], str]]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mimomem import DocumentIndex, MemoryIndex, parse_query
+from mimomem import MemoryIndex
+from mimomem.search.document_index import DocumentIndex
+from mimomem.text.query import parse_query
 from mimomem.text.synonyms import Glossary
 
 

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mimomem
-from mimomem import Token, UnknownModeError, tokenize
+from mimomem import Token, tokenize
+from mimomem.errors import UnknownModeError
 from mimomem.text._chars import MARK, SEP, char_class, fold
 from mimomem.text.tokens import MAX_WORD, MODES
 
