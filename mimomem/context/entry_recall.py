@@ -6,7 +6,8 @@ every session of the project (notes with their digests, checkpoints, task journa
 file is split into entries (:mod:`mimomem.context.entries`) and each entry is scored against
 the prompt's terms:
 
-- stop words and question words (:mod:`mimomem.text.stopwords`) are not terms at all;
+- stop words and question words (:mod:`mimomem.text.stopwords`) are not terms at all, nor the
+  auxiliary of a negative contraction (``isn't``, ``don't``);
 - a term that is also template wording (the notes template, the digest's labels) counts a
   quarter, and can never make an entry relevant on its own;
 - cross-language vocabulary (CC-CEDICT, :func:`mimomem.text.expansion.cross_language`) adds
@@ -16,8 +17,10 @@ the prompt's terms:
 The gate: an entry's *coverage* is its score over the best score any entry could get for
 this prompt (every term matched; a term no entry holds counts half, since questions carry
 words the memory never uses).  An entry is shown when its coverage reaches
-:data:`MIN_COVERAGE`, it matched a distinctive term (not stop or template wording), and it
-scores at least :data:`RELATIVE` of the best entry.  The thresholds were calibrated on the
+:data:`MIN_COVERAGE`, it matched :data:`MIN_UNITS` distinctive words - not counting the project's
+own vocabulary (in more than :data:`PROJECT_WIDE` of the entries: "billing" in a billing
+service's memory) when the prompt names a word no entry holds - or one rare identifier, and it scores at least
+:data:`RELATIVE` of the best entry.  The thresholds were calibrated on the
 e2e dev set's dev split (distractors must get nothing), not on its held-out questions.
 """
 
@@ -61,6 +64,14 @@ MIN_UNITS = 2
 
 RARE_DF = 3
 """A word in at most this many entries is rare enough to stand alone."""
+
+PROJECT_WIDE = 0.2
+"""A word in more than this share of the entries in scope is the project's own vocabulary (its name, its
+domain: ``billing`` in a billing service): when the prompt also names a word no entry holds, such a word
+scores but never counts as one of the :data:`MIN_UNITS` (the prompt is about what memory does not know)."""
+
+WIDE_MIN = 10
+"""... and in more than this many entries: in a small memory no word is the project's vocabulary by count."""
 
 DUPLICATE = 0.8
 """An entry sharing this share of its words with a better one repeats it and is not shown."""
@@ -110,7 +121,7 @@ def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Loo
     kept: list[str] = []
     for position, tok in enumerate(tokenize(prompt)):
         text = tok.text
-        if is_stop(text):
+        if is_stop(text) or _negated_auxiliary(prompt, tok.end):
             continue
         kept.append(text)
         text = stem(text)
@@ -122,6 +133,12 @@ def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Loo
     if out:
         out += _expansions(prompt, kept, {t.tokens for t in out}, lookup)
     return out
+
+
+def _negated_auxiliary(prompt: str, end: int) -> bool:
+    """Whether the word ending at ``end`` carries an English negative contraction (isn't, don't, won't):
+    such a word is always an auxiliary or a modal, grammar and not a subject."""
+    return prompt[end : end + 2] in ("'t", "\u2019t") and not prompt[end + 2 : end + 3].isalnum()
 
 
 def _expansions(
@@ -240,9 +257,12 @@ def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) ->
                 split.append((bits, score, members))
         groups = split
     floor = MIN_COVERAGE * best
+    # A prompt naming a word no entry holds ("Sentry") is about that: the project's own words beside it say nothing.
+    unknown = any(t.distinctive and not t.alternative and not matching[k] for k, t in enumerate(terms))
+    wide = max(PROJECT_WIDE * len(entries), WIDE_MIN) if unknown else len(entries)
     passing: dict[int, float] = {}
     for bits, score, members in groups:
-        if score >= floor and _enough([term for k, term in enumerate(terms) if bits >> k & 1], postings):
+        if score >= floor and _enough([term for k, term in enumerate(terms) if bits >> k & 1], postings, wide):
             passing.update(dict.fromkeys(indices(members), score))
     if not passing:
         return []
@@ -315,9 +335,10 @@ def _words(unit: list[PromptTerm]) -> int:
     return max(1, (len(unit) + 1) // 2) if not unit[0].tokens[0].isascii() else 1
 
 
-def _enough(hit: Sequence[PromptTerm], postings: dict[str, int]) -> bool:
-    """At least :data:`MIN_UNITS` distinctive words matched, or one that is rare and specific."""
-    found = units(hit)
+def _enough(hit: Sequence[PromptTerm], postings: dict[str, int], wide: float) -> bool:
+    """At least :data:`MIN_UNITS` distinctive words matched that are in at most ``wide`` entries (not the
+    project's own vocabulary, :data:`PROJECT_WIDE`), or one that is rare and specific."""
+    found = units([t for t in hit if _matching(t, postings).bit_count() <= wide])
     if sum(_words(u) for u in found) >= MIN_UNITS:
         return True
     if len(found) != 1:
