@@ -74,6 +74,8 @@ class DevSet:
     path: Path
     sessions: tuple[SessionSpec, ...]
     questions: tuple[Question, ...]
+    extra: tuple[Question, ...] = ()
+    """Distractors of a split of their own (``distractors-heldout.jsonl``), reported apart from the questions."""
 
     def host_memory(self, project: str) -> list[Path]:
         """The project's host memory files (``host-memory/<project>/*.md``), sorted; ``[]`` without any."""
@@ -98,9 +100,16 @@ def load_devset(path: Path) -> DevSet:
     """Load and check the dev set in ``path`` (``DatasetError`` naming what to fix)."""
     sessions = _sessions(path)
     questions = _questions(path / "questions.jsonl")
-    devset = DevSet(path, tuple(sessions), tuple(questions))
-    check(sessions, questions, {p: devset.host_memory(p) for p in devset.projects()})
+    extra = _questions(path / EXTRA_DISTRACTORS) if (path / EXTRA_DISTRACTORS).is_file() else []
+    if any(q.kind != "distractor" for q in extra):
+        raise DatasetError(f"{EXTRA_DISTRACTORS} holds only distractors")
+    devset = DevSet(path, tuple(sessions), tuple(questions), tuple(extra))
+    check(sessions, [*questions, *extra], {p: devset.host_memory(p) for p in devset.projects()})
     return devset
+
+
+EXTRA_DISTRACTORS = "distractors-heldout.jsonl"
+"""Unrelated prompts written after the gate's calibration and never tuned on (optional)."""
 
 
 def _read_json(path: Path) -> Any:

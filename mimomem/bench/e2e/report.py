@@ -18,7 +18,8 @@ def format_e2e(result: dict[str, Any], *, split: str = "all") -> str:
     """One table: a row per system, overall and per-kind hit rates, tokens, distractors, stale, cap."""
     systems = result["systems"]
     kinds = [k for k in QUESTION_KINDS if any(k in s[split]["per_kind"] for s in systems.values())]
-    head = ["system", "hit rate", *kinds, "median tok", "p95 tok", "distractors w/ context", "stale-only", "over cap"]
+    head = ["system", "hit rate", *kinds, "median tok", "p95 tok", "distractors w/ context", "stale-only"]
+    head += ["stale beside new", "over cap"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, by_split in systems.items():
         s = by_split[split]
@@ -31,6 +32,7 @@ def format_e2e(result: dict[str, Any], *, split: str = "all") -> str:
             f"{s['p95_tokens']:.0f}",
             _pct(s["distractors_with_context"], s["distractors"]),
             str(s["stale_only"]),
+            str(s.get("stale_beside_new", "-")),
             str(s["over_cap"]),
         ]
         rows.append("| " + " | ".join(cells) + " |")
@@ -57,6 +59,12 @@ def format_text(result: dict[str, Any]) -> str:
             f"{', '.join(info['passes_run']) or 'none'}; subprocess spot checks {info['subprocess_checks']}, "
             f"differing: {', '.join(info['subprocess_mismatches']) or 'none'}"
         )
+        extra = info.get("new_distractors") or {}
+        if extra.get("asked"):
+            out.append(
+                f"  distractors of the never-tuned split: {extra['with_context']}/{extra['asked']} got context"
+                + (f" ({', '.join(extra['ids_with_context'])})" if extra["ids_with_context"] else "")
+            )
         if info["hook_stderr"]:
             out.append("  hook stderr: " + " | ".join(info["hook_stderr"]))
     return "\n".join(out) + "\n"

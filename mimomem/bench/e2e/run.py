@@ -76,6 +76,7 @@ def _mimomem(
     asked = HookRunner(sandbox, fresh_process=fresh_process)
     outcomes = [ask(q, sandbox, asked) for q in devset.questions]
     prompt_ms = [c.seconds * 1000 for c in asked.log if c.event == "UserPromptSubmit"]
+    unrelated = [ask(q, sandbox, asked) for q in devset.extra]
     mismatches = _spot_check(devset, sandbox, outcomes, checks) if checks and not fresh_process else []
     info = {
         "replay_hook_calls": len(runner.log),
@@ -86,6 +87,11 @@ def _mimomem(
         "prompt_hook_ms_median": round(statistics.median(prompt_ms), 1) if prompt_ms else 0.0,
         "subprocess_checks": min(checks, len(outcomes)) if not fresh_process else 0,
         "subprocess_mismatches": mismatches,
+        "new_distractors": {
+            "asked": len(unrelated),
+            "with_context": sum(not o.hit for o in unrelated),
+            "ids_with_context": [o.question.id for o in unrelated if not o.hit],
+        },
     }
     return outcomes, info, sandbox
 

@@ -92,8 +92,31 @@ class Outcome:
 
     @property
     def stale_seen(self) -> bool:
-        """A superseded value is there at all (even beside the current one)."""
+        """A superseded value is there at all (even beside the current one, or in a line stating the change)."""
         return any(contains(self.received, s) for s in self.question.stale)
+
+    @property
+    def stale_beside_new(self) -> bool:
+        """The current value is there, and so is a superseded one in an entry or line that does not also
+        hold the current value (the old value presented on its own, not as the change "5433 -> 6543")."""
+        q = self.question
+        if not q.stale or not self.hit:
+            return False
+        return any(
+            any(contains(block, s) for s in q.stale) and not any(contains(block, a) for a in q.answers)
+            for block in blocks(self.received)
+        )
+
+
+def blocks(text: str) -> list[str]:
+    """``text`` as entries and lines: a line indented under the one before (an entry's rest) joins it."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if out and line.startswith("  ") and not line.lstrip().startswith("- "):
+            out[-1] += "\n" + line
+        else:
+            out.append(line)
+    return out
 
 
 @dataclass
@@ -106,6 +129,7 @@ class Summary:
     distractors: int = 0
     distractors_with_context: int = 0
     stale_only: int = 0
+    stale_beside_new: int = 0
     stale_seen: int = 0
     median_tokens: float = 0.0
     p95_tokens: float = 0.0
@@ -126,6 +150,7 @@ class Summary:
             "distractors": self.distractors,
             "distractors_with_context": self.distractors_with_context,
             "stale_only": self.stale_only,
+            "stale_beside_new": self.stale_beside_new,
             "stale_seen": self.stale_seen,
             "median_tokens": self.median_tokens,
             "p95_tokens": self.p95_tokens,
@@ -147,6 +172,7 @@ def summarize(outcomes: Sequence[Outcome], *, extra_over_cap: int = 0) -> Summar
     s.distractors = len(distractors)
     s.distractors_with_context = sum(not o.hit for o in distractors)
     s.stale_only = sum(o.stale_only for o in outcomes)
+    s.stale_beside_new = sum(o.stale_beside_new for o in outcomes)
     s.stale_seen = sum(o.stale_seen for o in outcomes)
     tokens = [o.tokens for o in outcomes]
     s.median_tokens = float(statistics.median(tokens)) if tokens else 0.0
