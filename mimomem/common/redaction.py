@@ -96,8 +96,17 @@ def _answered(before: str, text: str) -> str:
         return text
     from mimomem.common.secret_clauses import continued
 
+    found = list(continued(before, text[: 2 * _BEFORE_CHARS]))
+    if not found:
+        return text
+    from mimomem.common.secrets import scan_secrets
+
+    own = [(f.line, f.start) for f in scan_secrets(text)]  # a label inside text: its own scan finds it
     out, pos = [], 0
-    for kind, start, stop in continued(before, text[: 2 * _BEFORE_CHARS]):
+    for kind, start, stop in found:
+        line = text.count("\n", 0, start) + 1
+        if (line, start - (text.rfind("\n", 0, start) + 1)) in own:
+            continue
         out.append(f"{text[pos:start]}{MARK}{kind}]")
         pos = stop
     return "".join(out) + text[pos:] if out else text

@@ -19,6 +19,7 @@ later mixes upper case, lower case and digits, as a chosen password or a random 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from mimomem.common.secret_labels import (
     Span,
@@ -213,13 +214,24 @@ def after_head(text: str, at: int, end: int, password: bool) -> Iterator[tuple[i
             return
 
 
+@lru_cache(maxsize=256)
+def _names_a_credential(tail: str) -> bool:
+    """Does the last clause of ``tail`` hold a credential head (cheap: most turns hold none)?"""
+    from mimomem.common.secret_labels import _candidates, _head_at
+
+    last = max(tail.rfind(c) for c in ".!?\n。！？") + 1
+    clause = tail[last:] if last < len(tail) else tail[: last - 1]
+    low, starts = _candidates(clause, True)
+    return any(_head_at(clause, low, at) is not None for at in starts)
+
+
 def continued(before: str, text: str) -> Iterator[Span]:
     """Values in ``text`` given for a label the turn ``before`` ended on ("What's the admin password?",
     then "it's X"): the label's last sentence and ``text`` are read as one."""
     from mimomem.common.secret_labels import label_values
 
     tail = before.rstrip()[-CLAUSE_CHARS:]
-    if not tail:
+    if not tail or not _names_a_credential(tail):
         return
     joined = tail + "\n" + text
     for kind, start, stop in label_values(joined):

@@ -19,6 +19,7 @@ from mimomem.common.secret_values import char_classes, decodes_to_prose, is_plac
 
 Span = tuple[str, int, int]
 _WORD = lazy(r"[A-Z]?[a-z]{3,}")
+_JSON_STRING = lazy(r'"([^"\\]*)"')
 MIN_LEN = 16
 """The shortest option argument taken as a key on its shape alone."""
 
@@ -63,23 +64,32 @@ def option_values(text: str) -> Iterator[Span]:
     if " -" not in text:
         return
     start = 0
-    for line in text.split("\n"):
-        offset, start = start, start + len(line) + 1
-        if " -" not in line or len(line) > 4000:
+    for whole in text.split("\n"):
+        offset, start = start, start + len(whole) + 1
+        if " -" not in whole or len(whole) > 4000:
             continue
-        words = _words(line)
-        if not words or not _command(words):
+        yield from _line_values(whole, offset)
+        if whole.lstrip()[:1] in ("{", "["):  # a tool's input as JSON: its strings are command lines
+            for m in _JSON_STRING.finditer(whole):
+                if " -" in m.group(1):
+                    yield from _line_values(m.group(1), offset + m.start(1))
+
+
+def _line_values(line: str, offset: int) -> Iterator[Span]:
+    """Random option arguments on ``line`` when it reads as a command (``offset``: where it starts)."""
+    words = _words(line)
+    if not words or not _command(words):
+        return
+    for k, (word, at) in enumerate(words):
+        if not word.startswith("-") or len(word) < 2:
             continue
-        for k, (word, at) in enumerate(words):
-            if not word.startswith("-") or len(word) < 2:
-                continue
-            name, eq, value = word.partition("=")
-            if eq:
-                at += len(name) + 1
-            elif k + 1 < len(words) and not words[k + 1][0].startswith("-"):
-                value, at = words[k + 1]
-            if value and _random(value):
-                yield "option-value", offset + at, offset + at + len(value)
+        name, eq, value = word.partition("=")
+        if eq:
+            at += len(name) + 1
+        elif k + 1 < len(words) and not words[k + 1][0].startswith("-"):
+            value, at = words[k + 1]
+        if value and _random(value):
+            yield "option-value", offset + at, offset + at + len(value)
 
 
 OPTION_RULES = (option_values,)

@@ -43,17 +43,63 @@ USER_TEXTS = (
 COMMAND = f"GITHUB_TOKEN={GITHUB} gh release list"
 TOOL_OUTPUT = f"error: bad credentials for token {GITHUB}\nDB_PASSWORD={PASSWORD}"
 
+# the shapes of issue 32's second round: a value away from its label, in a command, in a name, twice, a turn later
+RELATIVE = "Wm8#rKt3Qz"  # a relative clause between label and value
+NEXT_LINE = "Lp4!vXe9Ns"  # the value on the line after its label
+AK, SK = "LTAI5tRq8ZmW3xKp7YvN2sBd", "Hy6TqW2mZp9XkR4vLs8NcB3fJd7Gu5"  # an access / secret key pair
+MYSQL = "Dz5%hQw8Rm"  # mysql -pX
+OPTION = "Tn3Kq8ZwR5xVm2Lp9Ys7Bd4Fh6Gj1Ck"  # a random argument of a tool's option
+FILE_NAME = "Rb7Vx2Kq9Tm4Zw8Lp3Ns6Hd5Fj1Gy0Qc"  # joined to a label in a file name
+ENV_SECRET = "Qs9Lm2Xv7Rk4Tz8Wp3Nb6Hd1Fj5Gc0Ya"  # a printed .env (tool output)
+FENCED = "Kx4Wq9Zm2Rt7Lv3Np8Ys5Bd6Hf1Gj0Cq"  # inside a code fence
+TWICE = "Mv6#pLq2Wx"  # pasted twice, the second time bare
+TURN = "Jr8@kWz4Qn"  # given in the turn after the question
+PARTICLE = "Ft2&nQx7Lw"  # Japanese: トークンなら X / パスワード、X
+ROUND_TWO_TEXTS = (
+    f"the password we use for staging, which Dana set last week, is {RELATIVE}",
+    f"密码如下：\n{NEXT_LINE}",
+    f"AK: {AK}, SK: {SK}",
+    f"本番のパスワード、{PARTICLE} になってます",
+    f"password: {TWICE}\n\n(again, in case it got cut off)\n{TWICE}",
+    f"I saved it as `vault-token-{FILE_NAME}.json` on the share",
+)
+ROUND_TWO_COMMAND = f"mysql -h db -u root -p{MYSQL} app && ossutil config -i {AK} -k {OPTION}"
+ROUND_TWO_OUTPUT = f"$ cat .env\nNODE_ENV=production\nSESSION_SECRET={ENV_SECRET}\nPORT=3000"
+FENCE_TEXT = f'```python\nclient = Client(api_key="{FENCED}")\n```'
+QUESTION, ANSWER = "What's the Grafana admin password?", f"it's {TURN}"
+
 
 def planted() -> dict[str, str]:
     """Each planted value the scanner redacts where it was planted (so it must show up nowhere)."""
     values = {"aws": AWS, "github": GITHUB, "password": PASSWORD, "url": URL_PASSWORD}
     values.update({f"pem line {i + 1}": line for i, line in enumerate(PEM_BODY)})
-    places = (*USER_TEXTS, COMMAND, TOOL_OUTPUT)
-    return {k: v for k, v in values.items() if any(v in text and v not in redact(text) for text in places)}
+    values.update(ROUND_TWO)
+    places = [(text, "") for text in (*USER_TEXTS, *ROUND_TWO_TEXTS, COMMAND, TOOL_OUTPUT, FENCE_TEXT)]
+    places += [(ROUND_TWO_COMMAND, ""), (ROUND_TWO_OUTPUT, ""), (ANSWER, QUESTION)]
+    return {
+        k: v for k, v in values.items() if any(v in text and v not in redact(text, before) for text, before in places)
+    }
+
+
+ROUND_TWO = {
+    "relative clause": RELATIVE,
+    "next line": NEXT_LINE,
+    "access key": AK,
+    "secret key": SK,
+    "mysql -p": MYSQL,
+    "option argument": OPTION,
+    "file name": FILE_NAME,
+    "printed .env": ENV_SECRET,
+    "code fence": FENCED,
+    "pasted twice": TWICE,
+    "next turn": TURN,
+    "particle": PARTICLE,
+}
+"""The shapes of the second round, each planted once in the transcript."""
 
 
 def transcript_lines(repo: Path) -> list[dict[str, Any]]:
-    times = iter(f"2026-11-30T09:{minute:02d}:00.000Z" for minute in range(60))
+    times = iter(f"2026-11-30T09:{minute:02d}:00.000Z" for minute in range(60))  # 60 lines at most
 
     def line(kind: str, uid: str, content: Any) -> dict[str, Any]:
         return {
@@ -67,6 +113,8 @@ def transcript_lines(repo: Path) -> list[dict[str, Any]]:
 
     call = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": COMMAND}}
     result = {"tool_use_id": "t1", "type": "tool_result", "content": TOOL_OUTPUT, "is_error": True}
+    call2 = {"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": ROUND_TWO_COMMAND}}
+    result2 = {"tool_use_id": "t2", "type": "tool_result", "content": ROUND_TWO_OUTPUT, "is_error": False}
     return [
         line("user", "u1", USER_TEXTS[0]),
         line("assistant", "a1", [{"type": "text", "text": f"好的，key {AWS} 已记下。"}, call]),
@@ -75,6 +123,13 @@ def transcript_lines(repo: Path) -> list[dict[str, Any]]:
         line("user", "u4", USER_TEXTS[2]),
         line("user", "u5", USER_TEXTS[3]),
         line("assistant", "a2", [{"type": "text", "text": "Noted the rule about pnpm."}]),
+        *(line("user", f"r{i}", text) for i, text in enumerate(ROUND_TWO_TEXTS)),
+        line("user", "f1", FENCE_TEXT),
+        line("assistant", "a3", [{"type": "text", "text": "Checking the database."}, call2]),
+        line("user", "u6", [result2]),
+        line("assistant", "a4", [{"type": "text", "text": QUESTION}]),
+        line("user", "u7", ANSWER),
+        line("assistant", "a5", [{"type": "text", "text": "Thanks, noted."}]),
     ]
 
 
@@ -123,6 +178,7 @@ def run_session(
 
     hook(SID, "SessionStart", source="startup")
     hook(SID, "UserPromptSubmit", prompt="部署的 key 和数据库密码是什么？")
+    hook(SID, "UserPromptSubmit", prompt=f"{ROUND_TWO_TEXTS[0]}; {ROUND_TWO_COMMAND}")
     hook(SID, "PreCompact", trigger="auto")
     hook(SID, "SessionStart", source="compact")
     hook(SID, "SessionEnd", reason="exit")

@@ -11,7 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from session_cycle import COMMAND, GITHUB, PASSWORD, TOOL_OUTPUT, USER_TEXTS, make_roots, planted, run_session
+from session_cycle import (
+    COMMAND,
+    GITHUB,
+    PASSWORD,
+    ROUND_TWO,
+    TOOL_OUTPUT,
+    USER_TEXTS,
+    make_roots,
+    planted,
+    run_session,
+)
 
 from mimomem.common.redaction import redact, was_redacted
 
@@ -26,6 +36,7 @@ def test_planted_secrets_are_nowhere_after_a_session(
 ) -> None:
     secrets = planted()
     assert {"aws", "github", "password", "url", "pem line 1"} <= set(secrets)  # the shapes the scanner knows
+    assert set(ROUND_TWO) <= set(secrets)  # and those of the second round (none caught before it)
     outputs = run_session(roots, monkeypatch, capsys)
     written = [p for key in ("home", "cache") for p in roots[key].rglob("*") if p.is_file() and not p.is_symlink()]
     assert any(p.name == "history.db" for p in written) and any(p.name == "MEMORY.md" for p in written)
@@ -37,7 +48,7 @@ def test_planted_secrets_are_nowhere_after_a_session(
         if value.encode() in p.read_bytes()
     ]
     hits += [(name, f"output {i}") for i, out in enumerate(outputs) for name, value in secrets.items() if value in out]
-    assert hits == []
+    assert hits == [], hits
 
 
 def test_a_line_that_held_a_secret_is_never_promoted(
