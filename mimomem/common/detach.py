@@ -15,15 +15,14 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from mimomem.common.nofollow import open_nofollow
 from mimomem.common.private import private_dir
-
-_LOG_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def spawn_detached(argv: Sequence[str], log: Path) -> None:
     """Run ``argv`` in the background, stdout and stderr appended to ``log`` (created 0600)."""
     private_dir(log.parent)
-    fd = os.open(log, _LOG_FLAGS, 0o600)
+    fd = open_nofollow(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     try:
         os.fchmod(fd, 0o600)  # the log quotes the user's history: private even if it existed
         shell = subprocess.Popen(

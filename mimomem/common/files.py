@@ -17,12 +17,10 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
+from mimomem.common.nofollow import open_nofollow
 from mimomem.errors import MimomemError
 
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
-_LOCK_FLAGS = os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0)
 
 
 def _umask() -> int:
@@ -105,7 +103,7 @@ def _open_temp(name: str, dir_fd: int | None) -> tuple[int, str]:
     for _ in range(100):
         tmp = os.path.join(head, f".{tail}.{os.getpid()}.{os.urandom(8).hex()}.tmp")
         try:
-            return os.open(tmp, _TEMP_FLAGS, 0o600, dir_fd=dir_fd), tmp
+            return open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, dir_fd=dir_fd), tmp
         except FileExistsError:
             continue
     raise FileExistsError(f"could not create a temporary file next to {name}; remove stale .{tail}.*.tmp files")
@@ -138,7 +136,7 @@ def file_lock(path: str | os.PathLike[str], *, symlink_error: type[MimomemError]
     reads in the caller's terms) is raised, naming the path and what to do.
     """
     try:
-        fd = os.open(path, _LOCK_FLAGS, 0o600)  # O_NONBLOCK: a FIFO planted there cannot hang the open
+        fd = open_nofollow(path, os.O_RDWR | os.O_CREAT)  # a FIFO planted there cannot hang the open
     except OSError:
         if os.path.islink(path):
             message = f"{os.fspath(path)} is a symlink; remove it (mimomem recreates its lock file)"
@@ -150,28 +148,6 @@ def file_lock(path: str | os.PathLike[str], *, symlink_error: type[MimomemError]
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
-
-
-_READ_NOFOLLOW = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0)
-
-
-def open_regular_nofollow(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
-    """A descriptor of the regular file at ``path`` and its stat, never through a symlink, never blocking.
-
-    ``O_NOFOLLOW | O_NONBLOCK``: a symlink planted at ``path`` fails (``ELOOP``) and a FIFO
-    returns at once; anything but a regular file raises ``OSError`` naming it.  The
-    descriptor stays non-blocking (regular files ignore it); the caller closes it.
-    """
-    fd = os.open(path, _READ_NOFOLLOW)
-    try:
-        st = os.fstat(fd)
-    except BaseException:
-        os.close(fd)
-        raise
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise OSError(f"{os.fspath(path)} is not a regular file; skipped")
-    return fd, st
 
 
 def open_regular(path: str | os.PathLike[str]) -> BinaryIO:

@@ -13,6 +13,8 @@ import os
 import stat
 from contextlib import suppress
 
+from mimomem.common.nofollow import open_nofollow
+
 FILE_MODE = 0o600
 """Mode of every file mimomem keeps (SQLite gives a database's -wal, -shm and -journal its mode)."""
 
@@ -64,7 +66,7 @@ def private_dir(path: str | os.PathLike[str]) -> None:
 def create_private(path: str | os.PathLike[str]) -> None:
     """Create ``path`` empty with mode 0600 unless it exists (before SQLite makes it 0644)."""
     with suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), FILE_MODE))
+        os.close(open_nofollow(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
 
 
 def private_database(path: str | os.PathLike[str]) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from mimomem.common.hashing import bucket_of
 from mimomem.common.light_typing import TYPE_CHECKING
+from mimomem.common.stamp import Stamp, stamp, stamp_of
 from mimomem.context.entries import Entry, split_entries
 
 if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib, no file reading code
@@ -26,7 +27,6 @@ CACHE_FILE = "entries.cache"
 VERSION = 9
 
 Cached = tuple[Entry, frozenset[str]]
-Stamp = tuple[int, int, int, int]
 """A file's size, mtime, inode and ctime (ns): equal stamps mean the file is taken as unchanged (the
 ctime catches an edit that keeps the size and puts the mtime back)."""
 
@@ -160,19 +160,19 @@ def load_index(
             st = stat(key)
         except OSError:
             continue
-        order.append((key, (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)))
+        order.append((key, stamp_of(st)))
     if saved and saved["order"] == tuple(order) and saved.get("history") == past:  # nothing read, nothing written
         kept = saved.get("shown") or {}
         return EntryIndex(tuple(kept.get(key) or old[key][1] for key, _ in order), saved["index"])
     fresh: dict[str, tuple[Stamp, bytes]] = {}
-    for key, stamp in order:
+    for key, now in order:
         hit = old.get(key)
-        if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == stamp and isinstance(hit[1], bytes):
+        if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == now and isinstance(hit[1], bytes):
             fresh[key] = hit
         else:
             host = hosts.get(key)
             made = _host_rows(key, *host) if host is not None else _rows(key, os.path.relpath(key, root))
-            fresh[key] = (stamp, marshal.dumps(made))
+            fresh[key] = (now, marshal.dumps(made))
     shown = _without_repeats(order, fresh, hosts) if hosts else {}
     if past is not None:
         shown.update(_current(order, fresh, hosts, past[0]))
@@ -187,11 +187,8 @@ def _history_stamp(history: str | None) -> tuple[str, Stamp] | None:
     """``(path, stamp)`` of the history file, ``None`` when there is none."""
     if history is None:
         return None
-    try:
-        st = os.stat(history)
-    except OSError:
-        return None
-    return history, (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+    found = stamp(history)
+    return None if found is None else (history, found)
 
 
 def _current(

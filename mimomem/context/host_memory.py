@@ -54,7 +54,7 @@ def recall_files(cwd: str | None, env: Mapping[str, str] | None = None) -> dict[
 def stamp_paths(cwd: str | None, env: Mapping[str, str] | None = None) -> list[tuple[str, Any]]:
     """Stamps of everything the host memory of ``cwd`` is read from: each source (a folder whole),
     the switch's config file and Claude Code's settings and folders."""
-    from mimomem.context.serving import stamped, tree_stamps
+    from mimomem.common.stamp import stamped, tree_stamps
 
     env = _env(env)
     out: list[tuple[str, Any]] = []

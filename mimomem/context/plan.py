@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mimomem.context.serving import Stamp, stamp, stamped, tree_stamps
+from mimomem.common.stamp import Stamp, stamp, stamped, tree_stamps
 
 if TYPE_CHECKING:
     from mimomem.curated.ranking import RecallIndex
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def prompt_plan(
     where: Where, *, cwd: str | None = None, also: Sequence[str] = ()
-) -> tuple[list[tuple[str, Stamp]], dict[str, Any]]:
+) -> tuple[list[tuple[str, Stamp | None]], dict[str, Any]]:
     """``(stamps, data)``: the inputs' stamps (with ``cwd``, the directory the project was found
     from; none without it), ``also`` stamped too (what the caller's own state depends on), and the
     plan's data for :func:`mimomem.context.serving.answer`."""
@@ -34,7 +34,7 @@ def prompt_plan(
     return stamps, data
 
 
-def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
+def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp | None]]:
     """The stamp of every path the per-prompt context of ``where`` depends on (see the module docstring).
 
     - the memory files in scope: every file and directory under the project's memory, global
@@ -51,7 +51,7 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
     from mimomem.context.relevant import curated_roots
     from mimomem.tree.where import STATE
 
-    out: list[tuple[str, Stamp]] = stamp_paths(cwd)
+    out: list[tuple[str, Stamp | None]] = stamp_paths(cwd)
     for top in recall_dirs(where):
         out += tree_stamps(top)
     for top in curated_roots(where):
@@ -65,19 +65,19 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
     return out + package_inputs()
 
 
-def package_inputs() -> list[tuple[str, Stamp]]:
+def package_inputs() -> list[tuple[str, Stamp | None]]:
     """Stamps of the installed package and the modules that build plans: an upgrade changes what a plan means."""
     context = os.path.dirname(os.path.abspath(__file__))
     package = os.path.dirname(context)
     return stamped((package, os.path.join(package, "__init__.py"), __file__, os.path.join(context, "session_plan.py")))
 
 
-def identity_inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
+def identity_inputs(where: Where, cwd: str) -> list[tuple[str, Stamp | None]]:
     """Stamps of what names the project of ``cwd``: a ``.git`` in ``cwd`` or any directory above it,
     the id files, and the project's registration (``locate`` writes it when missing)."""
     from mimomem.tree.where import STATE
 
-    out: list[tuple[str, Stamp]] = []
+    out: list[tuple[str, Stamp | None]] = []
     here = os.path.realpath(cwd)
     while True:
         out.append((os.path.join(here, ".git"), stamp(os.path.join(here, ".git"))))

@@ -13,10 +13,10 @@ boilerplate is not injected; the caps are shares of one total budget (MiMo's add
 
 import os
 import re
-import stat
 from collections.abc import Sequence
 from pathlib import Path
 
+from mimomem.common.nofollow import open_regular_nofollow
 from mimomem.context.compact import compact_memory, drop_repeats
 from mimomem.context.fitting import Block
 from mimomem.context.session_fit import CAPS as CAPS  # moved to the lean half; names kept here
@@ -98,12 +98,11 @@ def _densify(out: dict[str, tuple[str, str, bool]]) -> None:
 def read_memory_file(path: str | Path) -> str:
     """The text of a memory file, or ``""`` if missing, not a regular file, too big or unreadable."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        fd, st = open_regular_nofollow(path)
     except OSError:
         return ""
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+        if st.st_size > MAX_FILE_BYTES:
             return ""
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(MAX_FILE_BYTES + 1)

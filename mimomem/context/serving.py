@@ -8,8 +8,8 @@ steps, by one piece of code whichever process runs it:
 - :func:`mimomem.context.plan.prompt_plan` (the library, the slow path) gathers everything
   the per-prompt context depends on except the prompt and the clock - the curated memories'
   recall index and scenarios, the entries in scope with their words, the reminder - as plain
-  data, with a *stamp* (mtime, ctime, size, inode, mode; or "absent") of every file and directory it
-  was read from;
+  data, with the *stamp* (:mod:`mimomem.common.stamp`) of every file and directory it was read
+  from, or "absent";
 - :func:`answer` turns a plan and a prompt into the context.  ``prompt_context`` is
   ``answer(prompt_plan(where), prompt)``.
 
@@ -30,6 +30,8 @@ from struct import Struct
 from struct import error as StructError
 
 from mimomem.common.light_typing import TYPE_CHECKING
+from mimomem.common.nofollow import open_nofollow
+from mimomem.common.stamp import Stamp, all_current, pack
 
 if TYPE_CHECKING:
     from typing import Any
@@ -47,64 +49,6 @@ ENV_NAMES = (
 )
 """The environment a plan depends on (where memory, caches and configuration live; the hosts' memory
 folders too: :data:`mimomem.tree.host_paths.ENV_NAMES`)."""
-
-Stamp = tuple[int, int, int, int, int] | None
-"""A path's ``(mtime_ns, ctime_ns, size, inode, mode)`` (symlinks followed), ``None`` when absent.
-
-The change time too: an edit that keeps a file's size and puts its modification time back
-(``touch -r``, some sync tools) still changes it, and nobody can set it."""
-
-
-def stamp(path: str) -> Stamp:
-    """The stamp of ``path`` now (see :data:`Stamp`)."""
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode)
-
-
-_PACKED = Struct("qqQQQ")
-_ABSENT = _PACKED.pack(-1, -1, 0, 0, 0)  # no real path has mode 0
-STAMP_BYTES = _PACKED.size
-
-
-def packed_stamp(path: str) -> bytes:
-    """:func:`stamp` packed in :data:`STAMP_BYTES` bytes, as a plan keeps it (all of a plan's in one ``bytes``)."""
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return _ABSENT
-    return _PACKED.pack(st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode)
-
-
-def stamped(paths: Iterable[str]) -> list[tuple[str, Stamp]]:
-    """Each of ``paths`` with its stamp now."""
-    return [(p, stamp(p)) for p in paths]
-
-
-def tree_stamps(top: str) -> list[tuple[str, Stamp]]:
-    """Stamps of ``top`` and of every directory and file below it (symlinked directories are
-    stamped, not entered); just ``top``'s (``None``) when it does not exist."""
-    out: list[tuple[str, Stamp]] = [(top, stamp(top))]
-    if out[0][1] is None:
-        return out
-    pending = [top]
-    while pending:
-        directory = pending.pop()
-        try:
-            with os.scandir(directory) as found:
-                entries = sorted(found, key=lambda e: e.name)
-        except OSError:
-            continue  # unreadable now: its own stamp is recorded, a later change shows there
-        for entry in entries:
-            out.append((entry.path, stamp(entry.path)))
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append(entry.path)
-            except OSError:
-                continue
-    return out
 
 
 def plan_key(event: str, payload: Mapping[str, Any], env: Mapping[str, str]) -> tuple[Any, ...]:
@@ -152,7 +96,7 @@ def load_plan(
     import mmap
 
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = open_nofollow(path)
     except OSError:
         return None
     try:
@@ -177,18 +121,20 @@ def load_plan(
 
 
 def fresh(paths: object, stamps: object) -> bool:
-    """Whether every path (``NUL``-separated) still has the stamp recorded for it (:func:`packed_stamp`)."""
+    """Whether every path (``NUL``-separated) still has the stamp recorded for it (packed)."""
     if not isinstance(paths, str) or not isinstance(stamps, bytes) or not paths:
         return False
-    return b"".join(map(packed_stamp, paths.split("\0"))) == stamps  # all stamped: unchanged is the usual case
+    return all_current(paths.split("\0"), stamps)  # all stamped: unchanged is the usual case
 
 
-def save_plan(path: str, key: tuple[Any, ...], stamps: Iterable[tuple[str, Stamp]], data: Mapping[str, Any]) -> None:
+def save_plan(
+    path: str, key: tuple[Any, ...], stamps: Iterable[tuple[str, Stamp | None]], data: Mapping[str, Any]
+) -> None:
     """Save a plan (best effort: a plan that cannot be saved costs the next prompt time, never an answer)."""
     from mimomem.common.files import atomic_write
 
     listed = dict(stamps)
-    recorded = b"".join(_ABSENT if s is None else _PACKED.pack(*s) for s in listed.values())
+    recorded = b"".join(map(pack, listed.values()))
     try:
         header, bulk = _split({"key": key, "paths": "\0".join(listed), "stamps": recorded, **data})
         head = marshal.dumps(header)

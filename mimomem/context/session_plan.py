@@ -22,7 +22,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mimomem.context.serving import Stamp, tree_stamps
+from mimomem.common.stamp import Stamp, tree_stamps
 
 if TYPE_CHECKING:
     from mimomem.tree.where import Where
@@ -48,7 +48,7 @@ def session_parts(
     }
 
 
-def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp]], dict[str, Any]]:
+def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp | None]], dict[str, Any]]:
     """``(stamps, data)`` of the next new session of ``where``'s project (``cwd``: the directory the
     project was found from): the stamps first, then the parts they cover.
 
@@ -84,14 +84,14 @@ def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp]], dict[st
     return stamps, data
 
 
-def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp]]:
+def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp | None]]:
     """The stamp of every path a new session's context of ``where`` depends on (the module docstring)."""
     from mimomem.context.host_memory import stamp_paths
     from mimomem.context.plan import identity_inputs, package_inputs
     from mimomem.context.relevant import curated_roots
 
     tree = where.tree
-    out: list[tuple[str, Stamp]] = stamp_paths(cwd)
+    out: list[tuple[str, Stamp | None]] = stamp_paths(cwd)
     for top in (str(tree.project_dir(where.project_id)), str(tree.root / "global"), *curated_roots(where)):
         out += tree_stamps(top)
     return out + identity_inputs(where, cwd) + package_inputs()

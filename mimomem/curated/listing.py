@@ -1,10 +1,10 @@
 """The memory files of a curated root as one directory walk sees them: names and stat keys.
 
 A scan is what every open of a root costs, so it builds no ``Path`` objects and reads no
-file: one ``scandir`` per category directory and one ``lstat`` per memory file.  The stat
-key ``(size, mtime_ns, inode, ctime_ns)`` changes with any edit, rename over, ``touch`` or
-``chmod`` of a file, so caches keyed by a listing (``curated.snapshot``,
-``curated.recall_cache``) are never used for a file that changed.
+file: one ``scandir`` per category directory and one ``lstat`` per memory file.  Each file's
+stamp (:mod:`mimomem.common.stamp`) changes with any edit, rename over, ``touch`` or ``chmod``
+of it, so caches keyed by a listing (``curated.snapshot``, ``curated.recall_cache``) are never
+used for a file that changed.
 """
 
 from __future__ import annotations
@@ -14,17 +14,12 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
+from mimomem.common.stamp import Stamp, stamp_of
 from mimomem.curated.memory import Problem
 
-StatKey = tuple[int, int, int, int]
-Files = list[tuple[str, "StatKey | None"]]
+Files = list[tuple[str, "Stamp | None"]]
 Listing = dict[str, Files]
-"""Category -> its memory files' names (sorted) and stat keys (``None``: not a regular file)."""
-
-
-def stat_key(st: os.stat_result) -> StatKey:
-    """What identifies one version of a file: size, mtime, inode and ctime (ns)."""
-    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+"""Category -> its memory files' names (sorted) and stamps (``None``: not a regular file)."""
 
 
 def scan_root(
@@ -73,13 +68,13 @@ def _category_files(cdir: str, temps: list[os.DirEntry[str]] | None) -> Files:
         except OSError:
             append((entry.name, None))
             continue
-        key = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns) if is_regular(st.st_mode) else None
+        key = stamp_of(st) if is_regular(st.st_mode) else None
         append((entry.name, key))
     return files
 
 
-def listed_key(listing: Listing | None, memory_id: str) -> StatKey | None:
-    """The stat key the listing holds for ``memory_id``'s file (``None``: not listed or not regular)."""
+def listed_key(listing: Listing | None, memory_id: str) -> Stamp | None:
+    """The stamp the listing holds for ``memory_id``'s file (``None``: not listed or not regular)."""
     if not listing:
         return None
     category, _, slug = memory_id.partition("/")
@@ -90,4 +85,4 @@ def listed_key(listing: Listing | None, memory_id: str) -> StatKey | None:
     return None
 
 
-__all__ = ["Listing", "StatKey", "listed_key", "scan_root", "stat_key"]
+__all__ = ["Listing", "listed_key", "scan_root"]

@@ -24,9 +24,11 @@ from typing import Any
 
 from mimomem.common import frontmatter
 from mimomem.common.files import atomic_write, file_lock
+from mimomem.common.nofollow import open_nofollow
 from mimomem.common.private import private_dir
+from mimomem.common.stamp import Stamp, stamp_of
 from mimomem.curated.ids import split_id
-from mimomem.curated.listing import Listing, StatKey, listed_key, scan_root, stat_key
+from mimomem.curated.listing import Listing, listed_key, scan_root
 from mimomem.curated.memory import MAX_FILE_BYTES, Memory, Problem, memory_from_document
 from mimomem.curated.snapshot import Payload, RootSnapshot, decode, encode
 from mimomem.curated.undo import hits_not_saved
@@ -38,7 +40,6 @@ STALE_TEMP_SECONDS = 60
 """A temp file of a dead writer older than this is removed (a live writer's never is)."""
 _TEMP_WITH_PID = re.compile(r"\..+\.(\d+)\.[0-9a-f]{16}\.tmp")
 _TEMP_WITHOUT_PID = re.compile(r"\..+\.[0-9a-f]{16}\.tmp")  # written before temp names carried the pid
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def default_global_root(env: Mapping[str, str] | None = None) -> Path:
@@ -62,7 +63,7 @@ class CuratedRoot:
         self.listing: Listing | None = None
         """The memory files the last ``scan`` found (``None`` once this process changed them)."""
         self.fingerprint: tuple[Any, ...] | None = None
-        self.state_sig: tuple[int, int] | None = None
+        self.state_sig: Stamp | None = None
         self.hits: dict[str, int] = {}
         self.safe_dirs: set[str] = set()
         self._scan_problems: list[Problem] = []
@@ -130,7 +131,7 @@ class CuratedRoot:
         self._set_marker(b"")
 
     def _set_marker(self, data: bytes) -> None:
-        fd = os.open(self.path / ".lock", os.O_WRONLY | _NOFOLLOW)
+        fd = open_nofollow(self.path / ".lock", os.O_WRONLY)
         try:
             os.ftruncate(fd, 0)
             if data:
@@ -145,7 +146,7 @@ class CuratedRoot:
         writer is dead (a live one may be writing right now).
         """
         try:
-            fd = os.open(self.path / ".lock", os.O_RDONLY | _NOFOLLOW)
+            fd = open_nofollow(self.path / ".lock")
         except OSError:
             return False
         try:
@@ -188,7 +189,7 @@ class CuratedRoot:
 
     # -- change detection ----------------------------------------------------------------------
     def current_fingerprint(self) -> tuple[Any, ...]:
-        """Cheap change detector: category directory mtimes and inodes, and the write generation.
+        """Cheap change detector: the category directories' stamps, and the write generation.
 
         ``lstat``: a category directory swapped for a symlink (even to the same directory, moved)
         is a change, so the next scan skips it and the next write refuses it.
@@ -197,8 +198,7 @@ class CuratedRoot:
         # not the root directory itself: .state.json is replaced there on every counted recall
         for p in (self.path / c for c in self.categories):
             try:
-                st = os.lstat(p)
-                parts.append((st.st_mtime_ns, st.st_ino))
+                parts.append(stamp_of(os.lstat(p)))
             except OSError:
                 parts.append(None)
         try:
@@ -277,7 +277,7 @@ class CuratedRoot:
                     self._memories[memory.id] = memory
         snapshot.save()
 
-    def _load_entry(self, snapshot: RootSnapshot, path: Path, rel: str, key: StatKey | None) -> Memory | None:
+    def _load_entry(self, snapshot: RootSnapshot, path: Path, rel: str, key: Stamp | None) -> Memory | None:
         """One memory file (``rel``: ``<category>/<name>``): from the snapshot when its stat key is
         unchanged, else read and parsed (and kept for the next process)."""
         memory_id = rel[:-3]
@@ -300,7 +300,7 @@ class CuratedRoot:
 
     def read_listed(self, memory_id: str) -> Memory | None:
         """``memory_id`` read from its file, which must still be the one the last scan listed
-        (same stat key after reading); ``StaleListingError`` otherwise.  The root's snapshot
+        (same stamp after reading); ``StaleListingError`` otherwise.  The root's snapshot
         serves it when it holds that version of the file (no YAML parsed).  Problems are not
         kept: they are reported when the whole root is read."""
         key = listed_key(self.listing, memory_id)
@@ -311,7 +311,7 @@ class CuratedRoot:
         kept, self._problems = self._problems, []
         try:
             memory = self.load_file(path, memory_id) if cached is None else self._decoded(cached, path, memory_id)
-            if stat_key(os.lstat(path)) != key:
+            if stamp_of(os.lstat(path)) != key:
                 raise StaleListingError(memory_id)
         except OSError:
             raise StaleListingError(memory_id) from None
@@ -376,7 +376,7 @@ class CuratedRoot:
         except OSError:
             self.hits, self.state_sig, self.max_hits = {}, None, 0
             return self.hits
-        sig = (st.st_mtime_ns, st.st_ino)
+        sig = stamp_of(st)
         if sig != self.state_sig:
             self.hits = read_state(path).get("hits", {})
             self.max_hits = max(self.hits.values(), default=0)

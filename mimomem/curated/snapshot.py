@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.common.files import open_regular
-from mimomem.curated.listing import StatKey, stat_key
+from mimomem.common.stamp import Stamp
 from mimomem.curated.memory import Memory, Problem
 
-VERSION = 3
+VERSION = 4
 MIN_FILES = 1
 """Roots with fewer memory files get no snapshot (and stores with fewer no saved recall index)."""
 
@@ -104,11 +104,11 @@ class RootSnapshot:
         self.root = root
         self.scope = scope
         self.identity = (VERSION, os.path.realpath(root), scope)
-        self.entries: dict[str, tuple[StatKey, int, int, Route]] = {}
+        self.entries: dict[str, tuple[Stamp, int, int, Route]] = {}
         """What the saved file holds: the stat key, the payload's span in ``blob`` and its route."""
         self.blob = memoryview(b"")
-        self.primed: dict[str, tuple[StatKey, bytes]] = {}
-        self.seen: dict[str, tuple[StatKey, bytes]] = {}
+        self.primed: dict[str, tuple[Stamp, bytes]] = {}
+        self.seen: dict[str, tuple[Stamp, bytes]] = {}
         """What this load used, marshalled: what ``save`` writes."""
         self.changed = False
 
@@ -132,7 +132,7 @@ class RootSnapshot:
             pass
         return snapshot
 
-    def _raw(self, name: str, key: StatKey) -> bytes | None:
+    def _raw(self, name: str, key: Stamp) -> bytes | None:
         """The marshalled payload of ``name`` if stored for stat key ``key``."""
         primed = self.primed.get(name)
         if primed is not None:
@@ -143,7 +143,7 @@ class RootSnapshot:
         except (KeyError, TypeError, ValueError):  # not there, or a damaged table
             return None
 
-    def route(self, name: str, key: StatKey) -> Route | bool:
+    def route(self, name: str, key: Stamp) -> Route | bool:
         """:func:`routing` of the payload stored for ``name`` when its stat key is still ``key``, read
         from the table (no payload decoded); ``False`` when none is stored for that key."""
         primed = self.primed.get(name)
@@ -156,11 +156,11 @@ class RootSnapshot:
             return False
         return found if stored == key and _is_route(found) else False
 
-    def get(self, name: str, key: StatKey) -> Payload | None:
+    def get(self, name: str, key: Stamp) -> Payload | None:
         """The payload stored for ``name`` when its stat key is still ``key`` (not recorded as seen)."""
         return _loads(self._raw(name, key))
 
-    def lookup(self, name: str, key: StatKey) -> Payload | None:
+    def lookup(self, name: str, key: Stamp) -> Payload | None:
         """The payload stored for ``name`` when its stat key is still ``key`` (recorded as seen)."""
         raw = self._raw(name, key)
         payload = _loads(raw)
@@ -168,12 +168,12 @@ class RootSnapshot:
             self.seen[name] = (key, raw)
         return payload
 
-    def prime(self, name: str, key: StatKey, payload: Payload) -> None:
+    def prime(self, name: str, key: Stamp, payload: Payload) -> None:
         """What a file holds, known without reading it (a bulk write just wrote and checked it)."""
         self.primed[name] = (key, marshal.dumps(payload))
         self.changed = True
 
-    def record(self, name: str, key: StatKey, payload: Payload) -> None:
+    def record(self, name: str, key: Stamp, payload: Payload) -> None:
         """A file parsed now: keep its result for the next process."""
         self.seen[name] = (key, marshal.dumps(payload))
         self.changed = True
@@ -186,7 +186,7 @@ class RootSnapshot:
             return
         from mimomem.common.files import atomic_write
 
-        table: dict[str, tuple[StatKey, int, int, Route]] = {}
+        table: dict[str, tuple[Stamp, int, int, Route]] = {}
         parts, at = [], 0
         for name, (key, raw) in self.seen.items():
             payload = _loads(raw)
@@ -243,4 +243,4 @@ def beyond_newest(directory: Path, suffix: str, keep: int) -> list[str]:
     return [path for _, path in sorted(found, reverse=True)[keep:]]
 
 
-__all__ = ["MIN_FILES", "VERSION", "RootSnapshot", "decode", "encode", "routing", "snapshot_file", "stat_key"]
+__all__ = ["MIN_FILES", "VERSION", "RootSnapshot", "decode", "encode", "routing", "snapshot_file"]

@@ -19,9 +19,9 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from mimomem.common.files import open_regular_nofollow
+from mimomem.common.nofollow import open_regular_nofollow
+from mimomem.common.stamp import Stamp, stamp_of
 from mimomem.curated import snapshot as snapshots
-from mimomem.curated.listing import StatKey, stat_key
 from mimomem.curated.memory import Memory
 from mimomem.curated.ranking import RecallIndex
 from mimomem.curated.recall_cache import cache_base, save
@@ -68,7 +68,7 @@ def prime(root: CuratedRoot, written: Mapping[Path, str], memories: Mapping[str,
     return snapshot
 
 
-def holding(path: Path, data: bytes) -> StatKey | None:
+def holding(path: Path, data: bytes) -> Stamp | None:
     """The stat key of the regular file at ``path`` if it holds exactly ``data``, else ``None``."""
     try:
         fd, first = open_regular_nofollow(path)
@@ -81,8 +81,8 @@ def holding(path: Path, data: bytes) -> StatKey | None:
         while size <= len(data) and (chunk := os.read(fd, len(data) + 1 - size)):
             chunks.append(chunk)
             size += len(chunk)
-        key = stat_key(first)
-        return key if b"".join(chunks) == data and stat_key(os.fstat(fd)) == key else None
+        key = stamp_of(first)
+        return key if b"".join(chunks) == data and stamp_of(os.fstat(fd)) == key else None
     except OSError:
         return None
     finally:

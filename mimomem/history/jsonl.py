@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from mimomem.common.files import open_regular_nofollow
+from mimomem.common.nofollow import open_regular_nofollow
 
 CHUNK = 4 * 1024 * 1024
 MAX_LINE = 16 * 1024 * 1024

@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 
 from mimomem.common.light_typing import TYPE_CHECKING
+from mimomem.common.nofollow import open_nofollow
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -82,8 +83,7 @@ def open_session(directory: str, notes_template: str) -> None:
     Best effort (a hook never fails on it), never through a symlink, never over an existing file."""
     try:
         os.makedirs(directory, 0o700, exist_ok=True)  # the mode is the new leaf's
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-        fd = os.open(os.path.join(directory, "notes.md"), flags, 0o600)
+        fd = open_nofollow(os.path.join(directory, "notes.md"), os.O_WRONLY | os.O_CREAT | os.O_EXCL)
     except OSError:  # there already, or not writable: the notes' own writers say why when it matters
         return
     try:

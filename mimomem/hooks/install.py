@@ -21,6 +21,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mimomem.common.nofollow import open_nofollow
 from mimomem.errors import SettingsFileError, UsageError
 from mimomem.hooks.command import hook_command, is_mimomem_hook
 
@@ -247,7 +248,7 @@ def _backup(path: Path, raw: bytes | None) -> Path | None:
     while True:
         backup = path.with_name(f"{path.name}{BACKUP_SUFFIX}{number}")
         try:
-            fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            fd = open_nofollow(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
         except FileExistsError:  # another install got there first
             number += 1
             continue

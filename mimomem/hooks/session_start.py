@@ -34,7 +34,8 @@ def new_session_text(where: Any, payload: Mapping[str, Any], env: Mapping[str, s
 def save_start_plan(where: Any, cwd: str, env: Mapping[str, str]) -> dict[str, Any]:
     """Build and save the plan for the next new session of ``where``'s project started in ``cwd``;
     its data (saving is best effort: :func:`mimomem.context.serving.save_plan`)."""
-    from mimomem.context.serving import plan_file, save_plan, tree_stamps
+    from mimomem.common.stamp import tree_stamps
+    from mimomem.context.serving import plan_file, save_plan
     from mimomem.context.session_plan import start_plan
     from mimomem.passes.promote_state import markers, state_dir
 

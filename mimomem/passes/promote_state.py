@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.common.files import atomic_write
+from mimomem.common.nofollow import open_nofollow
 from mimomem.common.private import private_dir
 from mimomem.tree.where import STATE, Where
 
@@ -186,7 +187,7 @@ def project_lock(where: Where, *, timeout: float) -> Iterator[bool]:
     """Hold the project's promotion lock; yields False when it stayed busy for ``timeout`` seconds."""
     path = state_dir(where) / ".lock"
     private_dir(path.parent)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    fd = open_nofollow(path, os.O_RDWR | os.O_CREAT)
     try:
         end = time.monotonic() + max(0.0, timeout)
         while True:

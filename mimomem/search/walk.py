@@ -2,15 +2,13 @@
 
 A reconcile (``search.reconcile``) re-reads only files whose *fingerprint* changed.
 
-Fingerprint = ``<size>-<mtime_ns>-<inode>-<ctime_ns>``.  Size and mtime catch ordinary
-edits; nanoseconds (MiMo-Code truncates to milliseconds) catch two writes in the same
-millisecond; the inode catches ``mimomem.common.files.atomic_write`` and editors that save by
-rename.  The ctime (which no program can set back) catches what those three miss: a
-same-size save that restores the mtime into a reused inode, and a ``chmod`` (a file made
-unreadable is then re-read, fails, and is dropped from the index with a skip reason).  A
-changed fingerprint whose content turns out identical (``touch``, ``chmod``) only updates
-the stored fingerprint; nothing is re-tokenized.  Two same-size writes within one tick of
-the filesystem clock that restore the mtime remain invisible to any stat-based check.
+Fingerprint = the file's stamp as text (:func:`mimomem.common.stamp.stamp_text`: mtime and
+ctime in nanoseconds, size, inode and mode), so an edit, a rename over it, a same-size save that
+restores the mtime, and a ``chmod`` (a file made unreadable is then re-read, fails, and is
+dropped from the index with a skip reason) all change it.  A changed fingerprint whose content
+turns out identical (``touch``, ``chmod``) only updates the stored fingerprint; nothing is
+re-tokenized.  Two same-size writes within one tick of the filesystem clock that restore the
+mtime remain invisible to any stat-based check.
 
 What is skipped, each with a reason kept in ``file_issues`` (``mimomem index stats``):
 hidden files and directories (name starts with ``.``), non-Markdown files, files over
@@ -33,6 +31,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
+from mimomem.common.nofollow import DIRECTORY, open_nofollow
+from mimomem.common.stamp import stamp_text
 from mimomem.tree.names import NOT_UTF8, is_utf8, printable
 
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
@@ -47,11 +47,6 @@ class Issue(NamedTuple):
     path: str
     kind: str
     reason: str
-
-
-def fingerprint(st: os.stat_result) -> str:
-    """``<size>-<mtime_ns>-<inode>-<ctime_ns>`` of a stat result."""
-    return f"{st.st_size}-{st.st_mtime_ns}-{st.st_ino}-{st.st_ctime_ns}"
 
 
 def cc_memory_roots(base: str | os.PathLike[str]) -> list[Path]:
@@ -70,11 +65,7 @@ def cc_memory_roots(base: str | os.PathLike[str]) -> list[Path]:
     return out
 
 
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_ROOT_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
-_DIR_FLAGS = _ROOT_FLAGS | _NOFOLLOW
-_FILE_FLAGS = os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC  # O_NONBLOCK: a FIFO swapped in cannot block
+_ROOT_FLAGS = DIRECTORY | getattr(os, "O_CLOEXEC", 0)  # the root alone may be reached through a symlink
 
 
 def walk(root: Path, max_bytes: int, issues: list[Issue]) -> dict[str, str]:
@@ -160,14 +151,14 @@ def _scan(
         if st.st_size > max_bytes:
             issues.append(Issue(full, "skipped", f"oversized ({st.st_size} bytes > limit {max_bytes})"))
             continue
-        found[full] = f"{st.st_size}-{st.st_mtime_ns}-{st.st_ino}-{st.st_ctime_ns}"  # = fingerprint(st), inlined
+        found[full] = stamp_text(st)
     return subdirectories
 
 
 def _open_subdirectory(dir_fd: int, name: str, path: str, real_root: str, issues: list[Issue]) -> int | None:
     """Open ``name`` in ``dir_fd`` without following a symlink; None (and an issue) if it cannot be."""
     try:
-        return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
+        return open_nofollow(name, DIRECTORY, dir_fd=dir_fd)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -228,7 +219,7 @@ class Parents:
 def _open_component(dir_fd: int, name: str) -> int:
     """Open the directory ``name`` in ``dir_fd``; a symlink there raises ``OSError(ELOOP)`` on every OS."""
     try:
-        return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
+        return open_nofollow(name, DIRECTORY, dir_fd=dir_fd)
     except NotADirectoryError:  # Linux answers ENOTDIR for O_DIRECTORY | O_NOFOLLOW on a symlink
         if stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode):
             raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), name) from None
@@ -243,7 +234,7 @@ def read_text(path: str, max_bytes: int, *, dir_fd: int | None = None) -> tuple[
     Raises ``OSError`` (the caller records it) and ``ValueError`` when the file grew past
     the limit.
     """
-    fd = os.open(path if dir_fd is None else os.path.basename(path), _FILE_FLAGS, dir_fd=dir_fd)
+    fd = open_nofollow(path if dir_fd is None else os.path.basename(path), dir_fd=dir_fd)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -261,10 +252,10 @@ def read_text(path: str, max_bytes: int, *, dir_fd: int | None = None) -> tuple[
         os.close(fd)
     data = b"".join(chunks)
     try:
-        return data.decode("utf-8"), fingerprint(st), None
+        return data.decode("utf-8"), stamp_text(st), None
     except UnicodeDecodeError as exc:
         text = data.decode("utf-8", errors="replace")
-        return text, fingerprint(st), f"invalid UTF-8 from byte {exc.start}; undecodable bytes shown as U+FFFD"
+        return text, stamp_text(st), f"invalid UTF-8 from byte {exc.start}; undecodable bytes shown as U+FFFD"
 
 
 __all__ = [
@@ -272,7 +263,6 @@ __all__ = [
     "Issue",
     "Parents",
     "cc_memory_roots",
-    "fingerprint",
     "read_text",
     "walk",
 ]

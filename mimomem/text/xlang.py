@@ -108,16 +108,17 @@ LOOKUP_VERSION = 1
 
 @functools.lru_cache(maxsize=1)
 def shipped() -> Lookup:
-    """The lookup of the shipped file: built once, then kept in the cache directory beside the
-    file's size and mtime (building it costs a process ~40M instructions; loading it, ~2M)."""
+    """The lookup of the shipped file: built once, then kept in the cache directory under the
+    file's stamp (:mod:`mimomem.common.stamp`; building it costs a process ~40M instructions; loading it, ~2M)."""
     source = _data_path(XLANG_FILE)
     try:
         st = os.stat(source)
     except OSError:  # a zipped or otherwise unusual installation: nothing to key a cache on
         return Lookup.build(data_text(XLANG_FILE))
     from mimomem.common.cache import cache_root
+    from mimomem.common.stamp import stamp_text
 
-    name = f"xlang-{LOOKUP_VERSION}-{BUCKETS}-{st.st_size}-{st.st_mtime_ns}.lookup"
+    name = f"xlang-{LOOKUP_VERSION}-{BUCKETS}-{stamp_text(st)}.lookup"
     cached = os.path.join(cache_root(), name)
     try:
         with open(cached, "rb") as handle:

@@ -12,6 +12,9 @@ import os
 import time
 from pathlib import Path
 
+from mimomem.common.nofollow import open_nofollow
+from mimomem.common.stamp import stamp_text
+
 FILE = Path("state") / "generation"
 """Where the counter lives, relative to the data directory (the memory root's parent)."""
 
@@ -28,7 +31,7 @@ def bump(data_dir: str | os.PathLike[str]) -> None:
         from mimomem.common.private import private_dir
 
         private_dir(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        fd = open_nofollow(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         try:
             os.write(fd, f"{time.time_ns()} {os.getpid()}\n".encode())
         finally:
@@ -42,6 +45,6 @@ def current(data_dir: str | os.PathLike[str]) -> str:
     try:
         st = os.stat(marker(data_dir), follow_symlinks=False)
         with open(marker(data_dir), "rb") as handle:
-            return f"{st.st_mtime_ns}:{st.st_ino}:{handle.read(64).decode('ascii', 'replace').strip()}"
+            return f"{stamp_text(st)}:{handle.read(64).decode('ascii', 'replace').strip()}"
     except OSError:
         return ""

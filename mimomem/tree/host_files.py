@@ -20,6 +20,7 @@ import stat
 from collections.abc import Iterator
 
 from mimomem.common.light_typing import NamedTuple
+from mimomem.common.nofollow import open_regular_nofollow
 from mimomem.tree.names import NOT_UTF8, is_utf8, printable
 
 MAX_FILES = 500
@@ -36,7 +37,6 @@ INDEX_CHARS = 25_000
 
 GEMINI_SECTION = "## Gemini Added Memories"
 
-_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _LINK = re.compile(r"\[([^\]]{1,300})\]\(([^)\s]{1,500})\)")
 
 
@@ -119,10 +119,8 @@ def _entries(folder: str) -> Iterator[tuple[str, bool, str]]:
 def read_text(path: str, *, limit: int = MAX_BYTES) -> tuple[str, str]:
     """``(text, problem)`` of ``path``: at most ``limit`` bytes, never through a symlink, invalid
     UTF-8 replaced; raises ``OSError`` (missing, a symlink, not a regular file) for the caller to skip."""
-    fd = os.open(path, _FLAGS)
+    fd, _ = open_regular_nofollow(path)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(0, "not a regular file")
         data = os.read(fd, limit + 1)
     finally:
         os.close(fd)

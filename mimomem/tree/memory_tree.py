@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from mimomem.common.files import atomic_write
+from mimomem.common.nofollow import DIRECTORY, open_nofollow
 from mimomem.common.private import tighten
 from mimomem.errors import BadMemoryPathError
 from mimomem.tree import gate, generation, locations, templates
@@ -355,9 +356,6 @@ def _locked_dir(path: Path) -> Iterator[int]:
         os.close(fd)  # closing releases the lock
 
 
-_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-
-
 def _open_directory(directory: Path) -> int:
     """Open ``directory`` one component at a time from ``/``, creating missing ones, following no symlink.
 
@@ -366,7 +364,7 @@ def _open_directory(directory: Path) -> int:
     created or opened through it.  Missing components are created inside the directory
     just opened, never by path.
     """
-    fd = os.open(os.sep, _DIR_FLAGS)
+    fd = open_nofollow(os.sep, DIRECTORY)
     for name in directory.parts[1:]:
         fd = _open_child(fd, name, directory)  # closes the parent, also on error
     return fd
@@ -376,11 +374,11 @@ def _open_child(fd: int, name: str, directory: Path) -> int:
     """The sub-directory ``name`` of ``fd`` opened (created if missing); ``fd`` is closed in every case."""
     try:
         try:
-            return os.open(name, _DIR_FLAGS, dir_fd=fd)
+            return open_nofollow(name, DIRECTORY, dir_fd=fd)
         except FileNotFoundError:
             with contextlib.suppress(FileExistsError):
                 os.mkdir(name, 0o700, dir_fd=fd)  # private whatever the umask (mimomem.common.private)
-            child = os.open(name, _DIR_FLAGS, dir_fd=fd)
+            child = open_nofollow(name, DIRECTORY, dir_fd=fd)
             with contextlib.suppress(OSError):
                 os.fchmod(child, 0o700)
             return child
@@ -429,9 +427,8 @@ def _fd_path(fd: int) -> str | None:
 
 def _read_regular(path: Path, dir_fd: int) -> bytes:
     """The bytes of ``path``'s file in ``dir_fd``; refuses symlinks, FIFOs and devices (no blocking)."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path.name, flags, dir_fd=dir_fd)
+        fd = open_nofollow(path.name, dir_fd=dir_fd)
     except FileNotFoundError:
         raise
     except OSError as exc:

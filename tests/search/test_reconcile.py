@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from mimomem import MemoryIndex
+from mimomem.common.stamp import stamp_text
 from mimomem.search import lazy_index, reconcile
-from mimomem.search.walk import fingerprint
 
 
 def write(root: Path, rel: str, text: str | bytes) -> Path:
@@ -89,7 +89,7 @@ def test_create_modify_delete_rename_and_touch(root):
     assert (0, 1, 0) == (report.indexed, report.touched, report.pruned)
     row_after = rows(index)["sessions/s1/tasks/T1/progress.md"]
     assert row_before[0] == row_after[0]  # same row, not re-tokenized
-    assert row_before[1] != row_after[1] == fingerprint(progress.stat())
+    assert row_before[1] != row_after[1] == stamp_text(progress.stat())
     assert 0 == index.reconcile().touched
 
 
