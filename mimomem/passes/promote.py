@@ -31,7 +31,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from mimomem.common.detach import spawn_detached
 from mimomem.common.redaction import was_redacted
 from mimomem.common.secrets import scan_secrets
 from mimomem.history.episode import Episode, clip
@@ -297,6 +296,8 @@ def promote_pending(where: Where, *, deadline: float, only: str | None = None, l
 
 def detach(where: Where) -> None:
     """Promote the project's pending sessions in a background process (outlives the hook)."""
+    from mimomem.common.detach import spawn_detached  # looked up when called: the one way to start a worker
+
     spawn_detached(
         [sys.executable, "-m", "mimomem.passes.promote", str(where.worktree), where.session_id or ""], detach_log(where)
     )

@@ -110,6 +110,24 @@ def test_a_large_session_end_is_digested_then_promoted_in_one_background_process
     assert memory_now(project) == background
 
 
+def test_an_inline_session_end_past_its_deadline_hands_the_promotion_to_one_background_process(
+    project: Path, monkeypatch: pytest.MonkeyPatch, spawned: list[list[str]]
+) -> None:
+    """A loaded machine: the inline digest leaves no time to promote.  The promotion is not left undone: it
+    goes to a detached process (the one way to start one, :func:`mimomem.common.detach.spawn_detached`),
+    and what that process does is what an inline promotion would have done.  (On a loaded machine the old
+    test of the large session saw "promoted nothing, spawned nothing": the promotion module had bound the
+    spawner at import, so its worker was a real process the test neither saw nor waited for.)"""
+    path = transcript(project, 1)
+    monkeypatch.setattr(claude_code, "CLAUDE_CODE", claude_code.CLAUDE_CODE._replace(inline_seconds=0.0))
+    assert hook("SessionEnd", project, path, reason="exit") == ("", "")
+    assert MemoryTree().notes(SID).exists()  # digested inline
+    assert "以后都用 pnpm" not in memory_now(project)[1]  # not promoted inline: the deadline had passed
+    assert [argv[2:] for argv in spawned] == [["mimomem.passes.promote", str(project), SID]]
+    run_detached(spawned)
+    assert "以后都用 pnpm" in memory_now(project)[1]
+
+
 def test_the_background_digest_is_not_digested_again_by_a_later_hook(project: Path, spawned: list[list[str]]) -> None:
     path = transcript(project, carry.INLINE_BYTES + 1)
     hook("SessionEnd", project, path, reason="exit")
