@@ -27,11 +27,14 @@ import time
 from collections.abc import Mapping
 from contextlib import suppress
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mimomem.context.hosts import CLAUDE_CODE
 from mimomem.errors import HookInputError, TranscriptReadError
 from mimomem.hooks.entry import MAX_PAYLOAD_BYTES, hook_output, read_payload, served_text
+
+if TYPE_CHECKING:
+    from mimomem.tree.where import Where
 
 PRE_COMPACT_SECONDS = 5.0
 """Promotion done inside a PreCompact hook before the rest is detached (it has no 1.5 s limit)."""
@@ -132,7 +135,7 @@ def handle(payload: Mapping[str, Any], *, env: Mapping[str, str], plan_checked: 
     return hook_output(str(event), text)
 
 
-def _where(payload: Mapping[str, Any], env: Mapping[str, str]) -> Any:
+def _where(payload: Mapping[str, Any], env: Mapping[str, str]) -> Where:
     from mimomem.tree.memory_tree import MemoryTree
     from mimomem.tree.where import locate
 
@@ -145,7 +148,7 @@ def _where(payload: Mapping[str, Any], env: Mapping[str, str]) -> Any:
     return locate(cwd, session_id=sid, tree=MemoryTree(), env=env)
 
 
-def promote(where: Any, payload: Mapping[str, Any], *, deadline: float | None, only_this: bool = False) -> None:
+def promote(where: Where, payload: Mapping[str, Any], *, deadline: float | None, only_this: bool = False) -> None:
     """This session's promotion (:func:`mimomem.memory.carry.promote`) for the payload's transcript.
 
     Never raises: promotion failing must not cost the session its context (one stderr line).
@@ -161,7 +164,7 @@ def promote(where: Any, payload: Mapping[str, Any], *, deadline: float | None, o
         say(f"mimomem hook: promotion skipped: {_reason(exc)}", sys.stderr)
 
 
-def _session_start(where: Any, payload: Mapping[str, Any], env: Mapping[str, str]) -> str:
+def _session_start(where: Where, payload: Mapping[str, Any], env: Mapping[str, str]) -> str:
     from mimomem.context.assemble import session_context
     from mimomem.hooks.entry_session import BUDGET_DEFAULT, BUDGET_VARIABLE, budget_from
     from mimomem.hooks.session_start import new_session_text
@@ -178,7 +181,8 @@ def _session_start(where: Any, payload: Mapping[str, Any], env: Mapping[str, str
             where, budget=budget, recent_user=recent, char_cap=CLAUDE_CODE.safe_chars, cwd=str(payload["cwd"])
         )
         text = str(context.text)
-    if where.tree.write_enabled:  # the notes the instructions name exist before the agent is told to append
+    # the notes the instructions name exist before the agent is told to append
+    if where.tree.write_enabled and where.session_id:
         from mimomem.hooks.entry_session import open_session
         from mimomem.tree.templates import notes_template
 
@@ -187,7 +191,7 @@ def _session_start(where: Any, payload: Mapping[str, Any], env: Mapping[str, str
 
 
 def _prompt(
-    where: Any, prompt: str, payload: Mapping[str, Any], env: Mapping[str, str], *, plan_checked: bool = False
+    where: Where, prompt: str, payload: Mapping[str, Any], env: Mapping[str, str], *, plan_checked: bool = False
 ) -> str:
     """The prompt's context from its saved plan when current, else from a new plan, saved for the
     next prompts (:mod:`mimomem.context.serving`)."""
@@ -195,7 +199,7 @@ def _prompt(
 
 
 def prompt_plan(
-    where: Any, payload: Mapping[str, Any], env: Mapping[str, str], *, plan_checked: bool = False
+    where: Where, payload: Mapping[str, Any], env: Mapping[str, str], *, plan_checked: bool = False
 ) -> dict[str, Any]:
     """The plan for the prompts of ``payload``'s session: the saved one when current (unless
     ``plan_checked``: it was found stale just now), else a new one, saved for the next prompts."""
@@ -228,7 +232,7 @@ def _recent_prompts(payload: Mapping[str, Any], keep: int = 5) -> list[str]:
         return []
 
 
-def append_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> Path | None:
+def append_digest(where: Where, payload: Mapping[str, Any], *, trigger: str) -> Path | None:
     """The transcript's digest since the last one, into the notes (:func:`mimomem.memory.carry.append_digest`)."""
     from mimomem.memory import carry
 
@@ -241,7 +245,7 @@ def append_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> Pa
         raise HookInputError(str(exc)) from None
 
 
-def defer_digest(where: Any, payload: Mapping[str, Any], *, trigger: str) -> bool:
+def defer_digest(where: Where, payload: Mapping[str, Any], *, trigger: str) -> bool:
     """True when the unread transcript is too large for ``SessionEnd``'s time limit: the digest and
     the promotion then go on in one background process (:func:`mimomem.memory.carry.detach_digest`),
     and one stderr line says so.  ``PreCompact`` never defers: the digest must be in the notes

@@ -12,12 +12,15 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mimomem.hooks.entry_session import SOURCES, start_key
 
+if TYPE_CHECKING:
+    from mimomem.tree.where import Where
 
-def new_session_text(where: Any, payload: Mapping[str, Any], env: Mapping[str, str], *, budget: int) -> str | None:
+
+def new_session_text(where: Where, payload: Mapping[str, Any], env: Mapping[str, str], *, budget: int) -> str | None:
     """A new session's context (``startup`` or ``clear``, its directory absent) from the project's
     plan, built now and saved for the next new session; ``None`` for any other ``SessionStart``."""
     from mimomem.context.hosts import CLAUDE_CODE
@@ -31,7 +34,7 @@ def new_session_text(where: Any, payload: Mapping[str, Any], env: Mapping[str, s
     return str(new_session_answer(data, where.session_id, budget=budget, char_cap=CLAUDE_CODE.safe_chars).text)
 
 
-def save_start_plan(where: Any, cwd: str, env: Mapping[str, str]) -> dict[str, Any]:
+def save_start_plan(where: Where, cwd: str, env: Mapping[str, str]) -> dict[str, Any]:
     """Build and save the plan for the next new session of ``where``'s project started in ``cwd``;
     its data (saving is best effort: :func:`mimomem.context.serving.save_plan`)."""
     from mimomem.common.stamp import tree_stamps
@@ -47,7 +50,7 @@ def save_start_plan(where: Any, cwd: str, env: Mapping[str, str]) -> dict[str, A
     return data
 
 
-def plan_next_session(where: Any, payload: Mapping[str, Any], env: Mapping[str, str], *, deadline: float) -> None:
+def plan_next_session(where: Where, payload: Mapping[str, Any], env: Mapping[str, str], *, deadline: float) -> None:
     """At ``SessionEnd``, after the digest and the promotion: the plan for the project's next new
     session, unless the saved one is still current or ``deadline`` (monotonic) has passed.  Never
     raises: a plan is a cache, and the next ``SessionStart`` builds one anyway."""

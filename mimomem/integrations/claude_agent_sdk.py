@@ -41,7 +41,10 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mimomem.tree.where import Where
 
 log = logging.getLogger("mimomem.integrations")
 
@@ -334,7 +337,7 @@ class SessionMemory:
             self._passes_checked.add(sid)
             start_due_passes(where)
 
-    def _digest(self, where: Any, transcript: str, trigger: str) -> None:
+    def _digest(self, where: Where, transcript: str, trigger: str) -> None:
         """The transcript since the session's last digest, into its notes (never raises)."""
         from mimomem.memory import carry
 
@@ -343,7 +346,7 @@ class SessionMemory:
         except Exception as exc:
             log.warning("mimomem: no digest at %s (%s)", trigger, _reason(exc))
 
-    def _where(self, sid: str, cwd: str) -> Any:
+    def _where(self, sid: str, cwd: str) -> Where:
         from mimomem.tree.memory_tree import MemoryTree
         from mimomem.tree.where import locate
 

@@ -211,8 +211,8 @@ class MemoryIndex:
 
         ``limit`` must be 1..200; the backend is asked for ``min(3 * limit, 50)`` rows, or
         ``limit`` when that is more (MiMo-Code silently returned at most 50).  ``scope`` is
-        one of global / project / session / claude-code (the 0.1 names projects / sessions /
-        cc still work, with a ``DeprecationWarning``); empty filters are ignored.  With no
+        one of global / project / session / claude-code / host (a tree folder name such as
+        ``projects`` is an ``InvalidScopeError`` naming the scope); empty filters are ignored.  With no
         hits, ``hints`` holds the escalation advice.  ``retrieval``: the options of
         ``mimomem.search.rerank`` (None / ``"auto"``: the default policy for the query's
         kind; ``"off"``; or ``RetrievalOptions``), unless ``expand_synonyms`` is set.

@@ -30,9 +30,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mimomem.bench.e2e.dataset import SessionSpec
+
+if TYPE_CHECKING:
+    from mimomem.tree.where import Where
 
 KEEP_ENV = ("PATH", "LANG", "LC_ALL", "MIMOMEM_PURE", "PYTHONPATH", "TMPDIR")
 """Variables of the calling environment the sandbox keeps; everything else is replaced."""
@@ -259,13 +262,13 @@ def scheduled_passes(clock: Clock, env: Mapping[str, str]) -> Iterator[list[str]
     started: list[str] = []
     original_start, original_spawn = schedule.start_due_passes, schedule._spawn
 
-    def start(where: Any, *, env: Mapping[str, str] | None = None, now: float | None = None) -> list[str]:
+    def start(where: Where, *, env: Mapping[str, str] | None = None, now: float | None = None) -> list[str]:
         names = original_start(where, env=env, now=clock.now if now is None else now)
         stamp = time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime(clock.now))
         started.extend(f"{name}@{stamp}" for name in names)
         return names
 
-    def spawn(where: Any, kind: str) -> None:
+    def spawn(where: Where, kind: str) -> None:
         quiet = contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO())
         with isolated(env), quiet[0], quiet[1], silenced_fds():  # its own processes write to fds 1 and 2
             schedule.run(kind, str(where.worktree), ("--days", str(window_days(clock.now))))
