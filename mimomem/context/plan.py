@@ -98,9 +98,9 @@ def entries_part(where: Where, cwd: str | None = None) -> dict[str, Any]:
     vocabulary (:class:`~mimomem.text.xlang.Lookup`)."""
     from mimomem.context.entries import template_terms
     from mimomem.context.entry_recall import load_entries
-    from mimomem.text.xlang import shipped
+    from mimomem.text.xlang import current
 
-    return {"index": load_entries(where, cwd).state, "template": template_terms(), "xlang": shipped().data}
+    return {"index": load_entries(where, cwd).state, "template": template_terms(), "xlang": current().data}
 
 
 def curated_part(where: Where) -> dict[str, Any] | None:

@@ -194,10 +194,9 @@ def _split(plan: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
         header["entries"] = {
             **entries,
             "index": (tuple(map(put, blobs)), {**index, "buckets": tuple(map(put, index["buckets"]))}),
-            "xlang": {
-                "words": tuple(map(put, xlang["words"])),
-                "heads": {c: put(b) for c, b in xlang["heads"].items()},
-            },
+            "xlang": xlang["file"]  # the path of the one lookup file every plan shares, or (no such file) its data
+            if "file" in xlang
+            else {"words": tuple(map(put, xlang["words"])), "heads": {c: put(b) for c, b in xlang["heads"].items()}},
         }
     curated = plan.get("curated")
     if isinstance(curated, dict) and "index" in curated:
@@ -217,7 +216,12 @@ def _joined(header: dict[str, Any], bulk: memoryview) -> dict[str, Any]:
         spans, index = entries["index"]
         xlang = entries["xlang"]
         entries["index"] = (_Spans(bulk, spans), {**index, "buckets": _Spans(bulk, index["buckets"])})
-        entries["xlang"] = {"words": _Spans(bulk, xlang["words"]), "heads": _Spans(bulk, xlang["heads"])}
+        if isinstance(xlang, str):  # the shared lookup file; gone or damaged, the plan is stale (rebuilt)
+            from mimomem.text.xlang import mapped
+
+            entries["xlang"] = mapped(xlang)
+        else:
+            entries["xlang"] = {"words": _Spans(bulk, xlang["words"]), "heads": _Spans(bulk, xlang["heads"])}
     curated = header.get("curated")
     if isinstance(curated, dict) and "index" in curated:
         native, scalars, (at, size), offsets, ids = curated["index"]

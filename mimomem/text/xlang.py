@@ -14,6 +14,8 @@ import functools
 import marshal
 import os
 from collections.abc import Iterable
+from struct import Struct
+from struct import error as StructError
 
 from mimomem.common.light_typing import TYPE_CHECKING
 
@@ -102,30 +104,110 @@ class Lookup:
         return [others for _, others in sorted(hits)]
 
 
-LOOKUP_VERSION = 1
-"""Bumped when :class:`Lookup`'s data changes shape: a cached lookup of another version is rebuilt."""
+LOOKUP_VERSION = 2
+"""Bumped when :class:`Lookup`'s data or its file changes shape: a cached lookup of another version is rebuilt."""
+_MAGIC = b"mimoxlng"
+_HEAD = Struct("<8sQ")
+"""The lookup file: the magic, the length of its header (a marshal dict of ``(offset, length)`` spans:
+``words`` by bucket, ``heads`` by first character), the header, then the blobs, 8-byte aligned."""
+
+
+class _Views:
+    """Blobs of a mapped lookup file by index or key; a view of the mapping when asked for."""
+
+    __slots__ = ("_bulk", "_spans")
+
+    def __init__(self, bulk: memoryview, spans: Any) -> None:
+        self._bulk, self._spans = bulk, spans
+
+    def __getitem__(self, at: Any) -> memoryview:
+        start, size = self._spans[at]
+        return self._bulk[start : start + size]
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        span = self._spans.get(key)
+        return default if span is None else self._bulk[span[0] : span[0] + span[1]]
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+
+def _start(header_size: int) -> int:
+    end = _HEAD.size + header_size
+    return end + (-end % 8)
+
+
+def _file_bytes(data: dict[str, Any]) -> bytes:
+    bulk = bytearray()
+
+    def put(blob: bytes) -> tuple[int, int]:
+        bulk.extend(b"\0" * (-len(bulk) % 8))
+        at = len(bulk)
+        bulk.extend(blob)
+        return at, len(blob)
+
+    header = marshal.dumps(
+        {"words": tuple(map(put, data["words"])), "heads": {c: put(b) for c, b in data["heads"].items()}}
+    )
+    blob = _HEAD.pack(_MAGIC, len(header)) + header
+    return blob + b"\0" * (_start(len(header)) - len(blob)) + bytes(bulk)
+
+
+def mapped(path: str) -> dict[str, Any]:
+    """The lookup data of the file at ``path``, its blobs views of the mapped file (a prompt touches only
+    the pages it uses) and ``file``, the path (what a plan keeps of it).  Raises ``OSError`` or
+    ``ValueError`` when the file is missing or damaged."""
+    import mmap
+
+    with open(path, "rb") as handle:
+        view = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+    try:
+        magic, size = _HEAD.unpack_from(view)
+        header = marshal.loads(view[_HEAD.size : _HEAD.size + size])
+    except (StructError, EOFError, TypeError) as error:
+        raise ValueError(f"damaged cross-language lookup {path}") from error
+    if magic != _MAGIC or not isinstance(header, dict) or not isinstance(header.get("words"), tuple):
+        raise ValueError(f"not a cross-language lookup: {path}")
+    bulk = view[_start(size) :]
+    return {"words": _Views(bulk, header["words"]), "heads": _Views(bulk, header["heads"]), "file": path}
+
+
+def lookup_path() -> str | None:
+    """Where the lookup of the shipped file is kept: the cache directory, its name stamped with the
+    lookup's version and the file's stamp (:mod:`mimomem.common.stamp`); ``None`` for an installation
+    with no file to stamp."""
+    try:
+        st = os.stat(_data_path(XLANG_FILE))
+    except OSError:  # a zipped or otherwise unusual installation: nothing to key a cache on
+        return None
+    from mimomem.common.cache import cache_root
+
+    from mimomem.common.stamp import stamp_text
+
+    name = f"xlang-{LOOKUP_VERSION}-{BUCKETS}-{stamp_text(st)}.lookup"
+    return os.path.join(cache_root(), name)
+
+
+def current() -> Lookup:
+    """:func:`shipped`, made again when its cache file is gone (a plan names that file: it must exist)."""
+    lookup = shipped()
+    file = lookup.data.get("file")
+    if file is not None and not os.path.exists(file):
+        shipped.cache_clear()
+        lookup = shipped()
+    return lookup
 
 
 @functools.lru_cache(maxsize=1)
 def shipped() -> Lookup:
-    """The lookup of the shipped file: built once, then kept in the cache directory under the
-    file's stamp (:mod:`mimomem.common.stamp`; building it costs a process ~40M instructions; loading it, ~2M)."""
-    source = _data_path(XLANG_FILE)
-    try:
-        st = os.stat(source)
-    except OSError:  # a zipped or otherwise unusual installation: nothing to key a cache on
+    """The lookup of the shipped file: built once, then kept in the cache directory (:func:`lookup_path`)
+    and mapped (building it costs a process ~40M instructions; mapping it, a few thousand)."""
+    cached = lookup_path()
+    if cached is None:
         return Lookup.build(data_text(XLANG_FILE))
-    from mimomem.common.cache import cache_root
-    from mimomem.common.stamp import stamp_text
-
-    name = f"xlang-{LOOKUP_VERSION}-{BUCKETS}-{stamp_text(st)}.lookup"
-    cached = os.path.join(cache_root(), name)
     try:
-        with open(cached, "rb") as handle:
-            data = marshal.loads(handle.read())
-        if isinstance(data, dict) and isinstance(data.get("words"), tuple) and isinstance(data.get("heads"), dict):
-            return Lookup(data)
-    except (OSError, ValueError, EOFError, TypeError):
+        return Lookup(mapped(cached))
+    except (OSError, ValueError):
         pass  # missing or damaged: built again below
     lookup = Lookup.build(data_text(XLANG_FILE))
     try:
@@ -133,10 +215,10 @@ def shipped() -> Lookup:
         from mimomem.common.private import private_dir
 
         private_dir(os.path.dirname(cached))
-        atomic_write(cached, marshal.dumps(lookup.data), durable=False)
+        atomic_write(cached, _file_bytes(lookup.data), durable=False)
+        return Lookup(mapped(cached))  # mapped, so that a plan names the file instead of copying it
     except (OSError, ValueError):
-        pass  # a cache that cannot be written costs time, never an answer
-    return lookup
+        return lookup  # a cache that cannot be written costs time, never an answer
 
 
 def translations_in(text: str, words: Iterable[str], *, per_word: int = 3, lookup: Lookup | None = None) -> list[str]:
@@ -155,4 +237,4 @@ def translations_in(text: str, words: Iterable[str], *, per_word: int = 3, looku
     return list(dict.fromkeys(out))
 
 
-__all__ = ["XLANG_FILE", "Lookup", "data_text", "shipped", "translations_in"]
+__all__ = ["XLANG_FILE", "Lookup", "current", "data_text", "lookup_path", "mapped", "shipped", "translations_in"]

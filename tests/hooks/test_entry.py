@@ -243,3 +243,29 @@ def test_old_plans_are_pruned(repo: Path) -> None:
     assert len(left) == serving.MAX_PLANS
     newest = serving.plan_file(serving.plan_key("UserPromptSubmit", event, os.environ), os.environ)
     assert Path(newest) in left and Path(serving.plan_file(key, os.environ)) not in left
+
+
+def test_plans_share_one_cross_language_lookup_file(repo: Path) -> None:
+    """The cross-language table (~250 KB) is kept once in the cache directory, stamped with the shipped
+    file's size and mtime, and each prompt plan names it instead of holding a copy (issue 32)."""
+    from mimomem.text import xlang
+
+    xlang.shipped.cache_clear()  # this test's cache directory
+    first = _payload(repo)
+    assert "5433" in hook_reading_memory(first)
+    lookup = xlang.lookup_path()
+    assert lookup is not None and Path(lookup).is_file()
+    key = serving.plan_key("UserPromptSubmit", json.loads(first), os.environ)
+    plans = Path(serving.plan_file(key, os.environ)).parent
+    for n in range(3):
+        hook_reading_memory(json.dumps(json.loads(first) | {"session_id": f"other-{n}"}).encode("utf-8"))
+    table = Path(lookup).stat().st_size
+    assert all(p.stat().st_size < table / 4 for p in plans.glob("*.plan"))  # no plan carries the table
+    assert len(list(Path(lookup).parent.glob("xlang-*.lookup"))) == 1
+    mixed = _payload(repo, "数据库端口 before deploy")  # "deploy" looked up in the mapped table
+    answer = hook_reading_memory(mixed)
+    assert "5433" in answer and hook_served(mixed) == answer
+    Path(lookup).unlink()  # the cache cleared: the plans naming it step aside, the next plan writes it again
+    assert hook_served(first) is None
+    again = hook_reading_memory(first)
+    assert "5433" in again and Path(lookup).is_file() and hook_served(first) == again

@@ -73,9 +73,26 @@ def test_the_lookup_is_cached_and_a_damaged_cache_is_rebuilt(tmp_path: Path, mon
         if damage is not None:
             cached[0].write_bytes(damage)
         lookup = xlang.shipped()
-        assert lookup.data == fresh.data
+        assert [bytes(lookup.data["words"][i]) for i in range(xlang.BUCKETS)] == list(fresh.data["words"])
         assert len(list(tmp_path.glob("xlang-*.lookup"))) == 1
         assert translations_in("部署数据库", ["deploy"], lookup=lookup) == translations_in(
             "部署数据库", ["deploy"], lookup=fresh
         )
     xlang.shipped.cache_clear()
+
+
+def test_the_mapped_lookup_file_answers_as_the_built_lookup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mimomem.text import xlang
+
+    monkeypatch.setenv("MIMOMEM_CACHE_DIR", str(tmp_path))
+    xlang.shipped.cache_clear()
+    mapped = xlang.shipped()  # built, written to the cache directory, mapped from it
+    built = xlang.Lookup.build(data_text(XLANG_FILE))
+    try:
+        assert mapped.data["file"] == xlang.lookup_path()
+        assert [bytes(b) for b in (mapped.data["words"][i] for i in range(xlang.BUCKETS))] == list(built.data["words"])
+        assert {c: bytes(mapped.data["heads"].get(c)) for c in built.data["heads"]} == built.data["heads"]
+        for text, words in (("部署数据库", ["deploy"]), ("缓存失效", ["cache", "port"])):
+            assert translations_in(text, words, lookup=mapped) == translations_in(text, words, lookup=built)
+    finally:
+        xlang.shipped.cache_clear()
