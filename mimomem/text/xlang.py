@@ -181,7 +181,6 @@ def lookup_path() -> str | None:
     except OSError:  # a zipped or otherwise unusual installation: nothing to key a cache on
         return None
     from mimomem.common.cache import cache_root
-
     from mimomem.common.stamp import stamp_text
 
     name = f"xlang-{LOOKUP_VERSION}-{BUCKETS}-{stamp_text(st)}.lookup"
