@@ -51,8 +51,10 @@ _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 
 # --- questions ---
 _QMARK = re.compile(r"[?？]\s*[)）」』\"']*\s*$")
-_ZH_FINAL = re.compile(r"(?:吗|呢|么|不|没|没有|呀吗)\s*[。.!！~～]*\s*$")
-_JA_FINAL = re.compile(r"(?:か|かな|かね|っけ|だっけ|でしたっけ|ですか|ますか|でしょうか|の)\s*[。.!！]*\s*$")
+_ZH_FINAL = re.compile(r"(?:吗|呢|么|不|没|没有|呀吗|(?:是|对|没错)[^，,。；;]{0,40}吧)\s*[。.!！~～]*\s*$")
+"""Sentence-final question particles; 吧 after a copula asks for confirmation ("还是 5433 吧", "对吧"),
+after an action verb it proposes ("用 Redis 吧", a choice)."""
+_JA_FINAL = re.compile(r"(?:か|かな|かね|っけ|だっけ|でしたっけ|ですか|ますか|でしょうか|の|よね|でしょ)\s*[。.!！]*\s*$")
 _ZH_WH = re.compile(
     r"多少|几(?:个|位|天|次|号|点|分|秒|岁|年|台|条|G|g)|什么|啥|哪(?:个|些|里|儿|天|台)?|谁|怎么|怎样|为什么|为啥|如何|是否"
 )

@@ -26,6 +26,8 @@ from mimomem.history.sentence import (
         "本番のDBホストって db-main-1 のままでしたっけ",
         "Do we squash-merge everything, or was that only for release branches?",
         "你知道 ES 的分片数设的几个不",
+        "预发环境的数据库还是 db-pre-2 吧",  # 吧 after a copula asks for confirmation
+        "ステージングの Redis は 6380 番だよね",
     ],
 )
 def test_questions_with_or_without_a_question_mark(text: str) -> None:
