@@ -7,7 +7,8 @@
 of ``corpora/e2e-dev/sessions/*.yaml``) with what promotion must keep and must not, and a
 question a later session asks.  Each becomes an e2e dev set directory (Claude Code
 transcripts written by ``corpora/e2e-dev/build.py``'s writer, ``manifest.json``,
-``questions.jsonl``) for ``mimomem bench --e2e corpora/capture/e2e-dev``; the extraction
+``questions.jsonl``, and ``sessions/<project>.yaml`` for the real-host run) for
+``mimomem bench --e2e corpora/capture/e2e-dev [--host claude-code]``; the extraction
 benchmark (``benchmarks/bench_capture.py``) reads the same transcripts case by case.
 """
 
@@ -71,6 +72,7 @@ def build() -> dict[Path, bytes]:
         data = load(split)
         root = HERE / f"e2e-{split}"
         manifest, questions, counter = [], [], dict.fromkeys(data["projects"], 0)
+        played: dict[str, list[dict[str, Any]]] = {p: [] for p in data["projects"]}
         for case in data["cases"]:
             project = {"project": case["project"], "branch": "main", **data["projects"][case["project"]]}
             for n, events in enumerate(case["sessions"]):
@@ -78,6 +80,7 @@ def build() -> dict[Path, bytes]:
                 counter[case["project"]] += 1
                 spec = {"name": session_name(case, n), "day": k // 8, "at": f"{9 + k % 8}:05", "events": events}
                 session = writer.Session(project, spec)
+                played[case["project"]].append(spec)
                 rel = f"transcripts/{case['project']}/{session.sid}.jsonl"
                 out[root / rel] = session.render()
                 start = session.lines[0]["timestamp"]
@@ -119,6 +122,9 @@ def build() -> dict[Path, bytes]:
                         "split": split,
                     }
                 )
+        for name, specs in played.items():  # the same sessions for the real-host run (sessions/*.yaml)
+            source = {"project": name, "branch": "main", **data["projects"][name], "sessions": specs}
+            out[root / "sessions" / f"{name}.yaml"] = yaml.safe_dump(source, allow_unicode=True, sort_keys=False).encode()
         manifest.sort(key=lambda s: s["start"])
         out[root / "manifest.json"] = (json.dumps({"sessions": manifest}, ensure_ascii=False, indent=1) + "\n").encode()
         out[root / "questions.jsonl"] = "".join(json.dumps(q, ensure_ascii=False) + "\n" for q in questions).encode()
