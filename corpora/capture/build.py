@@ -124,7 +124,9 @@ def build() -> dict[Path, bytes]:
                 )
         for name, specs in played.items():  # the same sessions for the real-host run (sessions/*.yaml)
             source = {"project": name, "branch": "main", **data["projects"][name], "sessions": specs}
-            out[root / "sessions" / f"{name}.yaml"] = yaml.safe_dump(source, allow_unicode=True, sort_keys=False).encode()
+            out[root / "sessions" / f"{name}.yaml"] = yaml.safe_dump(
+                source, allow_unicode=True, sort_keys=False
+            ).encode()
         manifest.sort(key=lambda s: s["start"])
         out[root / "manifest.json"] = (json.dumps({"sessions": manifest}, ensure_ascii=False, indent=1) + "\n").encode()
         out[root / "questions.jsonl"] = "".join(json.dumps(q, ensure_ascii=False) + "\n" for q in questions).encode()

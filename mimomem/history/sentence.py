@@ -9,10 +9,9 @@ quantifiers of scope (every / 每次 / 毎回 / before …), and what anchors an
 (for now / 一下 / 一旦 / この).  A question or a request to do something now is never kept as a
 fact or a rule; a statement is one of rule, decision or fact only when its grammar says so.
 
-Korean is read the same way (sentence_ko.py): its mood is in the sentence-final ending (-까 / -나요
-/ -는지 ask, -세요 / -주세요 / -지 마세요 order, -다 / -요 state) and its cases in particles.  A clause
-that ends on a word still waiting for its object (an English article, preposition or auxiliary, a
-Chinese copula or coverb, a Japanese or Korean case particle) is a fragment (:func:`is_fragment`).
+Korean is read the same way (sentence_ko.py): mood in the sentence-final ending (-까 / -는지 ask,
+-주세요 / -지 마세요 order, -다 / -요 state), cases in particles.  A clause ending on a word that waits
+for its object is a fragment (:func:`is_fragment`).
 
 What remains are lists of closed classes, each small and about grammar, not topics: sentence-final
 particles and endings (吗 / 呢 / か / っけ / 까 / 요), question words (what / 什么 / 何 / 뭐) and how
@@ -54,7 +53,9 @@ _QMARK = re.compile(r"[?？]\s*[)）」』\"']*\s*$")
 _ZH_FINAL = re.compile(r"(?:吗|呢|么|不|没|没有|呀吗|(?:是|对|没错)[^，,。；;]{0,40}吧)\s*[。.!！~～]*\s*$")
 """Sentence-final question particles; 吧 after a copula asks for confirmation ("还是 5433 吧", "对吧"),
 after an action verb it proposes ("用 Redis 吧", a choice)."""
-_JA_FINAL = re.compile(r"(?:か|かな|かね|っけ|だっけ|でしたっけ|ですか|ますか|でしょうか|の|よね|でしょ)\s*[。.!！]*\s*$")
+_JA_FINAL = re.compile(
+    r"(?:か|かな|かね|っけ|だっけ|でしたっけ|ですか|ますか|でしょうか|の|よね|でしょ)\s*[。.!！]*\s*$"
+)
 _ZH_WH = re.compile(
     r"多少|几(?:个|位|天|次|号|点|分|秒|岁|年|台|条|G|g)|什么|啥|哪(?:个|些|里|儿|天|台)?|谁|怎么|怎样|为什么|为啥|如何|是否"
 )
