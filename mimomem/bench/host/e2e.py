@@ -166,7 +166,16 @@ def run_host_e2e(
             for q in questions:
                 outcomes.append(ask_host(q, boxes[q.project], model))
                 restore(saved, root / "home")
+            unrelated = []
+            for q in devset.extra if limit is None and question_ids is None else ():
+                unrelated.append(ask_host(q, boxes[q.project], model))
+                restore(saved, root / "home")
         info.update({"route": route, "host_version": host.version, "seconds": round(time.perf_counter() - t0, 1)})
+        info["new_distractors"] = {
+            "asked": len(unrelated),
+            "with_context": sum(not o.hit for o in unrelated),
+            "ids_with_context": [o.question.id for o in unrelated if not o.hit],
+        }
     shown = DevSet(devset.path, devset.sessions, tuple(questions))
     result = _result(shown, {"mimomem (host)": outcomes}, {"mimomem (host)": info})
     result["summary"] = summarize(outcomes).as_dict()
@@ -204,6 +213,10 @@ def format_comparison(host: dict[str, Any], replay: dict[str, Any]) -> str:
             lines.append(f"| {'**answerable**' if kind == 'answerable' else kind} | {n} | {shown[0]} | {shown[1]} |")
         lines.append("")
     info = host["runs"]["mimomem (host)"]
+    extra = info.get("new_distractors") or {}
+    if extra.get("asked"):
+        got = f"{extra['with_context']}/{extra['asked']}"
+        lines.append(f"Distractors of the never-tuned split through the host: {got} got context.")
     lines.append(
         f"Real host: Claude Code {info['host_version']} ({info['route']} route), {info['seconds']} s; "
         f"{info['bash_calls']} scripted Bash calls, {info['bash_output_differs']} showed other than the recording; "
