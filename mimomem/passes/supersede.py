@@ -14,6 +14,7 @@ import functools
 import re
 
 from mimomem.passes.memory_doc import item_text
+from mimomem.passes.supersede_subject import supersedes_by_subject
 from mimomem.text._accel import tokenize_bigram
 
 CHANGE = re.compile(
@@ -148,14 +149,18 @@ def supersedes(new: str, old: str) -> bool:
     for a name).  A newer value: each side holds a value the other lacks.  Or ``new`` says that
     a value of ``old`` is gone (:func:`retracted`).
     """
-    if not key_terms(new) & key_terms(old):
+    shared_terms = bool(key_terms(new) & key_terms(old))
+    if shared_terms and len(_body(new)) <= SHORT and retracted(new, old):
+        return True
+    by_subject = supersedes_by_subject(new, old)  # what each value is about, in any language
+    if by_subject is not None:
+        return by_subject
+    if not shared_terms:
         return False  # nothing in common: every rule below needs a shared term
     if _same_terms_newer(new, old):
         return True
     if len(_body(new)) > SHORT:
         return False  # a long item holds several things: the clause rules (without_clauses) decide
-    if retracted(new, old):
-        return True
     vn, vo = values_of(new), values_of(old)
     kn, ko = key_terms(_without_values(new)), key_terms(_without_values(old))
     if not kn or not ko:

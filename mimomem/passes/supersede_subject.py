@@ -1,0 +1,424 @@
+"""What a memory item is about (its *subject*) and what it says of it (its *values*), in any of
+Chinese, English, Japanese and Korean, so that a newer value of the same thing retires the older
+whatever the wording, and a value of another thing that shares words never does.
+
+A fact has the shape SUBJECT - (copula | change | preposition) - VALUE:
+
+- *values* are found by their form, not by the words around them: a URL, a host (``a.b.c``,
+  ``redis-prod-1``, ``host:port``), a path, a channel (``#ops``), a time of day, a version, a
+  quantity with its unit (``30 天``, ``45초``, ``25 MB``: the unit's dimension is the kind), a bare
+  number, a person where the item names an owner (``Ma Lin``, jieba's person names, ``田中さん``,
+  ``김민수 님``), and a product or name word after the copula or change (``换成了 main``, ``is
+  owned by``, ``live in LaunchDarkly``);
+- the *subject* is what is left of the clause that holds the values: its content words
+  (Latin words; Chinese words by jieba's part of speech, nouns kept; Japanese kanji and
+  katakana, the hiragana being grammar; Korean words without particles and verb endings), and,
+  for a Chinese word, its English translations (CC-CEDICT, ``data/xlang_zh_en.tsv``);
+- two closed classes are mapped across the four languages: the *attribute* a value is of
+  (port / 端口 / ポート / 포트, owner / 负责人 / 担当 / 담당자, version, host, path, timeout, ...)
+  and the *environment* (staging / 预发 / ステージング / 스테이징, prod / 生产 / 本番 / 운영, ...).
+
+Two items are about the same thing when their environments and attributes agree, they share a
+subject word (or, in one language, a word's translation), and neither names a subject word of
+the other's script that the other lacks (``订单模块`` / ``库存模块``, ``connect`` / ``read``
+timeout): then a value of the same kind that differs is a newer value.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any, NamedTuple
+
+from mimomem.passes.memory_doc import item_text
+
+ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "port": ("port", "ports", "端口", "ポート", "포트"),
+    "owner": (
+        "owner",
+        "owned",
+        "owns",
+        "maintainer",
+        "maintained",
+        "responsible",
+        "took over",
+        "takes over",
+        "负责人",
+        "负责",
+        "管",
+        "接手",
+        "接管",
+        "オーナー",
+        "担当",
+        "担当者",
+        "責任者",
+        "引き継",
+        "담당",
+        "담당자",
+        "책임자",
+        "맡",
+    ),
+    "version": ("version", "versions", "版本", "バージョン", "버전"),
+    "location": (
+        "host",
+        "hostname",
+        "address",
+        "url",
+        "endpoint",
+        "domain",
+        "地址",
+        "主机",
+        "域名",
+        "网址",
+        "ホスト",
+        "アドレス",
+        "호스트",
+        "주소",
+    ),
+    "path": (
+        "path",
+        "dir",
+        "directory",
+        "folder",
+        "路径",
+        "目录",
+        "文件夹",
+        "パス",
+        "ディレクトリ",
+        "경로",
+        "디렉터리",
+        "디렉토리",
+        "폴더",
+    ),
+    "timeout": ("timeout", "timeouts", "超时", "タイムアウト", "타임아웃"),
+    "expiry": ("expire", "expires", "expiry", "lifetime", "ttl", "过期", "有效期", "有効期限", "期限", "만료"),
+    "retention": ("retention", "retain", "retained", "保留", "保留期", "保持", "保存期間", "보관", "보존"),
+    "limit": ("limit", "limits", "max", "maximum", "cap", "上限", "限制", "最大", "制限", "제한", "최대"),
+    "branch": ("branch", "分支", "ブランチ", "브랜치"),
+    "channel": ("channel", "频道", "チャンネル", "채널"),
+    "size": ("size", "大小", "サイズ", "크기"),
+}
+"""Attribute -> its words in English, Chinese, Japanese and Korean (a closed class: what a value is of)."""
+ENVIRONMENTS: dict[str, tuple[str, ...]] = {
+    "staging": ("staging", "stg", "stage", "预发", "预发布", "ステージング", "스테이징"),
+    "prod": ("prod", "production", "生产", "线上", "正式环境", "本番", "운영", "프로덕션"),
+    "dev": ("dev", "development", "开发", "開発", "개발"),
+    "test": ("test", "testing", "qa", "测试", "テスト", "테스트"),
+}
+"""Environment -> its words: two values of two environments are two things."""
+
+_OF_KIND = {"location": "location", "version": "version", "time": "schedule", "person": "owner", "channel": "channel"}
+"""Value kind -> the attribute a value of that form is of, when the item names none."""
+COMPATIBLE = {"url": "location", "host": "location", "path": "location"}
+"""Value kinds one thing may move between (a host, then a URL)."""
+
+
+class Subject(NamedTuple):
+    """What an item is about and what it says of it."""
+
+    env: frozenset[str]
+    attrs: frozenset[str]
+    words: frozenset[tuple[str, str]]  # (script, word)
+    glosses: frozenset[str]  # English translations of its Chinese words
+    values: frozenset[tuple[str, str]]  # (kind, value)
+    head: frozenset[tuple[str, str]]  # the words before the copula or the value: the subject proper
+
+
+_VALUES = re.compile(
+    r"(?P<url>https?://[^\s，。、()<>\"'`]+)"
+    r"|(?P<path>(?<![\w.])(?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@-]+)*/?|\b[\w.-]+/[\w./-]*[\w-])"
+    r"|(?P<host>\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*(?::\d+)?\b"
+    r"|\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d+[a-z]?\b)"
+    r"|(?P<channel>#[\w-]+)"
+    r"|(?P<time>\b\d{1,2}:\d{2}\b)"
+    r"|(?P<version>\bv?\d+\.\d+(?:\.\d+)*\b)"
+    r"|(?P<qty>\d+(?:\.\d+)?\s*(?:(?P<t>ms|secs?|seconds?|mins?|minutes?|hours?|hrs?|days?|weeks?|h|s|d"
+    r"|秒钟|秒|分钟|分間|分|小时|時間|时|天|日間|日|周|週間|초|분|시간|일|주)|(?P<b>[KMGT]i?B|[kmgt]b)"
+    r"|(?P<c>个|台|条|次|件|개|명|대|%))(?![A-Za-z]))"
+    r"|(?P<number>(?<![\w.])\d+(?![\w.]\d)(?:st|nd|rd|th)?)",
+    re.I,
+)
+_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:'[a-z]+)?")
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_KATAKANA = re.compile(r"[\u30a0-\u30ffー]{2,}")
+_HANGUL_WORD = re.compile(r"[\uac00-\ud7a3]+")
+_CLAUSE = re.compile(r"[，,；;。.!！?？]\s+|[，；。！？]")
+_EN_STOP_WORDS = (
+    "the a an is are was were be been being to of in on for and or we our us you it its this that these "
+    "those with at by from as now use uses using used instead no longer not any more anymore changed "
+    "change switched moved updated into than then so also just all only do does did will would should can "
+    "must always never has have had since last week weeks month year ago today yesterday still these days "
+    "there here new old went up down we're it's that's heads up fyi btw please note over off via through "
+    "per every each after before set"
+)
+_EN_STOP = frozenset(_EN_STOP_WORDS.split())
+_ZH_KEEP = re.compile(r"^(?:n[a-z]*|vn|f|s|j|l|i|an|eng)$")
+_KO_ENDING = re.compile(
+    r"(?:이에요|예요|입니다|이다|이고|으로|에서|에는|이랑|님이|님은|님으로|님|씨|은|는|이|가|을|를|에|로|의|도|와|과|만)$"
+)
+_KO_VERB = re.compile(r"(?:어요|아요|었어요|였어요|했어요|해요|돼요|됐어요|습니다|니다|세요|다|요|고|서|며|면)$")
+_OWNER_NAME = re.compile(r"(?<![A-Za-z])([A-Z][a-z]+(?: [A-Z][a-z]+)?)(?![A-Za-z])")
+_JA_PERSON = re.compile(r"([\u3400-\u9fff]{1,4})(?:さん|様|氏|君)")
+_KO_PERSON = re.compile(r"([\uac00-\ud7a3]{2,4})\s*(?:님|씨)")
+_EN_MARKER = re.compile(r"\b(?:is|are|was|were|to|by|in|on|at|uses?|with|via|through|over|onto)\b", re.I)
+_CJK_MARKER = re.compile(r"(?<=[\uac00-\ud7a3])(?:는|은|가|이|를|을)(?=\s|$)|[はをがへ]")
+_ZH_COPULA = frozenset(["是", "用", "为", "成", "到", "走", "由", "归", "给", "在", "换成", "改成", "改为", "变成"])
+_WORDS = {w.casefold(): name for name, words in ATTRIBUTES.items() for w in words}
+_ENVS = {w.casefold(): name for name, words in ENVIRONMENTS.items() for w in words}
+
+
+@functools.lru_cache(maxsize=1)
+def _glossary() -> dict[str, tuple[str, ...]]:
+    """Chinese word -> its English words (the shipped CC-CEDICT extract); empty when unreadable."""
+    from mimomem.text.xlang import XLANG_FILE, data_text
+
+    try:
+        text = data_text(XLANG_FILE)
+    except OSError:
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            head, *others = line.split("\t")
+            out[head] = tuple(w.casefold() for o in others for w in o.split() if w.casefold() not in _EN_STOP)
+    return out
+
+
+def _lemma(word: str) -> str:
+    word = re.sub(r"'s$", "", word.casefold())
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _concepts(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(environments, attributes) an item names, by its words in any of the four languages."""
+    folded = text.casefold()
+    latin = {_lemma(w) for w in _LATIN.findall(folded)} | {w.casefold() for w in _LATIN.findall(folded)}
+    env = {name for word, name in _ENVS.items() if (word in latin if word.isascii() else word in folded)}
+    attrs = {
+        name
+        for word, name in _WORDS.items()
+        if (re.search(rf"\b{re.escape(word)}\b", folded) if word.isascii() else word in folded)
+    }
+    return frozenset(env), frozenset(attrs)
+
+
+def _typed_values(text: str) -> tuple[list[tuple[str, str]], str]:
+    """(kind, value) found by form in ``text``, and the text with them cut out."""
+    found: list[tuple[str, str]] = []
+
+    def cut(m: re.Match[str]) -> str:
+        kind = next(k for k in ("url", "path", "host", "channel", "time", "version", "qty", "number") if m.group(k))
+        if kind == "qty":
+            kind = "qty:" + ("time" if m.group("t") else "bytes" if m.group("b") else "count")
+        found.append((COMPATIBLE.get(kind, kind), re.sub(r"\s+", "", m.group(0)).casefold()))
+        return " "
+
+    return found, _VALUES.sub(cut, text)
+
+
+def _persons(text: str) -> tuple[list[str], str]:
+    """People an owner item names (``Ma Lin``, ``田中さん``, ``김민수 님``), and the text without them."""
+    names: list[str] = []
+    for pattern in (_JA_PERSON, _KO_PERSON):
+        names += pattern.findall(text)
+        text = pattern.sub(" ", text)
+    for m in _OWNER_NAME.finditer(text):
+        if m.group(1).casefold() not in _EN_STOP and m.group(1).casefold() not in _WORDS:
+            names.append(m.group(1))
+    text = _OWNER_NAME.sub(lambda m: " " if m.group(1) in names else m.group(0), text)
+    if _HAN.search(text) and not _KANA.search(text):
+        for piece in _posseg(text):
+            if piece.flag == "nr":
+                name = re.sub(r"^[归由给是]", "", piece.word)
+                names.append(name)
+                text = text.replace(piece.word, " ")
+    return [n.casefold() for n in names], text
+
+
+def _names_after_marker(text: str) -> tuple[list[str], str]:
+    """Latin words after the copula, change or preposition of a clause: its value, not its subject."""
+    english = not re.search(r"[^\x00-\x7f]", text)
+    marker = _EN_MARKER.search(text) if english else _cjk_marker(text)
+    if not marker:
+        return [], text
+    tail = text[marker.end() :]
+    names = [w for w in _LATIN.findall(tail) if w.casefold() not in _EN_STOP and w.casefold() not in _WORDS]
+    names = [w for w in names if not english or w[0].isupper()]  # in English a name is capitalised
+    names = [w for w in names if w.casefold() not in _ENVS]
+    return [w.casefold() for w in names], text[: marker.end()] + _LATIN.sub(
+        lambda m: " " if m.group(0).casefold() in {n.casefold() for n in names} else m.group(0), tail
+    )
+
+
+def _cjk_marker(text: str) -> re.Match[str] | None:
+    """The copula, change or particle after which a Chinese, Japanese or Korean clause gives its value."""
+    if _KANA.search(text) or _HANGUL_WORD.search(text):
+        return _CJK_MARKER.search(text)
+    from mimomem.passes.supersede import CHANGE
+
+    at = 0
+    for piece in _posseg(text):
+        if piece.word in _ZH_COPULA or piece.flag == "p" or CHANGE.fullmatch(piece.word):
+            return re.compile(re.escape(piece.word)).search(text, at)
+        at += len(piece.word)
+    return None
+
+
+def _posseg(text: str) -> list[Any]:
+    """jieba's words of ``text`` with their part of speech."""
+    from mimomem.text.segment import _jieba
+
+    _jieba()
+    import jieba.posseg
+
+    return list(jieba.posseg.lcut(text))
+
+
+def _words(text: str) -> set[tuple[str, str]]:
+    """Content words of ``text`` as (script, word): Latin, Chinese (jieba nouns), Japanese, Korean."""
+    out = {("latin", _lemma(w)) for w in _LATIN.findall(text) if w.casefold() not in _EN_STOP}
+    out = {(s, w) for s, w in out if len(w) > 1 and w not in _WORDS and w not in _ENVS}
+    if _KANA.search(text):
+        for run in _HAN.findall(text):
+            out |= {("cjk", run[i : i + 2]) for i in range(max(1, len(run) - 1))}
+        out |= {("kana", k) for k in _KATAKANA.findall(text)}
+    elif _HAN.search(text):
+        han = " ".join(_HAN.findall(text))
+        out |= {("cjk", p.word) for p in _posseg(han) if _ZH_KEEP.match(p.flag) and p.word.strip()}
+    for word in _HANGUL_WORD.findall(text):
+        if _KO_VERB.search(word) and not _KO_ENDING.search(word):
+            continue  # a verb: what is done, not what it is about
+        stem = _KO_ENDING.sub("", word)
+        if len(stem) >= 2 or (stem and len(word) == 1):
+            out.add(("hangul", stem))
+    return {(s, w) for s, w in out if w.casefold() not in _WORDS and w.casefold() not in _ENVS}
+
+
+def _held(text: str) -> list[str]:
+    """The clauses of ``text`` that hold a value."""
+    parts = [p for p in _CLAUSE.split(text) if p.strip()]
+    named = [p for p in parts if "owner" in _concepts(p)[1]]  # an owner's clause holds a person
+    return [p for p in parts if _VALUES.search(p) or p in named] or parts[:1]
+
+
+def _value_clauses(text: str) -> str:
+    """``text`` up to the end of its first clause that holds a value: what comes before names the
+    subject ("We changed the collab server's port, it's 4200"), what comes after is a reason or an aside."""
+    first = _held(text)[0] if text.strip() else ""
+    return text[: text.find(first) + len(first)] if first else text
+
+
+def one_fact(item: str) -> bool:
+    """``item`` states one value of one thing (one clause holds values): a newer one may retire it whole."""
+    return len(_held(item_text(item))) <= 1
+
+
+@functools.lru_cache(maxsize=8192)
+def subject_of(item: str) -> Subject:
+    """What ``item`` (a memory bullet or its text) is about, and its values (see the module docstring)."""
+    from mimomem.passes.supersede import CHANGE
+
+    text = _value_clauses(item_text(item))
+    env, attrs = _concepts(text)
+    values, rest = _typed_values(text)
+    persons: list[str] = []
+    if "owner" in attrs:
+        persons, rest = _persons(rest)
+    names, rest = _names_after_marker(rest)
+    rest = CHANGE.sub(" ", rest)
+    words = frozenset(_words(rest))
+    head = frozenset(_words(CHANGE.sub(" ", _lead(text))))
+    glossary = _glossary()
+    glosses = frozenset(g for s, w in words if s == "cjk" for g in glossary.get(w, ()))
+    kinds = {k for k, _ in values} | ({"person"} if persons else set())
+    if not attrs:  # no attribute word: the form of the value says what it is of
+        attrs = frozenset(_OF_KIND[k] for k in kinds if k in _OF_KIND)
+    found = values + [("person", p) for p in persons] + [("name", n) for n in names]
+    return Subject(frozenset(env), frozenset(attrs), words, glosses, frozenset(found), head)
+
+
+def _lead(text: str) -> str:
+    """``text`` before its copula, change or preposition, or its first value, whichever comes first."""
+    english = not re.search(r"[^\x00-\x7f]", text)
+    marker = _EN_MARKER.search(text) if english else _cjk_marker(text)
+    value = _VALUES.search(text)
+    cut = min([m.start() for m in (marker, value) if m is not None], default=len(text))
+    return text[:cut]
+
+
+def different_subjects(new: Subject, old: Subject) -> bool:
+    """True when the two are surely about two things: two environments, two attributes, or each
+    naming a subject word of one script that the other lacks."""
+    if new.env and old.env and not new.env & old.env:
+        return True
+    if new.attrs and old.attrs and not new.attrs & old.attrs:
+        return True
+    only_new, only_old = _unmatched(new, old, new.head), _unmatched(old, new, old.head)
+    return bool({s for s, _ in only_new} & {s for s, _ in only_old})
+
+
+def _unmatched(one: Subject, other: Subject, words: frozenset[tuple[str, str]] | None = None) -> set[tuple[str, str]]:
+    """Subject ``words`` of ``one`` (all by default) that ``other`` lacks, in itself or in translation."""
+    theirs = {w for _, w in other.words} | other.glosses
+    glossary = _glossary()
+    return {
+        (s, w)
+        for s, w in (one.words if words is None else words)
+        if not _matched(w, theirs) and not (s == "cjk" and any(_matched(g, theirs) for g in glossary.get(w, ())))
+    }
+
+
+def _matched(word: str, theirs: set[str]) -> bool:
+    """``word`` is among ``theirs``: itself, a form of it (``conn`` / ``connection``), or every
+    part of an identifier (``max_client_conn``: max is an attribute word, client and conn shared)."""
+    if word in theirs:
+        return True
+    if word.isascii() and any(
+        len(t) >= 4 and len(word) >= 4 and (t.startswith(word) or word.startswith(t)) for t in theirs
+    ):
+        return True
+    if _KATAKANA.fullmatch(word) and any(_KATAKANA.fullmatch(t) and t[:3] == word[:3] for t in theirs):
+        return True  # one loanword's forms (デザイン / デザイナー)
+    parts = [p for p in word.split("_") if p and p not in _WORDS and p not in _EN_STOP]
+    return "_" in word and bool(parts) and all(_matched(p, theirs) for p in parts)
+
+
+def same_subject(new: Subject, old: Subject) -> bool:
+    """A shared subject word (or its translation), or one attribute and one side naming nothing else."""
+    if different_subjects(new, old):
+        return False
+    mine = {w for _, w in new.words} | new.glosses
+    theirs = {w for _, w in old.words} | old.glosses
+    if _unmatched(old, new) and not new.attrs & old.attrs:
+        return False  # the old item is about something narrower ("CI cache key" against "CI")
+    if mine & theirs:
+        return True
+    return bool(new.attrs & old.attrs) and (not new.words or not old.words)
+
+
+def newer_value(new: Subject, old: Subject, *, change: bool = False) -> bool:
+    """``new`` holds another value of a kind ``old`` holds too, and ``old`` a value of it ``new`` lacks
+    - or, when ``new`` states a change ("from A to B", "A から B に"), names the old value beside the new."""
+    for kind in {k for k, _ in new.values} & {k for k, _ in old.values}:
+        mine = {v for k, v in new.values if k == kind}
+        theirs = {v for k, v in old.values if k == kind}
+        if mine - theirs and (theirs - mine or change):
+            return True
+    return False
+
+
+def supersedes_by_subject(new: str, old: str) -> bool | None:
+    """True: ``new`` is a newer value of what ``old`` is about; False: they are about two things;
+    None: this reading cannot tell (the caller's other rules decide)."""
+    sn, so = subject_of(new), subject_of(old)
+    if different_subjects(sn, so):
+        return False
+    from mimomem.passes.supersede import CHANGE
+
+    change = bool(CHANGE.search(item_text(new)))
+    if one_fact(old) and same_subject(sn, so) and newer_value(sn, so, change=change):
+        return True
+    return None

@@ -1,0 +1,79 @@
+"""Supersession by what a value is about: the same thing in other words or another language
+retires the older value; another thing that shares words never does."""
+
+from __future__ import annotations
+
+import pytest
+
+from mimomem.passes.promote import plan
+from mimomem.passes.promote_items import FACTS, Item
+from mimomem.passes.supersede import supersedes
+from mimomem.passes.supersede_subject import subject_of
+
+
+def _bullet(text: str, day: int) -> str:
+    return f"- {text} (user, 2026-12-{day:02d}, s:{day:08x})"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("支付模块的负责人是刘洋", "The payment module is owned by Ma Lin now"),  # zh -> en, an owner
+        ("The nightly database backup runs at 02:00 UTC", "数据库备份改到每天 03:30 UTC 跑了"),  # en -> zh, a time
+        ("日志目录在 /var/log/ferry", "日志路径换成 /data/logs/ferry 了，磁盘大一些"),  # 目录 / 路径, a path
+        ("项目的 Node 版本固定在 18.19", "node 已经升到 20.11 了，CI 镜像也跟着换了"),  # a version, an aside
+        ("数据库连接池大小是 20", "Heads up, the database connection pool size is 50 since Friday"),
+        ("Session cookies expire after 12 hours", "セッション cookie の有効期限は 2 hours に短縮しました"),
+        (
+            "Grafana is at grafana.tsubame.internal:3000",
+            "Grafana のURLは https://metrics.tsubame.example/grafana に移りました",
+        ),
+        ("The auth service is owned by Alice Chen", "Bob Li took over the auth service from Alice last week"),
+        ("스테이징 DB 호스트는 db-stg-1.maru.internal 이에요", "The staging DB host is db-stg-2.maru.internal now"),
+        ("API 타임아웃은 30초예요", "API timeout 을 45초로 늘렸어요"),
+        ("prod 의 replica 수는 3 이에요", "prod replicas 를 5 로 올렸어요"),
+        ("默认分支是 master", "默认分支已经换成了 main"),
+        ("このリポジトリのオーナーは田中さんです", "リポジトリの担当は山本さんに変わりました"),
+        ("ステージングの API ポートは 8080 です", "ステージング API のポートを 8443 に変更しました"),
+    ],
+)
+def test_a_newer_value_of_the_same_thing_in_other_words_or_another_language(old: str, new: str) -> None:
+    assert supersedes(_bullet(new, 2), _bullet(old, 1))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("staging 的 Postgres 端口是 5433", "prod 的 Postgres 端口是 5432"),  # two environments
+        ("스테이징 포트는 5433이에요", "The prod port is 5432"),  # two environments, two languages
+        ("订单模块的负责人是王磊", "库存模块的负责人是李娜"),  # the owners of two modules
+        ("프론트엔드 담당자는 이수진 님이에요", "백엔드 담당자는 정우성 님이에요"),
+        ("開発環境のポートは 3000 です", "テスト環境のポートは 3001 です"),
+        ("前端仓库在 git.ferry.internal/web", "后端仓库在 git.ferry.internal/api"),
+        ("The API server listens on 8080", "The admin server listens on 9090"),
+        ("The API service runs Python 3.12", "The data pipeline still runs Python 3.10"),
+        ("Connect timeout is 5s", "Read timeout is 30s"),
+        ("日志保留 7 天", "数据库备份保留 30 天"),
+        ("worker_count 是 8", "max_retries 是 3"),
+        ("CI cache key is pnpm-store-v2", "CI moved to Buildkite"),  # the old item is about something narrower
+        ("Nightly build runs at 01:00", "주간 정리 작업은 일요일 04:00 에 돌아요"),
+    ],
+)
+def test_another_thing_sharing_words_stays(old: str, new: str) -> None:
+    assert not supersedes(_bullet(new, 2), _bullet(old, 1))
+
+
+def test_subject_and_values_are_read_by_form() -> None:
+    s = subject_of("- 스테이징 DB 호스트는 db-stg-1.maru.internal 이에요 (user, 2026-12-01, s:aaaaaaaa)")
+    assert s.env == {"staging"} and s.attrs == {"location"}
+    assert ("location", "db-stg-1.maru.internal") in s.values and ("latin", "db") in s.words
+    owner = subject_of("支付模块的负责人是刘洋")
+    assert owner.attrs == {"owner"} and ("person", "刘洋") in owner.values and "module" in owner.glosses
+
+
+def test_the_plan_moves_the_old_value_to_history_across_languages() -> None:
+    live = f"# Project memory\n\n## Discovered durable knowledge\n\n{_bullet('支付模块的负责人是刘洋', 1)}\n"
+    item = Item(FACTS, "The payment module is owned by Ma Lin now", "user", "1e882d63-0000", 1765000000000)
+    planned, history = plan(live, [item], {}, today="2026-12-06")
+    assert "刘洋" not in planned.text and "Ma Lin" in planned.text
+    assert len(history) == 1 and "刘洋" in history[0] and "superseded" in history[0]
