@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mimomem.common import frontmatter
+from mimomem.tree.vocabulary import DEFAULT_CATEGORIES as DEFAULT_CATEGORIES
 
-DEFAULT_CATEGORIES: tuple[str, ...] = ("rules", "preferences", "decisions", "pitfalls", "facts")
 RULES = "rules"
 CURATED_SCOPES = ("project", "global")
 """The curated store's two roots: the project's ``.memory/`` and the user's global one (not the tree's scopes)."""

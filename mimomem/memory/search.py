@@ -1,6 +1,6 @@
 """The one memory search: ``search(where, query, filters)``, called alike by the CLI, the MCP server and the hooks.
 
-It ranks the memory tree and the curated store together (:mod:`mimomem.search.everything`:
+It ranks the memory tree and the curated store together (:mod:`mimomem.memory.fusion`:
 reciprocal-rank fusion, narrowed to the caller's project unless the filters widen it) and
 returns one result type, :class:`~mimomem.search.hits.Results` of
 :class:`~mimomem.search.hits.Found`.  An empty result says why: which filter emptied it and
@@ -41,7 +41,7 @@ def search(
     ``limit`` must be 1..200; ``backend`` names the tree index's backend (its default when None).
     A long-lived caller (the MCP server) passes its open ``index`` and curated ``store``.
     """
-    from mimomem.search.everything import fuse
+    from mimomem.memory.fusion import fuse
     from mimomem.search.memory_index import ESCALATION_HINTS
     from mimomem.text.query import TRUNCATED_HINT
 
@@ -63,18 +63,42 @@ def _emptied_by(
     index: MemoryIndex | None,
     store: CuratedMemory | None,
 ) -> Emptied | None:
-    """Each given filter dropped on its own first (the others kept), then all of them together."""
-    from mimomem.search.everything import fuse
+    """Which filters emptied the result, and how many matches there are without them.
+
+    One search with every filter dropped and every project searched; its hits are then held to
+    each smaller set of filters (each given filter dropped on its own first, the others kept, then
+    all of them together), as that search would have narrowed them.  The counts are of that one
+    search's best ``MAX_LIMIT`` over its relative score floor, so a filter that keeps only weak
+    matches beside strong ones elsewhere can read as emptying nothing."""
+    from mimomem.memory.fusion import fuse
     from mimomem.search.params import MAX_LIMIT
+    from mimomem.tree.where import session_projects
 
     given = list(filters.named())
+    if not given:
+        return None
+    widest = Filters(all_projects=True, curated=filters.curated)
+    hits = fuse(where, query, widest, limit=MAX_LIMIT, backend=backend, index=index, store=store).hits
+    owners = session_projects(where.tree) if any(h.scope == "session" for h in hits) else {}
     tries = [(name,) for name in given] + ([tuple(given)] if len(given) > 1 else [])
     for dropped in tries:
         wider = filters.without(dropped)
-        found = len(fuse(where, query, wider, limit=MAX_LIMIT, backend=backend, index=index, store=store).hits)
+        found = sum(1 for h in hits if _kept(where, h, wider, owners))
         if found:
             return Emptied(dropped, found)
     return None
+
+
+def _kept(where: Where, hit: Found, filters: Filters, owners: dict[str, str]) -> bool:
+    """Whether the search under ``filters`` keeps ``hit`` (:func:`mimomem.memory.fusion.fuse`'s rules)."""
+    from mimomem.memory.fusion import of_this_project
+
+    wanted = ((filters.scope, hit.scope), (filters.scope_id, hit.scope_id), (filters.type, hit.type))
+    if any(asked and asked != have for asked, have in wanted):
+        return False
+    if hit.source != "tree" or filters.all_projects or filters.scope_id:
+        return True
+    return of_this_project(where, hit, owners, filters.scope)
 
 
 def explain(results: Results, spell: Mapping[str, str]) -> list[str]:

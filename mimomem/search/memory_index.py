@@ -12,6 +12,7 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -253,6 +254,17 @@ class MemoryIndex:
             Found("tree", h.path, tree_label(h, names, owners), h.scope, h.scope_id, h.type, h.score, h.score, s)
             for h, s in zip(rows, snippets, strict=True)
         )
+
+    def bodies(self, paths: Sequence[str]) -> dict[str, str]:
+        """The text the index holds for each of ``paths`` that it holds (what the last reconcile read)."""
+        out: dict[str, str] = {}
+        with self.docs._lock:
+            conn = self.docs.connection
+            for start in range(0, len(paths), 500):  # SQLite's bound-parameter limit, with room to spare
+                chunk = paths[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                out.update(conn.execute(f"SELECT path, body FROM memory_fts WHERE path IN ({marks})", chunk).fetchall())
+        return out
 
     def issues(self) -> list[walk.Issue]:
         """Files the last reconcile skipped or indexed with a warning, with reasons."""

@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from mimomem.curated.memory import DEFAULT_CATEGORIES
 from mimomem.errors import (
     InvalidFloorError,
     InvalidLimitError,
@@ -32,7 +31,7 @@ from mimomem.errors import (
     InvalidTypeError,
     UnknownBackendError,
 )
-from mimomem.tree.vocabulary import SCOPE_DIRS, SCOPES, TYPES
+from mimomem.tree.vocabulary import DEFAULT_CATEGORIES, SCOPE_DIRS, SCOPES, TYPES
 
 SEARCH_TYPES: tuple[str, ...] = TYPES + DEFAULT_CATEGORIES
 """The type filter of the memory search (``Filters.type``, ``mimomem search --type``, the MCP ``type``):

@@ -38,4 +38,7 @@ TYPES: tuple[str, ...] = TREE_TYPES + CC_TYPES
 """Every type a file the index holds can have: the index's type filter (``MemoryIndex.search``).
 The memory search's filter also takes a curated category (``mimomem.search.params.SEARCH_TYPES``)."""
 
-__all__ = ["CC_DIR", "CC_TYPES", "LAYER_DIRS", "SCOPES", "SCOPE_DIRS", "TREE_TYPES", "TYPES"]
+DEFAULT_CATEGORIES: tuple[str, ...] = ("rules", "preferences", "decisions", "pitfalls", "facts")
+"""The curated store's categories (a curated root's folders, ``mimomem.curated``), and so the types of its memories."""
+
+__all__ = ["CC_DIR", "CC_TYPES", "DEFAULT_CATEGORIES", "LAYER_DIRS", "SCOPES", "SCOPE_DIRS", "TREE_TYPES", "TYPES"]

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mimomem.curated.store import CuratedMemory
-from mimomem.memory.search import Filters, Found, explain, search
-from mimomem.search.everything import search_everything
+from mimomem.memory.fusion import search_everything
+from mimomem.memory.search import Emptied, Filters, Found, explain, search
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
 
@@ -97,3 +98,59 @@ def test_the_tree_index_returns_the_same_result_type(shop: tuple[Where, Where]) 
     assert [h.label for h in alone] == [f"session s1 of shop ({Path(h.path).name})" for h in alone] != []
     fused = search(here, "数据库端口", Filters(scope="session", curated=False))
     assert [(h.path, h.label, h.snippet) for h in alone] == [(h.path, h.label, h.snippet) for h in fused]
+
+
+def _emptied_by_rerunning(where: Where, query: str, filters: Filters) -> Emptied | None:
+    """The explanation as it was first computed: the search run again once per dropped filter."""
+    from mimomem.memory.fusion import fuse
+    from mimomem.search.params import MAX_LIMIT
+
+    given = list(filters.named())
+    for dropped in [(name,) for name in given] + ([tuple(given)] if len(given) > 1 else []):
+        found = len(fuse(where, query, filters.without(dropped), limit=MAX_LIMIT).hits)
+        if found:
+            return Emptied(dropped, found)
+    return None
+
+
+GRID_FILTERS = [
+    Filters(type="checkpoint"),
+    Filters(type="facts"),
+    Filters(type="notes", scope="project"),
+    Filters(scope="session", type="facts"),
+    Filters(scope="global"),
+    Filters(scope="project", scope_id="no-such-project"),
+    Filters(scope="claude-code", type="memory"),
+    Filters(scope="host"),
+]
+
+
+@pytest.mark.parametrize("query", ["数据库端口", "5433", "3306", "staging", "迁移", "the and of"])
+def test_an_empty_result_is_explained_by_one_more_search(
+    shop: tuple[Where, Where], query: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The explanation equals re-running the search once per dropped filter, but costs one search."""
+    from mimomem.memory import fusion
+
+    here, _ = shop
+    runs: list[Filters] = []
+    real = fusion.fuse
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        runs.append(args[2])
+        return real(*args, **kwargs)
+
+    explained = 0
+    for filters in GRID_FILTERS:
+        expected = _emptied_by_rerunning(here, query, filters)
+        runs.clear()
+        with monkeypatch.context() as patch:
+            patch.setattr(fusion, "fuse", counting)
+            results = search(here, query, filters)
+        if results:
+            assert len(runs) == 1
+            continue
+        assert results.emptied_by == expected, filters
+        assert len(runs) == (2 if filters.named() else 1), filters
+        explained += expected is not None
+    assert explained or query in ("3306", "the and of")  # the others: empty results a dropped filter explains

@@ -20,7 +20,6 @@ leaves it out.
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mimomem.search.hits import Found, Results
@@ -39,9 +38,6 @@ K = 60
 
 FETCH = 50
 """Hits asked from each source before scoping and fusion (more when the caller asks for more)."""
-
-CURATED_SCOPES = ("project", "global")
-"""The scopes a curated memory can have; a ``scope`` filter outside them leaves the curated store out."""
 
 
 def search_everything(
@@ -106,21 +102,15 @@ def _tree_hits(
         ranked = index.search(
             query, backend=backend, scope=filters.scope, scope_id=filters.scope_id, type=filters.type, limit=fetch
         )
+        wide = filters.all_projects or bool(filters.scope_id)
+        owners = session_projects(where.tree) if not wide and any(h.scope == "session" for h in ranked) else {}
+        scoped = [h for h in ranked if wide or of_this_project(where, h, owners, filters.scope)]
+        bodies = index.bodies([h.path for h in scoped])  # as ranked: the search reconciled the index first
     finally:
         if own:
             index.close()
     terms = {t.text for t in tokenize(query)}
-    wide = filters.all_projects or bool(filters.scope_id)
-    owners = session_projects(where.tree) if not wide and any(h.scope == "session" for h in ranked) else {}
-    out = []
-    for h in ranked:
-        owner = owners.get(h.scope_id) if h.scope == "session" else h.scope_id
-        if not wide and not _in_scope(where, h.scope, h.scope_id, owner, filters.scope):
-            continue
-        if not _matches_content(h.path, terms):
-            continue
-        out.append(h)
-    return out, ranked
+    return [h for h in scoped if _matches_content(bodies.get(h.path), terms)], ranked
 
 
 def _tree_type(type: str | None) -> bool:
@@ -129,7 +119,11 @@ def _tree_type(type: str | None) -> bool:
     return type is None or type in TYPES
 
 
-def _in_scope(where: Where, scope: str, scope_id: str, owner: str | None, asked: str | None) -> bool:
+def of_this_project(where: Where, hit: Found, owners: dict[str, str], asked: str | None) -> bool:
+    """Whether a tree hit is this project's (its sessions', global memory's), or of the scope asked for by name
+    (``owners``: session id -> its project id, from :func:`mimomem.tree.where.session_projects`)."""
+    scope, scope_id = hit.scope, hit.scope_id
+    owner = owners.get(scope_id) if scope == "session" else scope_id
     if scope == "global":
         return True
     if scope == "project":
@@ -139,17 +133,17 @@ def _in_scope(where: Where, scope: str, scope_id: str, owner: str | None, asked:
     return scope == asked  # a scope of no project (claude-code): only when asked for by name
 
 
-def _matches_content(path: str, terms: set[str]) -> bool:
-    """False when the file's real content (boilerplate removed) holds none of the query's terms."""
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+def _matches_content(text: str | None, terms: set[str]) -> bool:
+    """False when the file's real content (boilerplate removed) holds none of the query's terms
+    (``text``: the file as the index holds it; ``None``: not there, as for a file gone meanwhile)."""
+    if text is None:
         return False
     have = {t.text for t in tokenize(content_only(text))}
     return bool(terms & have) or not terms
 
 
 def _curated_hits(where: Where, query: str, filters: Filters, fetch: int, store: CuratedMemory | None) -> list[Found]:
+    from mimomem.curated.memory import CURATED_SCOPES
     from mimomem.curated.store import CuratedMemory
 
     if not filters.curated or (filters.scope and filters.scope not in CURATED_SCOPES):

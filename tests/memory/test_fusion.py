@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.curated.store import CuratedMemory
-from mimomem.search.everything import search_everything
+from mimomem.memory.fusion import search_everything
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
 from mimomem.tree.writer import Writer
@@ -73,3 +73,33 @@ def test_the_cli_list_is_in_the_order_of_the_score_it_shows(
     assert len(shown) == out.count("\n### ") + out.startswith("### ") >= 4
     assert shown == sorted(shown, reverse=True)
     assert "(BM25 " in out and "(recall " in out
+
+
+def test_a_search_reads_no_hit_file(two_projects: tuple[Where, Where], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The boilerplate check reads what the index holds: a warm search opens no memory file (the old code
+    re-read each of up to 50 hits)."""
+    import builtins
+    import io
+    import os
+
+    shop, _ = two_projects
+    first = search_everything(shop, "数据库端口", all_projects=True)  # builds the index
+    root = str(shop.tree.root)
+    opened: list[str] = []
+    real_open, real_os_open = builtins.open, os.open
+
+    def spy_open(file: object, *args: object, **kwargs: object) -> object:
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    def spy_os_open(path: object, *args: object, **kwargs: object) -> int:
+        opened.append(str(path))
+        return real_os_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "open", spy_open)
+    monkeypatch.setattr(io, "open", spy_open)  # pathlib's
+    monkeypatch.setattr(os, "open", spy_os_open)
+    again = search_everything(shop, "数据库端口", all_projects=True)
+    assert [h.path for h in again] == [h.path for h in first] != []
+    assert [p for p in opened if p.startswith(root) and p.endswith(".md")] == []
+    assert search_everything(shop, "design decisions") == []  # the template's words alone still match nothing
