@@ -79,9 +79,25 @@ def say(line: str, stderr: TextIO | None) -> None:
             print(line, file=stderr)
 
 
+_UNWRITABLE = {28: "the disk is full", 122: "the disk quota is used up", 30: "the file system is read-only"}
+_UNWRITABLE |= {13: "permission denied", 1: "permission denied"}
+"""errno (ENOSPC, EDQUOT, EROFS, EACCES, EPERM) -> what a user is told when mimomem cannot write."""
+
+
 def _reason(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= 300 else text[:299] + "…"
+    if isinstance(exc, OSError) and exc.errno in _UNWRITABLE:
+        where = os.path.dirname(exc.filename) if isinstance(exc.filename, str) else "mimomem's data directory"
+        text = (
+            f"cannot write to {where}: {_UNWRITABLE[exc.errno]}; memory was not updated this time and nothing "
+            "it keeps was changed (free some space or make that directory writable)"
+        )
+    else:
+        text = " ".join(str(exc).split()) or type(exc).__name__
+    if len(text) > 300:
+        text = text[:299] + "…"
+    from mimomem.common.redaction import redact
+
+    return redact(text, before="")
 
 
 def parse_payload(raw: str | bytes) -> dict[str, Any]:
