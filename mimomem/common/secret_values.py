@@ -75,6 +75,7 @@ PASSWORD_MIN_ENTROPY = 2.5
 
 _WORDISH = lazy(r"\d*[A-Za-z][a-z]+\d*")
 _PATHLIKE = lazy(r"^(?:/|~/|\./|\.\./|[A-Za-z]:\\)")
+_UUID = lazy(r"(?i)(?:urn:uuid:)?\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?")
 
 
 def shannon_entropy(value: str) -> float:
@@ -106,10 +107,22 @@ def is_sequential(value: str) -> bool:
     return steps >= 0.8 * (len(chars) - 1)
 
 
+def is_uuid(value: str) -> bool:
+    """True for a UUID (``7c9e6679-7425-40de-944b-e07fc1f90ae7``): an identifier's shape, never a secret's.
+
+    Request, trace, session and resource ids are UUIDs; they sit beside credential words in
+    logs and configs ("the request id was ...") and must stay searchable verbatim.
+    """
+    return bool(_UUID.fullmatch(value.strip("'\"`")))
+
+
 def is_placeholder(value: str) -> bool:
-    """True for template/placeholder values such as ``<your-token>``, ``${VAR}``, ``xxx``, ``abcdef123``."""
+    """True for template/placeholder values such as ``<your-token>``, ``${VAR}``, ``xxx``, ``abcdef123``.
+
+    A UUID is dropped here too (:func:`is_uuid`): every rule's value test starts with this one.
+    """
     low = value.lower().strip("'\"`")
-    if not low or low in PLACEHOLDER_EXACT:
+    if not low or low in PLACEHOLDER_EXACT or is_uuid(low):
         return True
     if low.startswith(("$", "%", "<")):
         return True
