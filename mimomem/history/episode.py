@@ -141,7 +141,8 @@ class Episode:
     def _follow_fetched(self, call: Call) -> None:
         """Mark ``call`` when it runs a file an earlier call downloaded, and the calls that downloaded it."""
         assert call.command is not None
-        written, run = file_flow(call.command, following=bool(self._fetched))
+        following = any(name in call.command for name in self._fetched)  # parse only what could run one
+        written, run = file_flow(call.command, following=following)
         for name in run:
             if name in self._fetched:
                 call.runs_fetched = True
