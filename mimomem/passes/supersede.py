@@ -29,7 +29,7 @@ CHANGE = re.compile(
 RETRACT = re.compile(
     r"\b(?:is|are|was|were|has been|have been)\s+(?:gone|removed|dropped|retired|decommissioned|deprecated)\b"
     r"|\b(?:dropped|removed|retired|decommissioned)\s+\S+|\bno longer\b"
-    r"|不再|下线|废弃|停用|弃用|转岗|离职|撤了|没了|不用了|廃止|やめ|使わない|더\s*이상|폐기|사용\s*중단|내려갔",
+    r"|不再|下线|废弃|停用|弃用|转岗|离职|撤了|没了|不用了|廃止|やめ|使わない|使っていない|使いません|더\s*이상|폐기|사용\s*중단|내려갔|안\s*(?:써|쓰)|쓰지\s*않",
     re.I,
 )
 """A statement that a value is gone ("Capistrano is gone", "陈晨转岗了", "不再用 X"): an older item
@@ -150,7 +150,8 @@ def supersedes(new: str, old: str) -> bool:
     a value of ``old`` is gone (:func:`retracted`).
     """
     shared_terms = bool(key_terms(new) & key_terms(old))
-    if shared_terms and len(_body(new)) <= SHORT and retracted(new, old):
+    linked = shared_terms or any(len(v) >= 3 for v in values_of(new) & values_of(old))  # "6000 은 이제 안 써요"
+    if linked and len(_body(new)) <= SHORT and retracted(new, old):
         return True
     by_subject = supersedes_by_subject(new, old)  # what each value is about, in any language
     if by_subject is not None:

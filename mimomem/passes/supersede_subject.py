@@ -138,6 +138,8 @@ _VALUES = re.compile(
     r"|(?P<number>(?<![\w.])\d+(?![\w.]\d)(?:st|nd|rd|th)?)",
     re.I,
 )
+_CUT = "\x00"
+"""What stands where a value was cut out of a clause."""
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:'[a-z]+)?")
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _KANA = re.compile(r"[\u3040-\u30ff]")
@@ -153,7 +155,9 @@ _EN_STOP_WORDS = (
     "per every each after before set"
 )
 _EN_STOP = frozenset(_EN_STOP_WORDS.split())
-_ZH_KEEP = re.compile(r"^(?:n[a-z]*|vn|f|s|j|l|i|an|eng)$")
+_ZH_KEEP = re.compile(r"^(?:n[a-z]*|vn?|f|s|j|l|i|an|eng)$")
+"""jieba's parts of speech of a word a Chinese item is about: nouns, verbs (告警, 支付: jieba calls many
+nouns of this trade verbs; a one-character verb is left out), locatives, idioms."""
 _KO_ENDING = re.compile(
     r"(?:이에요|예요|입니다|이다|이고|으로|에서|에는|이랑|님이|님은|님으로|님|씨|은|는|이|가|을|를|에|로|의|도|와|과|만)$"
 )
@@ -214,7 +218,7 @@ def _typed_values(text: str) -> tuple[list[tuple[str, str]], str]:
         if kind == "qty":
             kind = "qty:" + ("time" if m.group("t") else "bytes" if m.group("b") else "count")
         found.append((COMPATIBLE.get(kind, kind), re.sub(r"\s+", "", m.group(0)).casefold()))
-        return " "
+        return f" {_CUT} "
 
     return found, _VALUES.sub(cut, text)
 
@@ -245,7 +249,9 @@ def _names_after_marker(text: str) -> tuple[list[str], str]:
     if not marker:
         return [], text
     tail = text[marker.end() :]
-    names = [w for w in _LATIN.findall(tail) if w.casefold() not in _EN_STOP and w.casefold() not in _WORDS]
+    # a word right before a value is what the value is of ("on Elasticsearch 8.11", "Python 3.12")
+    names = [m.group(0) for m in _LATIN.finditer(tail) if not tail[m.end() :].lstrip().startswith(_CUT)]
+    names = [w for w in names if w.casefold() not in _EN_STOP and w.casefold() not in _WORDS]
     names = [w for w in names if not english or w[0].isupper()]  # in English a name is capitalised
     names = [w for w in names if w.casefold() not in _ENVS]
     return [w.casefold() for w in names], text[: marker.end()] + _LATIN.sub(
@@ -287,7 +293,11 @@ def _words(text: str) -> set[tuple[str, str]]:
         out |= {("kana", k) for k in _KATAKANA.findall(text)}
     elif _HAN.search(text):
         han = " ".join(_HAN.findall(text))
-        out |= {("cjk", p.word) for p in _posseg(han) if _ZH_KEEP.match(p.flag) and p.word.strip()}
+        out |= {
+            ("cjk", p.word)
+            for p in _posseg(han)
+            if _ZH_KEEP.match(p.flag) and p.word.strip() and (p.flag != "v" or len(p.word) > 1)
+        }
     for word in _HANGUL_WORD.findall(text):
         if _KO_VERB.search(word) and not _KO_ENDING.search(word):
             continue  # a verb: what is done, not what it is about

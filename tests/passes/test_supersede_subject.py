@@ -35,6 +35,12 @@ def _bullet(text: str, day: int) -> str:
         ("默认分支是 master", "默认分支已经换成了 main"),
         ("このリポジトリのオーナーは田中さんです", "リポジトリの担当は山本さんに変わりました"),
         ("ステージングの API ポートは 8080 です", "ステージング API のポートを 8443 に変更しました"),
+        (
+            "Elasticsearch のバージョンは 7.17 です",
+            "We're on Elasticsearch 8.11 since the cluster upgrade",
+        ),  # name + version
+        ("监控告警都发到 #ops-alerts 频道", "告警现在统一走 #sre-pager，别再看老频道了"),  # a channel
+        ("The message broker listens on port 6000", "6000 은 이제 안 써요"),  # the old value said to be unused
     ],
 )
 def test_a_newer_value_of_the_same_thing_in_other_words_or_another_language(old: str, new: str) -> None:
