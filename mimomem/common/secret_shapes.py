@@ -34,7 +34,9 @@ Check = Callable[[str], bool]
 if TYPE_CHECKING:
     Rule = tuple[str, LazyPattern, int, Optional[Check]]  # noqa: UP045
 
-_B = r"(?<![A-Za-z0-9_\-])"  # a token starts at a boundary of the token alphabet
+_B = r"(?<![A-Za-z0-9])"
+"""A token starts where a word ends: after a space, quote, slash, dot, or the ``-`` / ``_`` joining it to
+the words of a file or branch name (``token-ghp_...txt``, ``backup_sk-ant-...``); not inside a longer word."""
 _E = r"(?![A-Za-z0-9_\-])"  # ... and ends at one
 
 

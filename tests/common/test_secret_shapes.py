@@ -109,3 +109,26 @@ def test_slack_browser_tokens() -> None:
 def test_the_signature_of_a_signed_url(text: str) -> None:
     assert redact_secrets(text).endswith("=[redacted signed-url-signature]")
     assert redact_secrets("def verify(signature=None):") == "def verify(signature=None):"
+
+
+GHP = "ghp_7Hq2Lm9Vx4Tz8Kw3Pn6Rs1Yb5Cd0Fg2Jh4Ma"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"There is one file: token-{GHP}.txt",  # ls output (the attack's d07)
+        f"删掉 attack/backups/token-{GHP}.txt 这个文件，以后备份目录不要放 token 文件。",
+        f"git checkout fix_{GHP}",
+        "backup_sk-ant-api03-Xk29fLq8Zp3Vw7Rt5Yn1Bc4Hm6Jd0Gs2.tar.gz",
+    ],
+)
+def test_a_token_joined_to_the_words_of_a_file_name(text: str) -> None:
+    out = redact_secrets(text)
+    assert "[redacted" in out
+    assert GHP not in out and "Xk29fLq8Zp3Vw7Rt5Yn1Bc4Hm6Jd0Gs2" not in out
+
+
+@pytest.mark.parametrize("text", [f"x{GHP}", "mask-ant-release-notes-2024-q3.md", "risk-assessment-of-rollout.txt"])
+def test_a_prefix_inside_a_longer_word_is_no_token(text: str) -> None:
+    assert scan_secrets(text) == []
