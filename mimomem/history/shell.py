@@ -332,6 +332,8 @@ def _fetched_then_run_anyway(command: str) -> bool:
 
 
 _SPAN = re.compile(r"(`+)(.+?)\1", re.S)
+_SCRIPT_CHANGE = re.compile(r"(?<=[^\x00-\x7f])(?=[!-~])|(?<=[!-~])(?=[^\x00-\x7f])")
+"""Where prose in another script meets a command (``就这样：curl …``): a word boundary, as a space is."""
 _STARTS = FETCHERS | INTERPRETERS | WRAPPERS
 
 
@@ -350,16 +352,19 @@ def text_runs_fetched_code(text: str) -> bool:
 
     Tried: each code span, the code spans read as one command line (`` `curl -o f …` then `bash f` ``),
     and each line of the text from every word a command can start with (prose before a command is no
-    command), whole and as the run of commands those words begin (``curl -o f … then env bash f``).
+    command, and prose in another script ends where the command begins and begins where it ends, with or
+    without a space), whole and as the run of commands those words begin (``curl -o f … then env bash f``).
     """
     if not _fetches_text(text):
         return False
     spans = [m.group(2).strip() for m in _SPAN.finditer(text)]
     tries = spans + (["; ".join(spans)] if len(spans) > 1 else [])
     for line in _SPAN.sub(lambda m: m.group(2), text).splitlines():
-        words = line.split()
+        words = _SCRIPT_CHANGE.sub(" ", line).split()
         starts = [i for i, w in enumerate(words) if _command_start(w)]
         tries += [" ".join(words[i:]) for i in starts]
+        prose = [i for i, w in enumerate(words) if not any(c.isascii() for c in w)]
+        tries += [" ".join(words[i : min([p for p in prose if p > i], default=len(words))]) for i in starts]
         bounds = [*starts, len(words)]
         tries += ["; ".join(" ".join(words[a:b]) for a, b in itertools.pairwise(bounds))] if len(starts) > 1 else []
     return any(runs_fetched_code(t) for t in tries if _fetches_text(t))
