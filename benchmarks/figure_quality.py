@@ -436,3 +436,51 @@ def secrets_adversarial(data: dict[str, Any]) -> str:
         f" the bench's). Dev {dev_a['cases']} cases, held-out {held_a['cases']}."
     )
     return "\n".join([*lines, "", note, ""])
+
+
+# -- round two: a second held-out split (bench_secrets.py --record; issue 32, second round) ----------
+
+ROUND_TWO = (
+    "secrets-adversarial-dev-after",
+    "secrets-adversarial-heldout-after",
+    "secrets-adversarial-heldout2-before",
+    "secrets-adversarial-dev-after2",
+    "secrets-adversarial-heldout-after2",
+    "secrets-adversarial-heldout2-after",
+)
+
+
+@figure("secrets-round-two", ROUND_TWO)
+def secrets_round_two(data: dict[str, Any]) -> str:
+    """Caught / stored / look-alikes redacted on the dev set, the first held-out split and the second."""
+    dev_b, held_b, new_b, dev_a, held_a, new_a = (data[name] for name in ROUND_TWO)
+
+    def cells(run: dict[str, Any], key: str | None = None) -> list[str]:
+        mine = run["scanners"][next(iter(run["scanners"]))]  # the mimomem row comes first
+        s = mine if key is None else run["scanners"][key]
+        stored = f"{s['stored']} / {s['secrets']}" if key is None else "-"
+        return [f"{s['caught']} / {s['secrets']}", stored, f"{s['flagged']} / {s['non_secrets']}"]
+
+    rows = [
+        ["mimomem before (main at 49dde18)", *cells(dev_b), *cells(held_b), *cells(new_b)],
+        [
+            "mimomem after (clauses, next sentence and turn, options, twice)",
+            *cells(dev_a),
+            *cells(held_a),
+            *cells(new_a),
+        ],
+    ]
+    for label, key in ADVERSARIAL_PEERS[:3]:
+        rows.append([label, *cells(dev_a, key), *cells(held_a, key), *cells(new_a, key)])
+    head = ["scanner", "dev: caught", "stored", "redacted", "held-out: caught", "stored", "redacted"]
+    head += ["held-out 2: caught", "stored", "redacted"]
+    lines = ["", "| " + " | ".join(head) + " |", "|---|" + "---:|" * 9]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    note = (
+        "From `benchmarks/results/secrets-adversarial-{dev-after,heldout-after,heldout2-before}.json` (before:"
+        " the first round's after files, and the second split run once on main at 49dde18) and"
+        " `...-{dev-after2,heldout-after2,heldout2-after}.json` (`bench_secrets.py --set"
+        " adversarial[-heldout[-2]] --record`). *Redacted*: look-alikes changed. Dev"
+        f" {dev_a['cases']} cases, held-out {held_a['cases']}, held-out 2 {new_a['cases']}."
+    )
+    return "\n".join([*lines, "", note, ""])
