@@ -43,7 +43,7 @@ def redact(text: str, before: str | None = None) -> str:
         return text
     prev = _before if before is None else before[-_BEFORE_CHARS:]
     _before = text[-_BEFORE_CHARS:]
-    answered = _answered(prev, text)
+    answered = _parts(_answered(prev, text), before)
     if answered != text:
         from mimomem.common.secrets import redact_secrets
 
@@ -107,6 +107,28 @@ def _answered(before: str, text: str) -> str:
         line = text.count("\n", 0, start) + 1
         if (line, start - (text.rfind("\n", 0, start) + 1)) in own:
             continue
+        out.append(f"{text[pos:start]}{MARK}{kind}]")
+        pos = stop
+    return "".join(out) + text[pos:] if out else text
+
+
+_recent: list[bool] = []
+"""Whether each of the last texts redacted in order named a credential (a password pasted in parts)."""
+
+
+def _parts(text: str, before: str | None) -> str:
+    """``text`` with the pieces it names as parts of a credential redacted ("second part: X")."""
+    from mimomem.common.secret_parts import RECENT_TEXTS, names_a_credential, part_values
+
+    if before is None:
+        recent = any(_recent)
+        _recent.append(names_a_credential(text))
+        del _recent[:-RECENT_TEXTS]
+    else:
+        recent = bool(before) and names_a_credential(before)
+    found = list(part_values(text, recent))
+    out, pos = [], 0
+    for kind, start, stop in found:
         out.append(f"{text[pos:start]}{MARK}{kind}]")
         pos = stop
     return "".join(out) + text[pos:] if out else text
