@@ -162,7 +162,7 @@ def brief_of(episode: Episode, items: list[Item]) -> dict[str, list[str]]:
     unfixed = [
         f"`{clip(f.call.summary, 80)}` still failing"
         for f in fixes
-        if not f.fix and f.call.command and not text_runs_fetched_code(f.call.command)
+        if not f.fix and f.call.command and not f.call.unsafe and not text_runs_fetched_code(f.call.command)
     ]
     return {
         "goal": [clip(clean_text(typed[0]), BRIEF_CHARS)] if typed else [],
