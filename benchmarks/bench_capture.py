@@ -120,6 +120,32 @@ def score_case(case: dict[str, Any], live: str) -> dict[str, Any]:
     }
 
 
+def together(split: str) -> dict[str, Any]:
+    """Each project's cases promoted into ONE ``MEMORY.md`` in the order the e2e replay plays them,
+    then each case scored on what it expects kept and forbids: a newer value that retires a value of
+    another case (a false supersession) shows here, not case by case."""
+    data = _builder().load(split)
+    sids = _names(split, data, {})
+    live: dict[str, str | None] = {}
+    for case in data["cases"]:
+        for n, _ in enumerate(case["sessions"]):
+            sid = sids[f"{case['id']}-{n + 1}"]
+            path = ROOT / f"e2e-{split}" / "transcripts" / case["project"] / f"{sid}.jsonl"
+            episode, *_ = read_episode(str(path), sid, 0, "")
+            planned, _history = plan(live.get(case["project"]), items_of(episode), {}, today="2026-12-01")
+            live[case["project"]] = planned.text
+    per_kind: dict[str, Counter[str]] = {}
+    fails = []
+    for case in data["cases"]:
+        if case["kind"] not in POSITIVE:
+            continue
+        r = score_case(case, live.get(case["project"]) or "")
+        ok = not r["missed"] and not r["forbidden"]
+        per_kind.setdefault(case["kind"], Counter()).update(total=1, passed=int(ok))
+        fails += [] if ok else [f"{case['id']}: missed={r['missed']} forbidden={r['forbidden']}"]
+    return {"split": split, "per_kind": {k: dict(v) for k, v in per_kind.items()}, "fails": fails}
+
+
 def run(split: str) -> dict[str, Any]:
     data = _builder().load(split)
     manifest = json.loads((ROOT / f"e2e-{split}" / "manifest.json").read_text(encoding="utf-8"))
@@ -194,7 +220,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--show-fails", action="store_true", help="list failing cases (never use on heldout while tuning)"
     )
+    parser.add_argument(
+        "--together", action="store_true", help="promote each project's cases into one MEMORY.md (false supersession)"
+    )
     args = parser.parse_args(argv)
+    if args.together:
+        shared = together(args.split)
+        print(f"## capture, {args.split} split, each project in one MEMORY.md\n\n| kind | passed |\n|---|---|")
+        for kind, c in sorted(shared["per_kind"].items()):
+            print(f"| {kind} | {c.get('passed', 0)}/{c['total']} |")
+        if args.show_fails:
+            print("\n".join(shared["fails"]))
+        return 0
     result = run(args.split)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))

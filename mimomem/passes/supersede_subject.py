@@ -122,6 +122,7 @@ class Subject(NamedTuple):
     glosses: frozenset[str]  # English translations of its Chinese words
     values: frozenset[tuple[str, str]]  # (kind, value)
     head: frozenset[tuple[str, str]]  # the words before the copula or the value: the subject proper
+    source: str = ""  # the file or command a value the agent found came from ("" for what was said)
 
 
 _VALUES = re.compile(
@@ -138,6 +139,9 @@ _VALUES = re.compile(
     r"|(?P<number>(?<![\w.])\d+(?![\w.]\d)(?:st|nd|rd|th)?)",
     re.I,
 )
+_SOURCE = re.compile(r"^(?:(\S+?):\d+:\s|`([^`]+)` printed\s)")
+"""Where a value the agent found came from: ``path:line:``, or a command and ``printed``."""
+_AGENT = re.compile(r"\s\(read by the agent\)$")
 _CUT = "\x00"
 """What stands where a value was cut out of a clause."""
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:'[a-z]+)?")
@@ -331,7 +335,10 @@ def subject_of(item: str) -> Subject:
     """What ``item`` (a memory bullet or its text) is about, and its values (see the module docstring)."""
     from mimomem.passes.supersede import CHANGE
 
-    text = _value_clauses(item_text(item))
+    text = item_text(item)
+    cited = _SOURCE.match(text)
+    source = (cited.group(1) or cited.group(2)) if cited else ""
+    text = _value_clauses(_AGENT.sub("", text[cited.end() :] if cited else text))
     env, attrs = _concepts(text)
     values, rest = _typed_values(text)
     persons: list[str] = []
@@ -347,7 +354,7 @@ def subject_of(item: str) -> Subject:
     if not attrs:  # no attribute word: the form of the value says what it is of
         attrs = frozenset(_OF_KIND[k] for k in kinds if k in _OF_KIND)
     found = values + [("person", p) for p in persons] + [("name", n) for n in names]
-    return Subject(frozenset(env), frozenset(attrs), words, glosses, frozenset(found), head)
+    return Subject(frozenset(env), frozenset(attrs), words, glosses, frozenset(found), head, source)
 
 
 def _lead(text: str) -> str:
@@ -361,13 +368,23 @@ def _lead(text: str) -> str:
 
 def different_subjects(new: Subject, old: Subject) -> bool:
     """True when the two are surely about two things: two environments, two attributes, or each
-    naming a subject word of one script that the other lacks."""
-    if new.env and old.env and not new.env & old.env:
+    naming a subject word of one script that the other lacks, or two sources (a value read from
+    ``Dockerfile`` is not one read from ``.python-version``; what was said is not what a tool showed)."""
+    if new.source != old.source:
         return True
+    if new.env and old.env and new.env != old.env:
+        return True  # staging and prod: two things
     if new.attrs and old.attrs and not new.attrs & old.attrs:
         return True
     only_new, only_old = _unmatched(new, old, new.head), _unmatched(old, new, old.head)
-    return bool({s for s, _ in only_new} & {s for s, _ in only_old})
+    return bool(_scripts(only_new) & _scripts(only_old))
+
+
+def _scripts(words: set[tuple[str, str]]) -> set[str]:
+    """The scripts ``words`` can be compared in: their own, and English for a Chinese word the
+    dictionary translates (订单 against payment: two things)."""
+    glossary = _glossary()
+    return {s for s, _ in words} | ({"latin"} if any(s == "cjk" and glossary.get(w) for s, w in words) else set())
 
 
 def _unmatched(one: Subject, other: Subject, words: frozenset[tuple[str, str]] | None = None) -> set[tuple[str, str]]:
@@ -396,8 +413,9 @@ def _matched(word: str, theirs: set[str]) -> bool:
     return "_" in word and bool(parts) and all(_matched(p, theirs) for p in parts)
 
 
-def same_subject(new: Subject, old: Subject) -> bool:
-    """A shared subject word (or its translation), or one attribute and one side naming nothing else."""
+def same_subject(new: Subject, old: Subject, *, change: bool = False) -> bool:
+    """A shared subject word (or its translation) - or, when ``new`` states a change and names
+    nothing but the attribute ("端口改成 6543"), the same attribute in the same environment."""
     if different_subjects(new, old):
         return False
     mine = {w for _, w in new.words} | new.glosses
@@ -406,7 +424,8 @@ def same_subject(new: Subject, old: Subject) -> bool:
         return False  # the old item is about something narrower ("CI cache key" against "CI")
     if mine & theirs:
         return True
-    return bool(new.attrs & old.attrs) and (not new.words or not old.words)
+    # "The prod port is 5432" names no thing but its environment: it is not about the broker's port
+    return change and not new.words and new.env == old.env and bool(new.attrs & old.attrs)
 
 
 def newer_value(new: Subject, old: Subject, *, change: bool = False) -> bool:
@@ -429,6 +448,10 @@ def supersedes_by_subject(new: str, old: str) -> bool | None:
     from mimomem.passes.supersede import CHANGE
 
     change = bool(CHANGE.search(item_text(new)))
-    if one_fact(old) and same_subject(sn, so) and newer_value(sn, so, change=change):
+    if not change and (sn.env != so.env or (_unmatched(sn, so, sn.head) and _unmatched(so, sn, so.head))):
+        # one environment and none said ("The API server listens on 8080"), or each naming a word the
+        # other cannot be compared with (库存模块 / payment module): only a stated change retires
+        return False
+    if one_fact(old) and same_subject(sn, so, change=change) and newer_value(sn, so, change=change):
         return True
     return None

@@ -60,7 +60,7 @@ def test_a_newer_value_of_the_same_thing_in_other_words_or_another_language(old:
         ("The API service runs Python 3.12", "The data pipeline still runs Python 3.10"),
         ("Connect timeout is 5s", "Read timeout is 30s"),
         ("日志保留 7 天", "数据库备份保留 30 天"),
-        ("worker_count 是 8", "max_retries 是 3"),
+        ("batch_size 是 8", "max_retries 是 3"),
         ("CI cache key is pnpm-store-v2", "CI moved to Buildkite"),  # the old item is about something narrower
         ("Nightly build runs at 01:00", "주간 정리 작업은 일요일 04:00 에 돌아요"),
     ],
@@ -83,3 +83,49 @@ def test_the_plan_moves_the_old_value_to_history_across_languages() -> None:
     planned, history = plan(live, [item], {}, today="2026-12-06")
     assert "刘洋" not in planned.text and "Ma Lin" in planned.text
     assert len(history) == 1 and "刘洋" in history[0] and "superseded" in history[0]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("브로커 포트가 6001 로 변경됐어요", "The prod port is 5432"),  # an attribute and an environment only
+        ("The message broker listens on port 6000", "스테이징 포트는 5433이에요"),
+        ("Redis runs on port 6379", "The port is 8080"),  # no change stated, nothing named
+    ],
+)
+def test_an_item_naming_only_an_attribute_does_not_retire_another_things_value(old: str, new: str) -> None:
+    assert not supersedes(_bullet(new, 2), _bullet(old, 1))
+
+
+def test_an_item_naming_only_the_attribute_retires_it_when_it_states_a_change() -> None:
+    assert supersedes(_bullet("端口改成 6543 了", 2), _bullet("数据库端口是 5433", 1))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # values the agent read from two files, or a file and a command, are two things
+        (
+            "- /srv/app/Dockerfile:1: `FROM python:3.11.9-slim-bookworm` (read by the agent)",
+            "- /srv/app/.python-version:1: `3.12.4` (read by the agent)",
+        ),
+        (
+            "- /srv/app/deploy/gunicorn.conf.py:1: `workers = 9` (read by the agent)",
+            "- /srv/app/README.md:2: `Setup: make dev` (read by the agent)",
+        ),
+        # one environment and none said, no change stated
+        (
+            "- ステージング API のポートを 8443 に変更しました (user, 2026-12-01, s:aaaaaaaa)",
+            _bullet("The API server listens on 8080", 2),
+        ),
+        # a word on each side the other cannot be compared with (库存 has no translation), no change stated
+        (_bullet("The payment module is owned by Ma Lin now", 1), _bullet("库存模块的负责人是李娜", 2)),
+    ],
+)
+def test_two_sources_or_an_environment_or_an_uncompared_word_keep_both(old: str, new: str) -> None:
+    assert not supersedes(new, old)
+
+
+def test_a_value_read_again_from_the_same_file_retires_the_older() -> None:
+    old = "- /srv/app/deploy/gunicorn.conf.py:1: `workers = 9` (read by the agent)"
+    assert supersedes("- /srv/app/deploy/gunicorn.conf.py:1: `workers = 12` (read by the agent)", old)
