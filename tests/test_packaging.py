@@ -96,7 +96,7 @@ def build_requirements() -> list[str]:
     """``[build-system] requires`` of pyproject.toml."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     try:
-        import tomllib
+        import tomllib  # type: ignore[import-not-found]
     except ModuleNotFoundError:  # Python 3.10: the table is simple enough to read directly
         block = re.search(r"^\[build-system\]\s*requires\s*=\s*\[(.*?)\]", text, re.M | re.S)
         assert block is not None, "pyproject.toml has no [build-system] requires"
@@ -215,7 +215,7 @@ def installed(sdist: Sdist, build_env: tuple[Path, list[Path]], tmp_path_factory
     # --ignore-installed: this environment's own mimomem (visible through the .pth) is not ours to replace;
     # unoptimized: the same sources at -O0 build in 8 s of CPU instead of 84 (the CI's own install is -O3)
     env = clean_env(MIMOMEM_REQUIRE_NATIVE="1", MIMOMEM_UNOPTIMIZED_BUILD="1")
-    run([*pip, "--ignore-installed", "--no-cache-dir", sdist.path], cwd=tmp_path, env=env)
+    run([*pip, "--ignore-installed", "--no-cache-dir", sdist.path], cwd=tmp_path, env=env)  # type: ignore[list-item]
     return Installed(venv, python, venv / ("Scripts" if os.name == "nt" else "bin"))
 
 
@@ -359,7 +359,7 @@ def test_every_docs_command_runs_from_the_installed_wheel_off_path(installed: In
         problems += [p for p in (r.problem() for r in run_page(page, installed.python, cwd, env)) if p]
     assert problems == [], "\n".join(problems)
     hook = [installed.python, "benchmarks/bench_hook.py", "--runs", "1", "--files", "30", "--memories", "10"]
-    out = run([*hook, "--scenario", "mixed", "--max-ratio", "1000"], cwd=ROOT, env=off_path(tmp_path))
+    out = run([*hook, "--scenario", "mixed", "--max-ratio", "1000"], cwd=ROOT, env=off_path(tmp_path))  # type: ignore[list-item]
     assert "mimomem from an installed package" in out and "prompt hook / python -c pass" in out
 
 

@@ -9,6 +9,7 @@ import pkgutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -61,7 +62,7 @@ def test_no_public_name_is_shadowed_by_a_subpackage() -> None:
     assert set(mimomem.__all__) & modules == {"errors"}  # the errors module is public as itself
 
 
-def _package_modules() -> list[object]:
+def _package_modules() -> list[ModuleType]:
     found = []
     for info in pkgutil.walk_packages(mimomem.__path__, "mimomem."):
         if not info.name.endswith("__main__"):
@@ -69,16 +70,16 @@ def _package_modules() -> list[object]:
     return found
 
 
-def _defined(module: object, kind: type) -> dict[str, type]:
+def _defined(module: ModuleType, kind: type) -> dict[str, type]:
     return {
         name: value
         for name, value in vars(module).items()
-        if inspect.isclass(value) and issubclass(value, kind) and value.__module__ == getattr(module, "__name__", "")
+        if inspect.isclass(value) and issubclass(value, kind) and value.__module__ == module.__name__
     }
 
 
 def test_every_exception_class_lives_in_errors() -> None:
-    outside = {f"{m.__name__}.{n}" for m in _package_modules() if m is not errors for n in _defined(m, BaseException)}  # type: ignore[attr-defined]
+    outside = {f"{m.__name__}.{n}" for m in _package_modules() if m is not errors for n in _defined(m, BaseException)}
     assert outside == set()
 
 
@@ -127,7 +128,7 @@ def test_no_public_class_shares_its_name() -> None:
     classes: dict[str, set[str]] = {}
     for module in _package_modules():
         for name in _defined(module, object):
-            classes.setdefault(name, set()).add(module.__name__)  # type: ignore[attr-defined]
+            classes.setdefault(name, set()).add(module.__name__)
     public = [n for n in mimomem.__all__ if inspect.isclass(getattr(mimomem, n))] + list(errors.__all__)
     assert {n: sorted(classes[n]) for n in public if len(classes.get(n, ())) > 1} == {}
 

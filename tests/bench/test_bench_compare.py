@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.bench.compare import ResultFileError, compare_results, format_comparison, load_result, save_result
+from mimomem.bench.compare import compare_results, format_comparison, load_result, save_result
 from mimomem.cli import main
+from mimomem.errors import ResultFileError
 
 
 def _result(ndcg: float = 0.5, ranks: dict[str, int] | None = None, tokens: list[str] | None = None) -> dict:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from mimomem.bench import datasets
-from mimomem.bench.datasets import CorporaNotFoundError, DatasetError, discover_datasets, find_corpora, load_dataset
-from mimomem.errors import MimomemError
+from mimomem.bench.datasets import discover_datasets, find_corpora, load_dataset
+from mimomem.errors import CorporaNotFoundError, DatasetError, MimomemError
 
 
 def write_dataset(

@@ -8,16 +8,15 @@ import pytest
 
 from mimomem.bench.engines import (
     BENCH_BACKENDS,
-    BackendUnavailableError,
     BaseEngine,
     Engine,
-    UnknownBackendError,
     available_backends,
     check_name,
     make_engine,
     mimo_query_words,
     unavailable_reason,
 )
+from mimomem.errors import BackendUnavailableError, UnknownBackendError
 
 DOCS = [
     ("d1", "部署脚本用 pnpm 而不是 npm,因为 lockfile 不兼容"),

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.bench.report import BenchDependencyError, format_result, human_bytes, quality_chart, write_report
+from mimomem.bench.report import format_result, human_bytes, quality_chart, write_report
+from mimomem.errors import BenchDependencyError
 
 
 def _point(backend: str, docs: int, p50: float) -> dict:

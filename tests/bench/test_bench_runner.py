@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.bench.engines import UnknownBackendError
 from mimomem.bench.runner import resolve_backends, run_bench
+from mimomem.errors import UnknownBackendError
 
 BACKENDS = ["fts5-unicode61", "fts5-bigram", "native-index"]
 
@@ -198,7 +198,7 @@ def test_failures_table_from_cases(tmp_path: Path) -> None:
 
 
 def test_failures_only_needs_a_cases_file(tmp_path: Path) -> None:
-    from mimomem.bench.datasets import DatasetError
+    from mimomem.errors import DatasetError
 
     with pytest.raises(DatasetError, match=r"cases\.json"):
         run_bench([make_dataset(tmp_path / "tiny")], ["fts5-bigram"], failures_only=True)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.bench.scale import MAX_DOCS, ScaleError, generate_corpus, generate_queries, parse_sizes, run_scale
+from mimomem.bench.scale import MAX_DOCS, generate_corpus, generate_queries, parse_sizes, run_scale
+from mimomem.errors import ScaleError
 
 
 def test_parse_sizes() -> None:

@@ -144,7 +144,7 @@ def test_sizes_and_category_minimums(name: str) -> None:
 
 def test_agent_memory_language_mix() -> None:
     docs, _, _ = _dataset("agent-memory")
-    census = Counter()
+    census = Counter()  # type: ignore[var-annotated]
     fullwidth = 0
     for d in docs:
         scripts = _scripts(d["title"] + d["text"])

@@ -54,7 +54,7 @@ def test_every_cli_command_is_documented_and_has_help():
     parser = build_parser()
     subactions = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
     assert subactions
-    for name, sub in subactions[0].choices.items():
+    for name, sub in subactions[0].choices.items():  # type: ignore[union-attr]
         assert f"mimomem {name}" in readme, f"README does not mention `mimomem {name}`"
         assert sub.format_help().strip()
 

@@ -72,7 +72,7 @@ def test_argument_checks_raise_usage_error(tmp_path):
     ]
     for check, args, expected in cases:
         with pytest.raises(UsageError, match=expected):
-            check(*args)
+            check(*args)  # type: ignore[operator]
     assert checks.existing_dir(None, "--root") is None
     assert checks.existing_dir(str(tmp_path), "--root") == str(tmp_path)
 

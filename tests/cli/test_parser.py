@@ -23,7 +23,7 @@ def _option(prog: str, dest: str):
     parser = build_parser()
     for name in prog.split()[1:]:
         sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
-        parser = sub.choices[name]
+        parser = sub.choices[name]  # type: ignore[index]
     return next(a for a in parser._actions if a.dest == dest)
 
 

@@ -77,7 +77,7 @@ def test_serialize_is_deterministic() -> None:
     assert serialize(meta, "x") == serialize(dict(meta), "x")
 
 
-_text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40)
+_text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40)  # type: ignore[arg-type]
 
 
 @given(summary=_text, items=st.lists(_text, max_size=4), body=_text, pinned=st.booleans())

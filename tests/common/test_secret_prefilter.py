@@ -21,6 +21,7 @@ from mimomem.common.secret_needles import NeedleFinder, needle_text, trie_patter
 from mimomem.common.secret_phrases import PHRASE_RULES
 from mimomem.common.secret_records import RECORD_RULES
 from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES
+from mimomem.common.secret_values import password_value_ok
 
 ALL_NEEDLES = sorted({n for needles in NEEDLES.values() for n in needles})
 
@@ -51,7 +52,7 @@ def reference_command_lines(text: str) -> Iterator[tuple[str, int, int]]:
             continue
         for m in pattern.finditer(text):
             value = m.group("value")
-            if not value.startswith("-") and secret_context.password_value_ok(value):
+            if not value.startswith("-") and password_value_ok(value):
                 yield "password-argument", m.start("value"), m.end("value")
 
 

@@ -168,7 +168,7 @@ def xlang_lookup(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Probe:
     monkeypatch.setattr(xlang, "_data_path", lambda name: str(source) if name == xlang.XLANG_FILE else name)
     builds: list[int] = []
     build = xlang.Lookup.build
-    monkeypatch.setattr(xlang.Lookup, "build", classmethod(lambda cls, text: builds.append(1) or build(text)))
+    monkeypatch.setattr(xlang.Lookup, "build", classmethod(lambda cls, text: builds.append(1) or build(text)))  # type: ignore[func-returns-value]
 
     def built() -> object:
         xlang.shipped.cache_clear()

@@ -27,7 +27,7 @@ def test_remember_many_reports_refusals_and_compiles_once(store: CuratedMemory) 
         {"category": "nope", "summary": "bad category"},
         {"category": "facts", "summary": "has key", "body": "AKIA" + "Q7X2M9K4P1Z8R5T3"},
         {"category": "facts", "summary": "extra field", "colour": "red"},
-        "not a mapping",
+        "not a mapping",  # type: ignore[list-item]
     ]
     result = store.remember_many(items, author="user")
     assert 50 == len(result.written)

@@ -62,7 +62,7 @@ def test_inspect_reports_malformed_and_secrets_and_recall_survives(store: Curate
     )
     store.reload()
     problems = store.inspect().problems
-    by_file = {}
+    by_file = {}  # type: ignore[var-annotated]
     for p in problems:
         by_file.setdefault(Path(p.path).name, set()).add(p.kind)
     assert {"malformed"} <= by_file["bad-yaml.md"]

@@ -98,7 +98,7 @@ def _brute_force(store: CuratedMemory, query: str, k: int) -> list[tuple[str, fl
         index.add_text(key, m.text)
     hits = {scope: root.read_hits() for scope, root in store._roots.items()}
     scored = []
-    for key, base in index.search(parsed, len(memories)):
+    for key, base in index.search(parsed, len(memories)):  # type: ignore[assignment]
         m = memories[key]
         mult = {"project": 1.0, "global": 0.5}[m.scope] * store._decay(m, store.now())
         mult *= CuratedMemory.rehearsal(hits[m.scope].get(m.id, 0))
@@ -128,7 +128,7 @@ def test_top_k_is_exact_against_a_full_scan(tmp_path: Path) -> None:
     ]
     clock = Clock()
     s = CuratedMemory(tmp_path / "p", tmp_path / "g", now=clock, half_life_days=3)
-    items = {"project": [], "global": []}
+    items = {"project": [], "global": []}  # type: ignore[var-annotated]
     for i in range(400):
         summary = " ".join(rng.choice(words) for _ in range(rng.randint(2, 6))) + f" n{i}"
         items[rng.choice(["project", "global"])].append(
@@ -156,7 +156,7 @@ def test_top_k_is_exact_against_a_full_scan(tmp_path: Path) -> None:
             assert [i for i, _ in want] == [i for i, _ in got]
             assert [sc for _, sc in want] == pytest.approx([sc for _, sc in got])
         first_batch = max(8 * 10, 64)  # what recall(limit=10) fetches first
-        base_rank = [h.doc_id for h in s._ranking.index.search(parse_query(query, segment=True), first_batch)]
+        base_rank = [h.doc_id for h in s._ranking.index.search(parse_query(query, segment=True), first_batch)]  # type: ignore[union-attr]
         fell_outside_first_batch += sum(
             f"{m_scope}:{i}" not in base_rank
             for i, m_scope in [(r.id, r.memory.scope) for r in s.recall(query, limit=10, count_hits=False)]

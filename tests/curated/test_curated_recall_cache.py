@@ -32,7 +32,7 @@ def _fill(tmp_path: Path) -> None:
         for i in range(count):
             words = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(3))
             items.append({"category": "facts", "summary": f"{scope} note {i} {words}", "body": f"{words} {i}"})
-        items.append({"category": "rules", "summary": f"always run ruff {scope}", "pinned": True, "slug": "ruff"})
+        items.append({"category": "rules", "summary": f"always run ruff {scope}", "pinned": True, "slug": "ruff"})  # type: ignore[dict-item]
         clock[0] += dt.timedelta(days=5)
         assert not store.remember_many(items, author="user", scope=scope).refused
     old = "facts/project-note-1-deploy-vite-config"
@@ -112,7 +112,7 @@ def test_a_generated_store_ranks_from_the_caches_as_from_a_full_read_parsing_not
     monkeypatch.setattr(sys.modules[__name__], "QUERIES", queries)
     parsed = []
     real_parse = frontmatter.parse
-    monkeypatch.setattr(frontmatter, "parse", lambda text: parsed.append(text) or real_parse(text))
+    monkeypatch.setattr(frontmatter, "parse", lambda text: parsed.append(text) or real_parse(text))  # type: ignore[func-returns-value]
     warm = _view(tmp_path)
     assert parsed == []  # hits came from the snapshot, the index from the saved one
     assert len(warm) > 100

@@ -69,7 +69,7 @@ def test_routing_from_the_snapshot_equals_routing_over_every_memory(tmp_path, mo
     CuratedMemory(tmp_path / "proj", tmp_path / "global", now=NOW).memories()  # a new process saves snapshots
     built = []
     real = Memory.__new__
-    monkeypatch.setattr(Memory, "__new__", lambda cls, *a, **k: built.append(1) or real(cls, *a, **k))
+    monkeypatch.setattr(Memory, "__new__", lambda cls, *a, **k: built.append(1) or real(cls, *a, **k))  # type: ignore[func-returns-value]
     for prompt in PROMPTS:
         built.clear()
         new, old = _views(tmp_path, prompt)

@@ -55,7 +55,7 @@ def _parsed(path: Path, *, use_snapshot: bool, monkeypatch: pytest.MonkeyPatch) 
 
 
 def _view(root: CuratedRoot) -> tuple[dict[str, tuple[object, ...]], list[object]]:
-    return {k: tuple(m) for k, m in root.memories.items()}, sorted(map(str, root.problems))
+    return {k: tuple(m) for k, m in root.memories.items()}, sorted(map(str, root.problems))  # type: ignore[return-value]
 
 
 def test_a_new_process_gets_what_a_full_parse_gives(tmp_path, monkeypatch, cache):
@@ -65,7 +65,7 @@ def test_a_new_process_gets_what_a_full_parse_gives(tmp_path, monkeypatch, cache
     assert [p.name for p in (cache / "curated").iterdir()]
     calls: list[Path] = []
     original = CuratedRoot._read_memory_file
-    monkeypatch.setattr(CuratedRoot, "_read_memory_file", lambda self, p, i: calls.append(p) or original(self, p, i))
+    monkeypatch.setattr(CuratedRoot, "_read_memory_file", lambda self, p, i: calls.append(p) or original(self, p, i))  # type: ignore[func-returns-value]
     second = _parsed(path, use_snapshot=True, monkeypatch=monkeypatch)
     assert calls == []  # nothing read again
     full = _parsed(path, use_snapshot=False, monkeypatch=monkeypatch)
@@ -154,8 +154,8 @@ def test_a_new_process_decodes_only_the_payloads_it_uses_and_parses_no_small_roo
 
     parsed, decoded = [], []
     real_parse, real_loads = frontmatter.parse, snapshot._loads
-    monkeypatch.setattr(frontmatter, "parse", lambda text: parsed.append(text) or real_parse(text))
-    monkeypatch.setattr(snapshot, "_loads", lambda raw: decoded.append(raw) or real_loads(raw))
+    monkeypatch.setattr(frontmatter, "parse", lambda text: parsed.append(text) or real_parse(text))  # type: ignore[func-returns-value]
+    monkeypatch.setattr(snapshot, "_loads", lambda raw: decoded.append(raw) or real_loads(raw))  # type: ignore[func-returns-value]
     hits = _store(tmp_path).recall("redis port 1", limit=1, count_hits=False)
     assert [r.id for r in hits] == ["facts/redis-port-1-note"] and parsed == []
     assert len(decoded) == 1 and marshal.loads(decoded[0])[0][1] == "redis port 1 note"  # that payload only

@@ -18,7 +18,7 @@ import mimomem.common.files as files_module
 from mimomem.cli import main
 from mimomem.curated import render, roots
 from mimomem.curated.store import CuratedMemory
-from mimomem.errors import InvalidMemoryError
+from mimomem.errors import InvalidMemoryError, OutsideRootError
 
 NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
 
@@ -225,12 +225,12 @@ def test_fault_temp_names_carry_the_writers_pid(tmp_path: Path) -> None:
         return real_open(path, *args, **kwargs)
 
     target = tmp_path / "n.md"
-    original = files_module.os.open
-    files_module.os.open = spy  # type: ignore[assignment]
+    original = os.open
+    os.open = spy  # type: ignore[assignment]
     try:
         files_module.atomic_write(target, "x")
     finally:
-        files_module.os.open = original  # type: ignore[assignment]
+        os.open = original  # type: ignore[assignment]
     assert seen and all(f".{os.getpid()}." in name for name in seen)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -253,11 +253,11 @@ def test_fault_category_swapped_for_a_symlink_to_itself_is_seen_by_a_running_sto
     real_write = files_module.atomic_write
 
     def noted(path: object, *args: object, **kwargs: object) -> None:
-        written.append(os.path.realpath(os.fspath(path)))  # type: ignore[arg-type]
+        written.append(os.path.realpath(os.fspath(path)))  # type: ignore[arg-type, call-overload]
         real_write(path, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr("mimomem.curated.writing.atomic_write", noted)
-    with pytest.raises(roots.OutsideRootError, match="symlink"):
+    with pytest.raises(OutsideRootError, match="symlink"):
         store.remember("facts", "vite serves on 5173", author="user")
     assert not [p for p in written if p.startswith(str(outside))]
     assert [m.id for m in store.memories()] == [

@@ -23,7 +23,7 @@ SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 
 def _user(text: str, n: int) -> str:
     line = {"type": "user", "sessionId": SID, "uuid": f"u{n}", "timestamp": f"2026-11-30T09:0{n}:00Z"}
-    line["message"] = {"role": "user", "content": text}
+    line["message"] = {"role": "user", "content": text}  # type: ignore[assignment]
     return json.dumps(line, ensure_ascii=False) + "\n"
 
 

@@ -77,7 +77,7 @@ def _bad_transcript(path: Path, cwd: str) -> None:
             deep,
             nested,
             {"type": {"an": "object"}, "uuid": "t1", "message": {"content": "x"}},
-            _user("obj", {"sid": 1}, {"cwd": 1}, [{"type": {"x": 1}, "text": {"y": 2}}]),
+            _user("obj", {"sid": 1}, {"cwd": 1}, [{"type": {"x": 1}, "text": {"y": 2}}]),  # type: ignore[arg-type]
             '{"type": "user", "uuid": "sur", "sessionId": "S1", "message": {"content": "cut emoji \\ud83d here"}}',
             _user("huge", "S1", cwd, "a huge timestamp", 1e308),
             '{"type": "user", "uuid": "inf", "sessionId": "S1", "message": {"content": "inf"}, "timestamp": 1e309}',

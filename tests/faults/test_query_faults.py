@@ -58,7 +58,7 @@ def test_fault_repeated_terms_do_not_use_up_the_cap():
 
 
 @pytest.fixture(scope="module")
-def docs() -> DocumentIndex:
+def docs() -> DocumentIndex:  # type: ignore[misc]
     index = DocumentIndex()
     index.add_documents(generate_corpus(2000))
     yield index

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from mimomem import errors
 from mimomem.errors import LocationError, MimomemError
 from mimomem.search import reconcile as reconcile_mod
+from mimomem.search import walk as walk_mod
 from mimomem.search.document_index import DocumentIndex
 from mimomem.search.index import MemoryIndex
 from mimomem.tree.memory_tree import MemoryTree
@@ -159,7 +160,7 @@ def test_fault_unreadable_indexed_file_is_dropped(root, monkeypatch):
     index = MemoryIndex(root, reconcile_on_search=False)
     index.reconcile()
     notes = root / "sessions" / "S1" / "notes.md"
-    real_read = reconcile_mod.read_text
+    real_read = walk_mod.read_text
 
     def deny(path: str, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
         if path == str(notes):  # as root, chmod 000 does not stop a read: simulate what a user sees
@@ -205,7 +206,7 @@ def test_fault_directory_swapped_between_walk_and_read(root, tmp_path, monkeypat
     out = _outside(tmp_path)
     s1 = root / "sessions" / "S1"
     index = MemoryIndex(root, reconcile_on_search=False)
-    real_walk = reconcile_mod.walk
+    real_walk = walk_mod.walk
 
     def walk_then_swap(*args, **kwargs):  # type: ignore[no-untyped-def]
         result = real_walk(*args, **kwargs)

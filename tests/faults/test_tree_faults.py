@@ -15,7 +15,8 @@ from mimomem import errors
 from mimomem.errors import BadMemoryPathError, MimomemError, ProjectIdError, WriteDeniedError
 from mimomem.tree import gate as gate_mod
 from mimomem.tree.memory_tree import MemoryTree
-from mimomem.tree.project import ID_FILE, project_id
+from mimomem.tree.names import MAX_NAME_BYTES
+from mimomem.tree.project import ID_FILE, ProjectIdentity, project_id
 from mimomem.tree.writer import Writer
 
 
@@ -65,12 +66,12 @@ def test_fault_gate_refuses_names_that_are_not_utf8(env, name, op):
 def test_fault_long_names_get_a_clear_refusal(env):
     """A 242-255 byte name failed with ENAMETOOLONG about the temp file -> refused up front, the limit named."""
     s1 = env.m("sessions/S1")
-    fits = "a" * (gate_mod.MAX_NAME_BYTES - 3) + ".md"
+    fits = "a" * (MAX_NAME_BYTES - 3) + ".md"
     env.tree.write(s1 / fits, "x", env.main)
     assert (s1 / fits).read_text() == "x"
-    for size in (gate_mod.MAX_NAME_BYTES + 1, 242, 255, 300):
+    for size in (MAX_NAME_BYTES + 1, 242, 255, 300):
         name = "b" * (size - 3) + ".md"
-        limit = gate_mod.MAX_NAME_BYTES if size <= 255 else 255
+        limit = MAX_NAME_BYTES if size <= 255 else 255
         with pytest.raises(errors.InvalidFileNameError, match=f"{size} bytes.*{limit} bytes"):
             env.tree.write(s1 / name, "x", env.main)
     wide = "é" * 120 + ".md"  # 243 bytes in UTF-8, 123 characters
@@ -132,7 +133,7 @@ def test_fault_commondir_is_a_fifo(tmp_path):
     wt = tmp_path / "wt"
     wt.mkdir()
     (wt / ".git").write_text(f"gitdir: {admin}\n")
-    done: list[object] = []
+    done: list[ProjectIdentity] = []
     worker = threading.Thread(target=lambda: done.append(project_id(wt)), daemon=True)
     worker.start()
     worker.join(5)
@@ -140,7 +141,7 @@ def test_fault_commondir_is_a_fifo(tmp_path):
         os.close(os.open(admin / "commondir", os.O_WRONLY | os.O_NONBLOCK))
         worker.join(5)
         pytest.fail("project_id blocked on a FIFO commondir")
-    assert done and done[0].git_dir == admin  # type: ignore[union-attr]
+    assert done and done[0].git_dir == admin
 
 
 # --- fault 12: nested paths in the tree ---

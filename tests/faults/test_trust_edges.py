@@ -150,7 +150,7 @@ def test_fault_10_mcp_booleans_are_strict(repo: Path) -> None:
             ("memory_search", {"query": "x", "all_projects": 1}),
         ):
             with pytest.raises(ToolError, match="valid boolean"):
-                anyio.run(lambda n=name, a=args: server.call_tool(n, a))
+                anyio.run(lambda n=name, a=args: server.call_tool(n, a))  # type: ignore[misc]
     finally:
         server.state.close()
     assert not MemoryTree().notes("s-1").exists()

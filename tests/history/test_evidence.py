@@ -133,7 +133,7 @@ def test_failures_and_the_fix_that_followed(store: HistoryStore, project: Path) 
         ("git push", "rejected", None, SID_D),
     ] == [(f.call, f.error, f.fix, f.provenance.session_id) for f in failures]
     assert ("package.json",) == failures[0].edits
-    assert failures[0].fixed_at is not None and failures[0].fixed_at.time > failures[0].provenance.time
+    assert failures[0].fixed_at is not None and failures[0].fixed_at.time > failures[0].provenance.time  # type: ignore[operator]
     repeated = Evidence.gather(store, Window(project=str(project))).repeated_failures()
     assert [(2, (SID_A, SID_B))] == [(r.count, r.sessions) for r in repeated]
 

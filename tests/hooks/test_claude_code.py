@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.hooks import claude_code
+from mimomem.hooks.entry import MAX_PAYLOAD_BYTES
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.writer import Writer
 
@@ -107,7 +108,7 @@ def test_digest_is_incremental(project: Path) -> None:
         '{"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": "relative/dir", "prompt": "x"}',
         '{"hook_event_name": "PreCompact", "session_id": "s1", "cwd": "/", "transcript_path": "/nonexistent.jsonl"}',
         '{"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": "/", "prompt": 3}',
-        "x" * (claude_code.MAX_PAYLOAD_BYTES + 10),
+        "x" * (MAX_PAYLOAD_BYTES + 10),
     ],
 )
 def test_bad_input_fails_open(raw: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -414,8 +415,8 @@ def test_a_broken_pipe_exits_zero(project: Path) -> None:
 
 def test_the_payload_cap_counts_bytes() -> None:
     """8 MiB of UTF-8 is the cap, however few characters it is (a Chinese character is three bytes)."""
-    raw = '{"prompt": "' + "部" * (claude_code.MAX_PAYLOAD_BYTES // 3 + 10) + '"}'
-    assert len(raw) < claude_code.MAX_PAYLOAD_BYTES < len(raw.encode("utf-8"))
+    raw = '{"prompt": "' + "部" * (MAX_PAYLOAD_BYTES // 3 + 10) + '"}'
+    assert len(raw) < MAX_PAYLOAD_BYTES < len(raw.encode("utf-8"))
     stdin = io.TextIOWrapper(io.BytesIO(raw.encode("utf-8")), encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
     assert claude_code.run(stdin, out, err) == 0

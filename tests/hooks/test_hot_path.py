@@ -120,8 +120,8 @@ def test_the_hook_command_ends_with_its_output_whole(project: Path) -> None:
 
 
 def test_a_prompt_hook_writes_nothing(project: Path, tmp_path: Path) -> None:
-    hook(project, PROMPT_EVENT)  # the first call of a session may register it and build caches
+    hook(project, PROMPT_EVENT)  # type: ignore[arg-type]  # the first call of a session may register it and build caches
     before = snapshot(tmp_path / "home", tmp_path / "cache", project)
     for _ in range(2):
-        assert "5433" in str(hook(project, PROMPT_EVENT)["out"])
+        assert "5433" in str(hook(project, PROMPT_EVENT)["out"])  # type: ignore[arg-type]
     assert snapshot(tmp_path / "home", tmp_path / "cache", project) == before

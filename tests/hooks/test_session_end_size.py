@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from mimomem.common import detach
+from mimomem.context.hosts import CLAUDE_CODE
 from mimomem.hooks import claude_code
 from mimomem.memory import carry
 from mimomem.passes import promote
@@ -119,7 +120,7 @@ def test_an_inline_session_end_past_its_deadline_hands_the_promotion_to_one_back
     test of the large session saw "promoted nothing, spawned nothing": the promotion module had bound the
     spawner at import, so its worker was a real process the test neither saw nor waited for.)"""
     path = transcript(project, 1)
-    monkeypatch.setattr(claude_code, "CLAUDE_CODE", claude_code.CLAUDE_CODE._replace(inline_seconds=0.0))
+    monkeypatch.setattr(claude_code, "CLAUDE_CODE", CLAUDE_CODE._replace(inline_seconds=0.0))
     assert hook("SessionEnd", project, path, reason="exit") == ("", "")
     assert MemoryTree().notes(SID).exists()  # digested inline
     assert "以后都用 pnpm" not in memory_now(project)[1]  # not promoted inline: the deadline had passed

@@ -74,7 +74,7 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> str
 def _mcp(repo: Path, fn: object, *args: object) -> str:
     state = MemoryState(Options(project=str(repo), session=SID))
     try:
-        return str(anyio.run(state.run, fn, *args))
+        return str(anyio.run(state.run, fn, *args))  # type: ignore[arg-type]
     finally:
         state.close()
 

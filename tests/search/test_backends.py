@@ -76,7 +76,7 @@ def test_mimo_query_builder_conformance():
     assert '"foo" OR "bar" OR "baz" OR "qux"' == mimo_fts_query("(foo) bar* baz/qux")
     assert '"say" OR "hi"' == mimo_fts_query('say "hi"')
     assert '"foo" OR "and" OR "bar"' == mimo_fts_query("foo and bar")
-    assert 4 == mimo_fts_query("postgres database port 5433").count('"') // 2
+    assert 4 == mimo_fts_query("postgres database port 5433").count('"') // 2  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("doc,query,unicode61_hits", FAILURES, ids=[f"{d}-{q}" for d, q, _ in FAILURES])

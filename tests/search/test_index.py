@@ -178,7 +178,7 @@ def test_document_index_round_trip(tmp_path):
             naive = index.search("部署脚本", backend=backend, segment=False, phrases=False)
             assert ["a", "b"] == [h.doc_id for h in naive]
             assert ["a"] == [h.doc_id for h in index.search("部署脚本", backend=backend, floor=0.5)]
-        assert "<<部署脚本>>" in index.search("部署脚本", backend="fts5-bigram", snippets=True)[0].snippet
+        assert "<<部署脚本>>" in index.search("部署脚本", backend="fts5-bigram", snippets=True)[0].snippet  # type: ignore[operator]
         index.add_documents([("a", "now about redis")])
         assert ["a"] == [h.doc_id for h in index.search("redis", backend="native-index")]
         assert ["b"] == [h.doc_id for h in index.search("部署脚本", backend="native-index")]
@@ -283,8 +283,8 @@ def test_bigram_and_native_agree_on_a_random_tree_across_reconciles(tmp_path):
         seen = 0
         for q in queries:
             for filters in ({}, {"scope": "project"}, {"type": "free"}):
-                a = index.search(q, backend="fts5-bigram", limit=20, **filters)
-                b = index.search(q, backend="native-index", limit=20, **filters)
+                a = index.search(q, backend="fts5-bigram", limit=20, **filters)  # type: ignore[arg-type]
+                b = index.search(q, backend="native-index", limit=20, **filters)  # type: ignore[arg-type]
                 assert [(h.path, h.snippet) for h in a] == [(h.path, h.snippet) for h in b], q
                 assert [h.score for h in a] == pytest.approx([h.score for h in b], rel=1e-12)
                 seen += len(a)

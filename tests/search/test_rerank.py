@@ -15,7 +15,7 @@ from mimomem.search.document_index import DocumentIndex
 from mimomem.search.rerank import OFF, RetrievalOptions, options_for, rank_with_options, resolve
 from mimomem.search.rows import Row, put_rows
 from mimomem.text.expansion import Vocabulary
-from mimomem.text.feedback import FeedbackParams
+from mimomem.text.feedback import FeedbackParams, feedback_terms
 from mimomem.text.proximity import ProximityParams
 from mimomem.text.query import Query
 from mimomem.text.query_kind import QUERY_KINDS
@@ -119,7 +119,7 @@ def test_feedback_leaves_documents_sharing_nothing_with_the_feedback_documents_a
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_feedback_adds_exactly_each_tokens_weighted_score_in_one_pass(index, backend, monkeypatch):
     chosen: list[tuple[str, float]] = []
-    real = rerank.feedback_terms
+    real = feedback_terms
 
     def spy(*args, **kwargs):
         chosen[:] = real(*args, **kwargs)
@@ -130,7 +130,7 @@ def test_feedback_adds_exactly_each_tokens_weighted_score_in_one_pass(index, bac
     rows, _ = _rank(index, "部署", backend, FEEDBACK)
     assert chosen
     base = {r.path: r.score for r in index.rank(parsed, backend, limit=100)}
-    scale = FEEDBACK.feedback.weight * len(parsed.terms)
+    scale = FEEDBACK.feedback.weight * len(parsed.terms)  # type: ignore[union-attr]
     alone = {
         t: {r.path: r.score for r in index.rank(Query(t, (parse_token(t),)), backend, limit=100)} for t, _ in chosen
     }

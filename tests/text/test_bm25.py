@@ -78,7 +78,7 @@ WORDS = ["lockfile", "postgres", "5433", "v1", "2", "3", "memory_fts_idx", "task
 
 def random_doc(rng: random.Random) -> list[str]:
     n = rng.choice([0, 1, 2, 5, 10, 20, 40, 80])
-    doc = []
+    doc = []  # type: ignore[var-annotated]
     while len(doc) < n:
         r = rng.random()
         if r < 0.3:

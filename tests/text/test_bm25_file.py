@@ -6,6 +6,7 @@ import json
 import os
 import random
 import struct
+import sys
 
 import pytest
 from test_bm25 import random_doc, random_query
@@ -31,7 +32,7 @@ def _round_trip(core_class, core):
 
 def _corpus(core_class, seed: int):
     rng = random.Random(seed)
-    core, docs = core_class(), {}
+    core, docs = core_class(), {}  # type: ignore[var-annotated]
     for step in range(200):
         doc_id = f"d{rng.randrange(70)}" if step % 3 else step
         if doc_id in docs and rng.random() < 0.3:
@@ -174,7 +175,7 @@ def test_a_damaged_file_raises_index_file_error(tmp_path, damage):
     elif damage == "other-engine":
         _header_edit(path, engine="pure" if bm25_file.ENGINE == "native" else "native")
     elif damage == "byte-order":
-        _header_edit(path, byteorder="big" if bm25_file.sys.byteorder == "little" else "little")
+        _header_edit(path, byteorder="big" if sys.byteorder == "little" else "little")
     elif damage == "scalars":
         header = bm25_file.read_header(path)
         key = "terms" if NATIVE else "blob"

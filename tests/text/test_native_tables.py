@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 @pytest.mark.native
 def test_tables_come_from_the_build(native_implementation: Implementation) -> None:
     """A normal build carries the tables, so no process pays ~0.2 s to compute them."""
-    import mimomem._native as native
+    import mimomem._native as native  # type: ignore[import-not-found]
 
     assert native.tables_source() == "build"
 

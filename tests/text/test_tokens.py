@@ -235,7 +235,7 @@ def test_offsets_map_back_to_the_original_text(implementation, text):
         assert triples(tok(original)) == [(t.text, 0, t.end - t.start)], (t, original)
 
 
-@given(st.text(st.characters(exclude_categories=("Cs",)), max_size=80))
+@given(st.text(st.characters(exclude_categories=("Cs",)), max_size=80))  # type: ignore[arg-type]
 @settings(max_examples=300, deadline=None)
 def test_offsets_are_in_bounds_and_ordered(text):
     tokens = tokenize(text)
@@ -248,7 +248,7 @@ def test_offsets_are_in_bounds_and_ordered(text):
         assert all(char_class(ch) != SEP for ch in t.text)
 
 
-SIMPLE_ALPHABET = st.characters(exclude_categories=("Cs",)).filter(
+SIMPLE_ALPHABET = st.characters(exclude_categories=("Cs",)).filter(  # type: ignore[arg-type]
     lambda ch: len(fold(ch)) == 1 and char_class(fold(ch)) != MARK
 )
 

@@ -58,14 +58,14 @@ def test_memory_folder_is_keyed_by_the_main_repository_even_from_a_worktree(tmp_
     outside = tmp_path / "plain"
     outside.mkdir()
     key = host_paths.claude_project_key(str(outside))
-    assert host_paths.claude_memory_dir(str(outside), env).endswith(key + "/memory")
+    assert host_paths.claude_memory_dir(str(outside), env).endswith(key + "/memory")  # type: ignore[union-attr]
 
 
 def test_config_dir_settings_and_override_move_the_folder(tmp_path: Path) -> None:
     project = tmp_path / "p"
     (project / ".claude").mkdir(parents=True)
     env = {"HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")}
-    assert host_paths.claude_memory_dir(str(project), env).startswith(str(tmp_path / "cfg" / "projects"))
+    assert host_paths.claude_memory_dir(str(project), env).startswith(str(tmp_path / "cfg" / "projects"))  # type: ignore[union-attr]
     (project / ".claude" / "settings.json").write_text(json.dumps({"autoMemoryDirectory": "~/notes/mem"}))
     assert host_paths.claude_memory_dir(str(project), env) == str(tmp_path / "notes" / "mem")
     override = {**env, "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": str(tmp_path / "o")}

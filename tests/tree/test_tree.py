@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import subprocess
 import sys
@@ -696,14 +697,12 @@ def test_append_to_a_fifo_fails_instead_of_hanging(env, without_blocking):
 
 @pytest.mark.parametrize("op", ["write", "append", "create", "delete"])
 def test_parent_swapped_for_a_symlink_after_the_verdict_changes_nothing_outside(env, monkeypatch, op):
-    import mimomem.tree.memory_tree as tree_mod
-
     s1 = env.root / "sessions" / "S1"
     s1.mkdir(parents=True)
     (s1 / "notes.md").write_text("mine")
     victim = env.outside / "notes.md"
     victim.write_text("precious")
-    real_flock = tree_mod.fcntl.flock
+    real_flock = fcntl.flock
 
     def swap_then_lock(fd: int, how: int) -> None:
         # the attacker wins the race: after the gate's checks, sessions/S1 becomes a link out
@@ -711,7 +710,7 @@ def test_parent_swapped_for_a_symlink_after_the_verdict_changes_nothing_outside(
         s1.symlink_to(env.outside)
         real_flock(fd, how)
 
-    monkeypatch.setattr(tree_mod.fcntl, "flock", swap_then_lock)
+    monkeypatch.setattr(fcntl, "flock", swap_then_lock)
     args = (s1 / "notes.md",) if op == "delete" else (s1 / "notes.md", "x")
     with contextlib.suppress(WriteDeniedError):
         getattr(env.tree, op)(*args, env.main)

@@ -287,7 +287,7 @@ def hostile_path(draw: st.DrawFn) -> str:
 
 segment = st.one_of(
     st.sampled_from(SEGMENTS),
-    st.text(st.characters(blacklist_characters="/", blacklist_categories=("Cs",)), min_size=1, max_size=6),
+    st.text(st.characters(blacklist_characters="/", blacklist_categories=("Cs",)), min_size=1, max_size=6),  # type: ignore[arg-type]
 )
 context = st.fixed_dictionaries(
     {
