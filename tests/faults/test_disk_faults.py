@@ -196,8 +196,8 @@ def test_a_read_only_data_root_through_the_hook_process(
     for top in ("home", "cache", "config"):
         project[top].mkdir(exist_ok=True)
     if prefix:  # the tree belongs to the user the hook runs as, and is read-only to them
-        for top in (project["root"],):
-            _tree_owner(top, 65534, 65534)
+        for tree in (project["root"],):
+            _tree_owner(tree, 65534, 65534)
     kept = _files(project["home"])
     for top in ("home", "cache", "config"):
         _read_only(project[top])
