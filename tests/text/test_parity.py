@@ -28,7 +28,7 @@ MARKS = _ranges((0x300, 0x36F), (0x3099, 0x309A), (0xE30, 0xE4E), (0x900, 0x97F)
 EMOJI = _ranges((0x1F300, 0x1FAFF), (0x2600, 0x27BF), (0x200D, 0x200D), (0xFE0F, 0xFE0F), (0x1F1E6, 0x1F1FF))
 OTHER_SCRIPTS = _ranges((0x400, 0x4FF), (0x600, 0x6FF), (0xE00, 0xE7F), (0x370, 0x3FF), (0x5D0, 0x5EA))
 PUNCT = st.sampled_from(list(" \t\n._-/:@#，。、；！？（）「」…—\u3000\u00a0'\"*^()"))
-ANY = st.characters(exclude_categories=("Cs",))  # type: ignore[arg-type]
+ANY = st.characters(exclude_categories=("Cs",))
 
 CHAR = st.one_of(HAN, KANA, HANGUL, LATIN, DIGITS, FULL_WIDTH, MARKS, EMOJI, OTHER_SCRIPTS, PUNCT, ANY)
 # Runs of one class make long CJK runs and long words likelier than independent draws.
