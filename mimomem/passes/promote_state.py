@@ -24,6 +24,7 @@ from typing import Any
 from mimomem.common.files import atomic_write
 from mimomem.common.nofollow import open_nofollow
 from mimomem.common.private import private_dir
+from mimomem.common.redaction import redact
 from mimomem.tree.where import STATE, Where
 
 KEPT_SESSIONS = 32
@@ -82,8 +83,11 @@ class Marker:
         return size != self.offset
 
     def as_json(self) -> str:
+        """The marker's file text; the brief passes the one redaction point as every kept text does (a brief
+        read from a file an older scanner wrote is redacted again when next written)."""
         data = {"transcript": self.transcript, "offset": self.offset, "head": self.head, "time": self.time}
-        return json.dumps({**data, "brief": self.brief}, ensure_ascii=False, sort_keys=True)
+        brief = {k: [redact(v, before="") for v in vs] for k, vs in self.brief.items()} if self.brief else {}
+        return json.dumps({**data, "brief": brief}, ensure_ascii=False, sort_keys=True)
 
 
 def state_dir(where: Where) -> Path:
@@ -230,7 +234,11 @@ def render_briefs(all_markers: list[Marker], superseded: tuple[str, ...] = ()) -
     for m in shown:
         out.append(f"## {iso_day(m.time)} s:{short_id(m.session_id)}")
         for name, label in (("goal", "Goal"), ("decided", "Decided"), ("fixed", "Fixed"), ("open", "Open")):
-            out += [f"- {label}: {line}" for line in m.brief.get(name, []) if not _stale(line, superseded)]
+            out += [
+                f"- {label}: {redact(line, before='')}"
+                for line in m.brief.get(name, [])
+                if not _stale(line, superseded)
+            ]
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 

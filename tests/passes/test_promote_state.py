@@ -64,3 +64,22 @@ def test_a_retired_session_that_resumes_is_promoted_again_without_duplicates(
     session(repo, tmp_path / "transcripts", 1)  # resumed
     memory = next((tmp_path / "home").rglob("MEMORY.md")).read_text(encoding="utf-8")
     assert memory.count("make lint-1。") <= 1 and memory.count("make lint-1") == 1
+
+
+def test_a_marker_file_never_holds_a_secret_of_its_brief() -> None:
+    """The promotion state is a write path like any other: the attack's d09 found a brief's goal in
+    state/promote/<pid>/<sid>.json holding the SK its notes had redacted; a brief read from a file an
+    older scanner wrote is redacted again when the marker is next written."""
+    goal = "阿里云 OSS 的 AK 是 LTAI5tQ8vZr2Wm4Kp7Nx9Ys3，SK 是 hT6qP2mV9xL4wR8nZ3kB7yC1fJ5sD0g，上传脚本里要用。"
+    open_line = "deploy with password: Zt5nW8qLr2Vx then restart"
+    marker = promote_state.Marker("s1", "/t.jsonl", 10, "h", 1, {"goal": [goal], "open": [open_line]})
+    text = marker.as_json()
+    for value in ("LTAI5tQ8vZr2Wm4Kp7Nx9Ys3", "hT6qP2mV9xL4wR8nZ3kB7yC1fJ5sD0g", "Zt5nW8qLr2Vx"):
+        assert value not in text
+    assert "上传脚本里要用" in json.loads(text)["brief"]["goal"][0]
+    assert marker.brief["goal"] == [goal]  # the marker itself is not changed, only what is written
+    sessions = promote_state.render_briefs([marker])  # memory-sessions.md, made from the markers in memory
+    assert "上传脚本里要用" in sessions
+    assert not any(
+        v in sessions for v in ("LTAI5tQ8vZr2Wm4Kp7Nx9Ys3", "hT6qP2mV9xL4wR8nZ3kB7yC1fJ5sD0g", "Zt5nW8qLr2Vx")
+    )
