@@ -20,7 +20,7 @@ from mimomem.text._accel import tokenize_bigram
 CHANGE = re.compile(
     r"改成|改为|换成|改用|换到|换了|不再|不用了|别再|现在是|现在用|现在改|已经改|升级到|升到|迁移到|搬到|挪到|替换|调成|调到|调整为|切到|现在"
     r"|\b(?:instead of|no longer|not any ?more|anymore|changed? to|switched to|moved to|updated to|replaced|"
-    r"bumped to|migrated to|upgraded to|now (?:is|uses?|on|at|lives|runs)?|now$|since|from now on|"
+    r"bumped to|migrated to|upgraded to|now (?:is|uses?|on|at|lives|runs)?|from now on|"
     r"moved|changed|switched|"
     r"upgrade|upgraded|raised|lowered|bumped|increased|decreased|reduced)\b"
     r"|引き上げ|引き下げ|変更|変わ|移行|切り替え|代わ|短縮|延長|延长|缩短"

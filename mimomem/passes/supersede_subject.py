@@ -126,10 +126,10 @@ class Subject(NamedTuple):
 
 
 _VALUES = re.compile(
-    r"(?P<url>https?://[^\s，。、()<>\"'`]+)"
+    r"(?P<url>\b[a-z][a-z0-9+.-]*://[^\s，。、()<>\"'`]+)"
     r"|(?P<path>(?<![\w.])(?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@-]+)*/?|\b[\w.-]+/[\w./-]*[\w-])"
     r"|(?P<host>\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*(?::\d+)?\b"
-    r"|\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d+[a-z]?\b)"
+    r"|(?-i:\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d+[a-z]?\b))"  # redis-prod-1; BIL-517 is a ticket
     r"|(?P<channel>#[\w-]+)"
     r"|(?P<time>\b\d{1,2}:\d{2}\b)"
     r"|(?P<version>\bv?\d+\.\d+(?:\.\d+)*\b)"
@@ -139,9 +139,11 @@ _VALUES = re.compile(
     r"|(?P<number>(?<![\w.])\d+(?![\w.]\d)(?:st|nd|rd|th)?)",
     re.I,
 )
-_SOURCE = re.compile(r"^(?:(\S+?):\d+:\s|`([^`]+)` printed\s)")
+_SOURCE = re.compile(r"^(?:(\S+?):\d+:\s|`([^`]+)` printed\s|edited (\S+))")
 """Where a value the agent found came from: ``path:line:``, or a command and ``printed``."""
 _AGENT = re.compile(r"\s\(read by the agent\)$")
+_LATELY = re.compile(r"\bnow\W*$|\bsince\b", re.I)
+"""A value said to hold from some time on ("… is owned by Ma Lin now", "… is 50 since Friday"): a change."""
 _CUT = "\x00"
 """What stands where a value was cut out of a clause."""
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:'[a-z]+)?")
@@ -256,7 +258,8 @@ def _names_after_marker(text: str) -> tuple[list[str], str]:
     # a word right before a value is what the value is of ("on Elasticsearch 8.11", "Python 3.12")
     names = [m.group(0) for m in _LATIN.finditer(tail) if not tail[m.end() :].lstrip().startswith(_CUT)]
     names = [w for w in names if w.casefold() not in _EN_STOP and w.casefold() not in _WORDS]
-    names = [w for w in names if not english or w[0].isupper()]  # in English a name is capitalised
+    # in English a name is capitalised; an identifier (TIDEPOOL_API_BASE, API) is what a value is of
+    names = [w for w in names if "_" not in w and (not english or (w[0].isupper() and not w.isupper()))]
     names = [w for w in names if w.casefold() not in _ENVS]
     return [w.casefold() for w in names], text[: marker.end()] + _LATIN.sub(
         lambda m: " " if m.group(0).casefold() in {n.casefold() for n in names} else m.group(0), tail
@@ -337,10 +340,10 @@ def subject_of(item: str) -> Subject:
 
     text = item_text(item)
     cited = _SOURCE.match(text)
-    source = (cited.group(1) or cited.group(2)) if cited else ""
+    source = next((g for g in cited.groups() if g), "") if cited else ""
     text = _value_clauses(_AGENT.sub("", text[cited.end() :] if cited else text))
-    env, attrs = _concepts(text)
     values, rest = _typed_values(text)
+    env, attrs = _concepts(rest)  # not inside a value: api.stg2.tidepool.dev names no environment
     persons: list[str] = []
     if "owner" in attrs:
         persons, rest = _persons(rest)
@@ -447,7 +450,7 @@ def supersedes_by_subject(new: str, old: str) -> bool | None:
         return False
     from mimomem.passes.supersede import CHANGE
 
-    change = bool(CHANGE.search(item_text(new)))
+    change = bool(CHANGE.search(item_text(new)) or _LATELY.search(item_text(new)))
     if not change and (sn.env != so.env or (_unmatched(sn, so, sn.head) and _unmatched(so, sn, so.head))):
         # one environment and none said ("The API server listens on 8080"), or each naming a word the
         # other cannot be compared with (库存模块 / payment module): only a stated change retires

@@ -129,3 +129,27 @@ def test_two_sources_or_an_environment_or_an_uncompared_word_keep_both(old: str,
 def test_a_value_read_again_from_the_same_file_retires_the_older() -> None:
     old = "- /srv/app/deploy/gunicorn.conf.py:1: `workers = 9` (read by the agent)"
     assert supersedes("- /srv/app/deploy/gunicorn.conf.py:1: `workers = 12` (read by the agent)", old)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a ticket id is no host; a problem and a place files go are two things
+        (
+            "BIL-517：月度报表导出 CSV 的时候中文乱码，财务用 Excel 打开看不了",
+            "导出文件放在 s3://lanhai-reports/monthly/ 下面",
+        ),
+        # two files edited are two things
+        (
+            "edited /srv/app/.gitlab-ci.yml (now `- uv sync --frozen`)",
+            "edited /srv/app/deploy/cron/reconcile.cron (`30 2 * * *` -> `15 3 * * *`)",
+        ),
+    ],
+)
+def test_tickets_and_edits_are_not_values_of_one_thing(old: str, new: str) -> None:
+    assert not supersedes(_bullet(new, 2), _bullet(old, 1))
+
+
+def test_an_environment_inside_a_host_is_part_of_the_value() -> None:
+    old = "The dashboard should talk to the staging API at https://api.staging.tidepool.dev through TIDEPOOL_API_BASE"
+    assert supersedes(_bullet("TIDEPOOL_API_BASE is now https://api.stg2.tidepool.dev", 2), _bullet(old, 1))
