@@ -42,6 +42,50 @@ KNOWN_DEBTS: dict[tuple[str, str], str] = {}
 """(importer, imported) -> why the upward arrow stands for now."""
 
 
+SERVED: frozenset[str] = frozenset(
+    {
+        *("mimomem", "mimomem._native", "mimomem.hooks", "mimomem.hooks.entry", "mimomem.hooks.entry_session"),
+        *("mimomem.common", "mimomem.common.cache", "mimomem.common.hashing", "mimomem.common.launcher"),
+        *("mimomem.common.lazy_pattern", "mimomem.common.light_typing", "mimomem.common.nofollow"),
+        *("mimomem.common.secrets", "mimomem.common.secret_commands", "mimomem.common.secret_context"),
+        *("mimomem.common.secret_labels", "mimomem.common.secret_needles", "mimomem.common.secret_phrases"),
+        *("mimomem.common.secret_records", "mimomem.common.secret_shapes", "mimomem.common.secret_values"),
+        "mimomem.common.stamp",
+        *("mimomem.context", "mimomem.context.budgeted", "mimomem.context.entries", "mimomem.context.entry_cache"),
+        *("mimomem.context.entry_recall", "mimomem.context.estimate", "mimomem.context.fitting"),
+        *("mimomem.context.hosts", "mimomem.context.instructions", "mimomem.context.serving"),
+        *("mimomem.context.session_fit", "mimomem.context.stale"),
+        *("mimomem.curated", "mimomem.curated.scoring"),
+        *("mimomem.text", "mimomem.text._accel", "mimomem.text._bm25_py", "mimomem.text._chars"),
+        *("mimomem.text._tokenizer_py", "mimomem.text.bm25", "mimomem.text.query", "mimomem.text.stopwords"),
+        *("mimomem.text.tokens", "mimomem.text.xlang"),
+        *("mimomem.tree", "mimomem.tree.boilerplate", "mimomem.tree.safe_ids"),
+    }
+)
+"""The modules a served hook may import: a prompt or a new session answered from its saved plan
+(:mod:`mimomem.hooks.entry`), a new process on every prompt, where every import is paid each time.
+``tests/test_layers_served.py`` reads the module-level imports of each of them (not those under
+``TYPE_CHECKING``, nor a function's, which may reach the slow side the served path never calls)
+and fails on one outside this set and ``SERVED_STDLIB``; the hook tests run a served prompt and a
+served start in a fresh interpreter and fail on any module loaded outside them."""
+
+SERVED_STDLIB: frozenset[str] = frozenset(
+    {
+        *("__future__", "collections", "json", "os", "re", "sys", "contextlib", "marshal", "math", "mmap"),
+        *("struct", "_struct", "bisect", "_bisect", "heapq", "_heapq", "binascii", "unicodedata", "shlex"),
+        *("encodings", "_blake2", "_sha256", "_cython", "cython_runtime", "functools", "itertools", "stat"),
+    }
+)
+"""The standard-library modules (top-level names) a served hook may import: light ones only; never
+``typing``, ``dataclasses``, ``pathlib``, ``hashlib`` (each costs a hook process milliseconds).
+``_cython`` is the Cython runtime's shared module (``_cython_3_x_y``) the native twin brings."""
+
+SERVED_PURE_STDLIB: frozenset[str] = frozenset(
+    {"typing", "_typing", "regex", "locale", "_locale", "string", "_string", "threading", "_weakrefset"}
+)
+"""What the pure-Python twins of the text engine bring besides (``MIMOMEM_PURE=1``; never the default)."""
+
+
 def floor_of(module: str) -> int:
     """The floor (0 = ground) of a ``mimomem...`` module, from the part it belongs to."""
     part = part_of(module)

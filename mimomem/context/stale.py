@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
-from mimomem.common.light_typing import NamedTuple
+from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # a served prompt imports this module: no typing at run time
+    from typing import Any
 
 HISTORY_FILE = "memory-history.md"
 """Superseded project memory: kept for people to read, never recalled as current."""

@@ -37,3 +37,21 @@ def hook_served(raw: bytes) -> str | None:
     from mimomem.hooks import entry
 
     return entry.served(raw, os.environ)
+
+
+def served_outside(loaded: list[str]) -> list[str]:
+    """The modules among ``loaded`` (what a served hook process imported) that ``mimomem.layers`` does not allow it:
+    a ``mimomem`` module not in ``SERVED``, a standard-library one not in ``SERVED_STDLIB`` (nor, for the pure
+    twins, ``SERVED_PURE_STDLIB``)."""
+    import mimomem
+    from mimomem import layers
+
+    stdlib = layers.SERVED_STDLIB | (frozenset() if mimomem.native_available() else layers.SERVED_PURE_STDLIB)
+
+    def allowed(name: str) -> bool:
+        if name == "mimomem" or name.startswith("mimomem."):
+            return name in layers.SERVED
+        top = name.partition(".")[0]
+        return ("_cython" if top.startswith("_cython_") else top) in stdlib
+
+    return [name for name in loaded if not allowed(name)]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hook_calls import git_project, hook_reading_memory, hook_served
+from hook_calls import git_project, hook_reading_memory, hook_served, served_outside
 
 from mimomem.context import serving
 from mimomem.curated.store import CuratedMemory
@@ -228,6 +228,7 @@ def test_a_served_prompt_loads_neither_the_tree_nor_the_store(repo: Path) -> Non
     assert "mimomem.hooks.claude_code" in runs[0]["new"]  # the first builds the plan
     loaded = [m for m in runs[1]["new"] if m in NOT_SERVED_BY + NOT_SERVED_BY_STDLIB]
     assert loaded == []
+    assert served_outside(runs[1]["new"]) == []  # the positive rule: mimomem.layers.SERVED, SERVED_STDLIB
 
 
 def test_old_plans_are_pruned(repo: Path) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hook_calls import git_project, hook_reading_memory, hook_served
+from hook_calls import git_project, hook_reading_memory, hook_served, served_outside
 
 from mimomem.context import serving
 from mimomem.context.assemble import session_context
@@ -322,3 +322,4 @@ def test_a_served_start_loads_neither_the_tree_nor_the_store(repo: Path) -> None
     assert second["out"] == hook_reading_memory(_start(repo, NEW_IDS[0])) and "5433" in str(second["out"])
     loaded = [m for m in second["new"] if m in NOT_SERVED_BY + NOT_SERVED_BY_STDLIB]  # type: ignore[attr-defined]
     assert loaded == []
+    assert served_outside(second["new"]) == []  # type: ignore[arg-type]  # the positive rule: mimomem.layers.SERVED
