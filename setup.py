@@ -44,6 +44,7 @@ CORPUS_FILES = (
     "*/cases.json",
     "e2e-dev/manifest.json",
     "e2e-dev/questions.jsonl",
+    "e2e-dev/distractors-heldout.jsonl",
     "e2e-dev/transcripts/*/*.jsonl",
     "e2e-dev/sessions/*.yaml",
     "e2e-dev/host-memory/*/*.md",
