@@ -354,3 +354,46 @@ def growth_table(data: dict[str, dict[str, Any]]) -> str:
         f"Before: {source(before)}."
     )
     return md_table(head, rows, foot)
+
+
+@figure("growth-round-two", "growth-round2")
+def growth_round_two(data: dict[str, Any]) -> str:
+    """Several runs of ``bench_growth.py`` before and after the second round: medians, ratios' spread."""
+    head = [
+        f"{data['sessions']} sessions, {len(data['after'])} runs after / {len(data['before'])} before",
+        "prompt hook in-process, ms: first 20 → last 20 (median of runs; ratios low–high)",
+        "prompt hook as a process, ms",
+        "SessionEnd, ms: first → last (ratios low–high)",
+        "state/ files at the end",
+        "cache files / bytes at the end",
+    ]
+
+    def row(label: str, runs: list[dict[str, Any]]) -> list[str]:
+        def part(key: str, digits: int) -> str:
+            first, last = med([r[key]["first"] for r in runs]), med([r[key]["last"] for r in runs])
+            ratios = [r[key]["last"] / r[key]["first"] for r in runs]
+            return (
+                f"{num(first, digits)} → {num(last, digits)} ({med(ratios):.2f}x; {min(ratios):.2f}–{max(ratios):.2f})"
+            )
+
+        ends = [r["growth"][-1] for r in runs]
+        return [
+            label,
+            part("prompt_ms", 2),
+            part("prompt_process_ms", 1),
+            part("session_end_ms", 2),
+            f"{med([e['state_files'] for e in ends]):,.0f}",
+            f"{med([e['cache_files'] for e in ends]):.0f} / {med([e['cache_bytes'] for e in ends]) / 1e6:.1f} MB",
+        ]
+
+    rows = [
+        row(f"before ({data['before_commit']})", data["before"]),
+        row(f"after ({data['after_commit']})", data["after"]),
+    ]
+    foot = (
+        "Each run: `python benchmarks/bench_growth.py --sessions 500 --json FILE` from a checkout of the commit, "
+        "native; the runs of before and after alternated on one machine shared with other work. CPU time "
+        "in-process for the second prompt of each session and SessionEnd; the prompt again as its own process. "
+        f"Collected by {source(data)}."
+    )
+    return md_table(head, rows, foot)
