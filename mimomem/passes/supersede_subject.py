@@ -292,7 +292,8 @@ def _posseg(text: str) -> list[Any]:
 
 def _words(text: str) -> set[tuple[str, str]]:
     """Content words of ``text`` as (script, word): Latin, Chinese (jieba nouns), Japanese, Korean."""
-    out = {("latin", _lemma(w)) for w in _LATIN.findall(text) if w.casefold() not in _EN_STOP}
+    # a stop word is a lower-case word: US, IT, AS in capitals are names (the US cluster, not "us")
+    out = {("latin", _lemma(w)) for w in _LATIN.findall(text) if w.casefold() not in _EN_STOP or w.isupper()}
     out = {(s, w) for s, w in out if len(w) > 1 and w not in _WORDS and w not in _ENVS}
     if _KANA.search(text):
         for run in _HAN.findall(text):

@@ -63,6 +63,10 @@ def test_a_newer_value_of_the_same_thing_in_other_words_or_another_language(old:
         ("batch_size 是 8", "max_retries 是 3"),
         ("CI cache key is pnpm-store-v2", "CI moved to Buildkite"),  # the old item is about something narrower
         ("Nightly build runs at 01:00", "주간 정리 작업은 일요일 04:00 에 돌아요"),
+        (
+            "The Europe cluster runs on eu-1.example.internal",
+            "The US cluster runs on us-1.example.internal",
+        ),  # US, not us
     ],
 )
 def test_another_thing_sharing_words_stays(old: str, new: str) -> None:
