@@ -81,9 +81,10 @@ SERVED_STDLIB: frozenset[str] = frozenset(
 ``_cython`` is the Cython runtime's shared module (``_cython_3_x_y``) the native twin brings."""
 
 SERVED_PURE_STDLIB: frozenset[str] = frozenset(
-    {"typing", "_typing", "regex", "locale", "_locale", "string", "_string", "threading", "_weakrefset"}
+    {"typing", "_typing", "warnings", "regex", "locale", "_locale", "string", "_string", "threading", "_weakrefset"}
 )
-"""What the pure-Python twins of the text engine bring besides (``MIMOMEM_PURE=1``; never the default)."""
+"""What the pure-Python twins of the text engine bring besides (``MIMOMEM_PURE=1``; never the default);
+``typing`` brings ``warnings`` (an editable install has loaded it at start-up, a wheel has not)."""
 
 
 def floor_of(module: str) -> int:

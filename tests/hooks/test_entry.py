@@ -220,7 +220,11 @@ def test_a_served_prompt_loads_neither_the_tree_nor_the_store(repo: Path) -> Non
     raw = _payload(repo)
     runs = [
         json.loads(
-            subprocess.run([sys.executable, "-c", SERVED_PROBE], input=raw, capture_output=True, check=True).stdout
+            # cwd: the project, not the checkout, whose ``mimomem/`` (no compiled twin in a clean clone's
+            # non-editable install) would shadow the installed package and serve the pure twins
+            subprocess.run(
+                [sys.executable, "-c", SERVED_PROBE], input=raw, capture_output=True, check=True, cwd=repo
+            ).stdout
         )
         for _ in range(2)
     ]
