@@ -179,6 +179,31 @@ def test_a_pass_started_by_the_replay_writes_nothing_to_the_callers_stdout(capfd
     assert ("after\n", "") == (out, err)  # `bench --e2e --json > file` stays one JSON document
 
 
+def test_a_promotion_handed_to_the_background_runs_to_its_end_in_the_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under load the inline SessionEnd misses its deadline and detaches the promotion; in the replay it
+    runs in-process before the hook returns (no process outlives the sandbox, the next session sees it)."""
+    from mimomem.bench.e2e.replay import scheduled_passes
+    from mimomem.common import detach as detach_module
+    from mimomem.passes import promote as promotion
+
+    def no_process(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the replay started a background process")
+
+    done: list[object] = []
+
+    def promote_all(where: object) -> int:
+        done.append(where)
+        print("a log line")
+        return 0
+
+    monkeypatch.setattr(detach_module, "spawn_detached", no_process)
+    monkeypatch.setattr(promotion, "promote_all", promote_all)
+    with scheduled_passes(Clock(), dict(os.environ)):
+        promotion.detach("where")  # type: ignore[arg-type]
+    assert done == ["where"]
+    assert promotion.detach.__module__ == "mimomem.passes.promote"  # put back after the block
+
+
 def test_the_pass_window_ends_at_the_replay_clock() -> None:
     from mimomem.bench.e2e.replay import window_days
 

@@ -256,7 +256,14 @@ def scheduled_passes(clock: Clock, env: Mapping[str, str]) -> Iterator[list[str]
     same decision (:func:`~mimomem.passes.schedule.due`) is taken at the transcript's time,
     and the job the detached process would run (``schedule.run``) runs in-process, its
     output discarded.  Yields the list of passes started, as ``"<pass>@<ISO time>"``.
+
+    A promotion a hook hands to a background process (``promote.detach``, when the inline one
+    misses its deadline on a loaded machine) also runs here, to its end, before the hook returns:
+    the next session and the questions see what a background promotion finishes long before a
+    user opens one, whatever the load, and no process outlives the sandbox (under load the
+    sandbox's removal met one still writing in it: "Directory not empty").
     """
+    from mimomem.passes import promote as promotion
     from mimomem.passes import schedule
 
     started: list[str] = []
@@ -273,11 +280,16 @@ def scheduled_passes(clock: Clock, env: Mapping[str, str]) -> Iterator[list[str]
         with isolated(env), quiet[0], quiet[1], silenced_fds():  # its own processes write to fds 1 and 2
             schedule.run(kind, str(where.worktree), ("--days", str(window_days(clock.now))))
 
-    schedule.start_due_passes, schedule._spawn = start, spawn
+    def detach(where: Where) -> None:
+        with contextlib.redirect_stdout(io.StringIO()):  # its one log line is not the hook's answer
+            promotion.promote_all(where)
+
+    original_detach = promotion.detach
+    schedule.start_due_passes, schedule._spawn, promotion.detach = start, spawn, detach
     try:
         yield started
     finally:
-        schedule.start_due_passes, schedule._spawn = original_start, original_spawn
+        schedule.start_due_passes, schedule._spawn, promotion.detach = original_start, original_spawn, original_detach
 
 
 def window_days(replay_now: float, *, days: int = 7, now: float | None = None) -> int:
