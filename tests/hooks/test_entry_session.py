@@ -240,9 +240,16 @@ def test_a_session_whose_transcript_has_content_goes_to_the_hook(repo: Path) -> 
     assert hook_served(_start(repo, NEW_IDS[0], transcript=str(transcript))) is not None
 
 
-def test_session_end_leaves_a_current_plan_for_the_next_session(repo: Path) -> None:
+def test_session_end_leaves_a_current_plan_for_the_next_session(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A session that had prompts changed the promotion state: its SessionEnd, after the digest and
-    the promotion, saves the plan the next new session is served from."""
+    the promotion, saves the plan the next new session is served from.
+
+    The inline budget is widened: on a loaded machine the 0.6 s is missed and the promotion goes to a
+    background process instead (tests/hooks/test_session_end_size.py covers that path); this test is
+    about what a SessionEnd that finished leaves behind, and failed under load for that reason alone."""
+    from mimomem.hooks import claude_code
+
+    monkeypatch.setattr(claude_code, "CLAUDE_CODE", CLAUDE_CODE._replace(inline_seconds=60.0))
     _planned(repo)
     transcript = repo.parent / f"{FIRST}.jsonl"
     lines = [
