@@ -211,43 +211,23 @@ def _split(plan: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
 
 def _joined(header: dict[str, Any], bulk: memoryview) -> dict[str, Any]:
     """The plan of :func:`_split`'s ``header``, its bulky parts views of ``bulk`` made when used."""
+    from mimomem.text.xlang import Spans, mapped
+
     entries = header.get("entries")
     if isinstance(entries, dict) and "index" in entries:
         spans, index = entries["index"]
         xlang = entries["xlang"]
-        entries["index"] = (_Spans(bulk, spans), {**index, "buckets": _Spans(bulk, index["buckets"])})
+        entries["index"] = (Spans(bulk, spans), {**index, "buckets": Spans(bulk, index["buckets"])})
         if isinstance(xlang, str):  # the shared lookup file; gone or damaged, the plan is stale (rebuilt)
-            from mimomem.text.xlang import mapped
-
             entries["xlang"] = mapped(xlang)
         else:
-            entries["xlang"] = {"words": _Spans(bulk, xlang["words"]), "heads": _Spans(bulk, xlang["heads"])}
+            entries["xlang"] = {"words": Spans(bulk, xlang["words"]), "heads": Spans(bulk, xlang["heads"])}
     curated = header.get("curated")
     if isinstance(curated, dict) and "index" in curated:
         native, scalars, (at, size), offsets, ids = curated["index"]
         curated["index"] = (native, scalars, bulk[at : at + size], offsets, ids)
-        curated["show"] = _Spans(bulk, curated["show"])
+        curated["show"] = Spans(bulk, curated["show"])
     return header
-
-
-class _Spans:
-    """Spans of a mapped plan by index or key (a tuple or dict of ``(offset, length)``); a view when asked for."""
-
-    __slots__ = ("_bulk", "_spans")
-
-    def __init__(self, bulk: memoryview, spans: Any) -> None:
-        self._bulk, self._spans = bulk, spans
-
-    def __getitem__(self, at: Any) -> memoryview:
-        start, size = self._spans[at]
-        return self._bulk[start : start + size]
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        span = self._spans.get(key)
-        return default if span is None else self._bulk[span[0] : span[0] + span[1]]
-
-    def __len__(self) -> int:
-        return len(self._spans)
 
 
 def answer(

@@ -112,8 +112,9 @@ _HEAD = Struct("<8sQ")
 ``words`` by bucket, ``heads`` by first character), the header, then the blobs, 8-byte aligned."""
 
 
-class _Views:
-    """Blobs of a mapped lookup file by index or key; a view of the mapping when asked for."""
+class Spans:
+    """Blobs of a mapped file by index or key (a tuple or dict of ``(offset, length)``): a view of the
+    mapping when asked for (the lookup file here, a prompt plan in ``context.serving``)."""
 
     __slots__ = ("_bulk", "_spans")
 
@@ -169,7 +170,7 @@ def mapped(path: str) -> dict[str, Any]:
     if magic != _MAGIC or not isinstance(header, dict) or not isinstance(header.get("words"), tuple):
         raise ValueError(f"not a cross-language lookup: {path}")
     bulk = view[_start(size) :]
-    return {"words": _Views(bulk, header["words"]), "heads": _Views(bulk, header["heads"]), "file": path}
+    return {"words": Spans(bulk, header["words"]), "heads": Spans(bulk, header["heads"]), "file": path}
 
 
 def lookup_path() -> str | None:
