@@ -42,6 +42,8 @@ NAMED_SETS = {
     "adversarial": ADVERSARIAL / "dev.jsonl",
     "adversarial-heldout": ADVERSARIAL / "heldout.jsonl",
     "adversarial-heldout-2": ADVERSARIAL / "heldout-2.jsonl",
+    "adversarial-heldout-3": ADVERSARIAL / "heldout-3.jsonl",
+    "adversarial-heldout-3b": ADVERSARIAL / "heldout-3b.jsonl",
 }
 
 Scanner = Callable[[str], bool]
@@ -166,7 +168,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--set",
         default=str(EVAL_SET),
-        help="the labelled set: a path, or adversarial / adversarial-heldout / adversarial-heldout-2 (default eval-trust.jsonl)",
+        help="the labelled set: a path, or adversarial / adversarial-heldout / adversarial-heldout-2 / -3 / -3b (default eval-trust.jsonl)",
     )
     parser.add_argument("--label", default="mimomem", help="name of the mimomem row (e.g. before / after)")
     parser.add_argument("--json", type=Path, help="write the results here")
