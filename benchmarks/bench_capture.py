@@ -54,7 +54,7 @@ ACCEPTS = {
 }
 """Expected kind -> the sections a bullet of it may sit in."""
 KEPT = {"rule", "decision", "fact"}
-STRICT_NEGATIVE = {"not-question", "not-request", "not-fragment"}
+STRICT_NEGATIVE = {"not-question", "not-request", "not-fragment", "not-opinion"}
 POSITIVE = {"rule", "decision", "fact", "found", "failure", "workflow", "superseded", "kept-both"}
 """Cases whose every bullet counts for precision.  A question or a request counts too (any bullet of
 it is a false positive unless expected); the other cases of what must not be kept (pasted text, an
@@ -214,7 +214,7 @@ def format_text(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--split", default="dev", choices=("dev", "heldout", "heldout2", "supersede-dev", "supersede-split")
+        "--split", default="dev", choices=("dev", "heldout", "heldout2", "supersede-dev", "supersede-split", "split-c")
     )
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
     parser.add_argument(

@@ -30,6 +30,7 @@ SPLITS = {
     "heldout2": HERE / "heldout2.yaml",
     "supersede-dev": HERE / "supersede-dev.yaml",
     "supersede-split": HERE / "supersede-split.yaml",
+    "split-c": HERE / "split-c.yaml",
 }
 QUESTION_KIND = {
     "rule": "instruction",

@@ -65,3 +65,11 @@ def test_the_supersession_splits_hold_both_kinds_and_load_as_e2e_sets() -> None:
         assert all(len(c["sessions"]) >= 2 and c.get("expect") for c in cases)
         assert all(c.get("forbid") for c in cases if c["kind"] == "superseded")
         load_devset(ROOT / f"e2e-{split}")  # every answer and stale value is in a transcript
+
+
+def test_split_c_holds_the_extraction_kinds_and_loads_as_an_e2e_set() -> None:
+    cases = _build().load("split-c")["cases"]
+    kinds = Counter(c["kind"] for c in cases)
+    assert {"rule", "decision", "fact", "not-question", "not-request", "not-pasted", "not-opinion"} <= set(kinds)
+    assert len({c["id"] for c in cases}) == len(cases) >= 40
+    load_devset(ROOT / "e2e-split-c")  # every answer is in a transcript
