@@ -214,7 +214,9 @@ def format_text(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--split", default="dev", choices=("dev", "heldout", "heldout2", "supersede-dev", "supersede-split", "split-c")
+        "--split",
+        default="dev",
+        choices=("dev", "heldout", "heldout2", "supersede-dev", "supersede-split", "split-c", "supersede-split-2"),
     )
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
     parser.add_argument(

@@ -31,6 +31,7 @@ SPLITS = {
     "supersede-dev": HERE / "supersede-dev.yaml",
     "supersede-split": HERE / "supersede-split.yaml",
     "split-c": HERE / "split-c.yaml",
+    "supersede-split-2": HERE / "supersede-split-2.yaml",
 }
 QUESTION_KIND = {
     "rule": "instruction",

@@ -57,7 +57,7 @@ def test_both_splits_hold_every_kind_and_load_as_e2e_sets() -> None:
 
 def test_the_supersession_splits_hold_both_kinds_and_load_as_e2e_sets() -> None:
     build = _build()
-    for split, least in (("supersede-dev", (20, 10)), ("supersede-split", (8, 5))):
+    for split, least in (("supersede-dev", (20, 10)), ("supersede-split", (8, 5)), ("supersede-split-2", (8, 5))):
         cases = build.load(split)["cases"]
         kinds = Counter(c["kind"] for c in cases)
         assert set(kinds) == {"superseded", "kept-both"}, split
