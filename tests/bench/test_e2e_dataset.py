@@ -29,6 +29,13 @@ def test_the_dev_set_has_the_size_the_issue_asks_for() -> None:
     assert len({s.start[:10] for s in devset.sessions}) >= 10  # spread over days
 
 
+def test_both_splits_asked_apart_load_with_related_questions_beside_the_distractors() -> None:
+    extra = load_devset(DEVSET).extra
+    splits = Counter((q.split, q.kind == "distractor") for q in extra)
+    assert splits[("new-distractors", True)] == 20 and not splits[("new-distractors", False)]
+    assert splits[("split-2", True)] >= 30 and splits[("split-2", False)] >= 10
+
+
 def test_transcripts_have_the_real_formats_features() -> None:
     raw = b"".join(p.read_bytes() for p in sorted((DEVSET / "transcripts").rglob("*.jsonl")))
     text = raw.decode("utf-8", "replace")

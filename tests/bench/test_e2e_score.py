@@ -9,6 +9,8 @@ from mimomem.bench.e2e.score import (
     HOST_PREVIEW,
     Outcome,
     delivered,
+    extra_lines,
+    extra_splits,
     host_view,
     over_cap,
     percentile,
@@ -89,3 +91,35 @@ def test_summary_counts_kinds_distractors_and_tokens() -> None:
     assert 150.0 == s.median_tokens
     assert 300.0 == s.p95_tokens
     assert 0.0 == percentile([], 95)
+
+
+def test_extra_splits_count_distractors_and_related_questions_per_split() -> None:
+    outcomes = [
+        Outcome(q(id="z1", kind="distractor", answers=(), split="new-distractors"), "", "hits", 0, 0),
+        Outcome(q(id="y1", kind="distractor", answers=(), split="split-2"), "start", "", 0, 0),
+        Outcome(q(id="y2", kind="distractor", answers=(), split="split-2"), "", "## Memory entries", 0, 0),
+        Outcome(q(id="r1", split="split-2"), "6543", "", 0, 0),  # answered at SessionStart, no prompt context
+        Outcome(q(id="r2", split="split-2"), "", "6543", 0, 0),
+        Outcome(q(id="r3", split="split-2"), "", "", 0, 0),
+    ]
+    got = extra_splits(outcomes)
+    assert got["new-distractors"] == {
+        "asked": 1,
+        "with_context": 1,
+        "ids_with_context": ["z1"],
+        "related": 0,
+        "related_hit": 0,
+        "related_prompt": 0,
+    }
+    assert got["split-2"] == {
+        "asked": 2,
+        "with_context": 1,
+        "ids_with_context": ["y2"],
+        "related": 3,
+        "related_hit": 2,
+        "related_prompt": 1,
+    }
+    lines = extra_lines({"extra_splits": got})
+    assert lines[1] == (
+        "split split-2: distractors with context 1/2 (y2); related questions answered 2/3, with prompt context 1/3"
+    )

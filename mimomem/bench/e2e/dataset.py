@@ -75,7 +75,7 @@ class DevSet:
     sessions: tuple[SessionSpec, ...]
     questions: tuple[Question, ...]
     extra: tuple[Question, ...] = ()
-    """Distractors of a split of their own (``distractors-heldout.jsonl``), reported apart from the questions."""
+    """Prompts of splits of their own (:data:`EXTRA_FILES`), reported apart from the questions, per split."""
 
     def host_memory(self, project: str) -> list[Path]:
         """The project's host memory files (``host-memory/<project>/*.md``), sorted; ``[]`` without any."""
@@ -100,9 +100,13 @@ def load_devset(path: Path) -> DevSet:
     """Load and check the dev set in ``path`` (``DatasetError`` naming what to fix)."""
     sessions = _sessions(path)
     questions = _questions(path / "questions.jsonl")
-    extra = _questions(path / EXTRA_DISTRACTORS) if (path / EXTRA_DISTRACTORS).is_file() else []
-    if any(q.kind != "distractor" for q in extra):
-        raise DatasetError(f"{EXTRA_DISTRACTORS} holds only distractors")
+    extra = []
+    for name in EXTRA_FILES:
+        if (path / name).is_file():
+            split = _questions(path / name)
+            if not any(q.kind == "distractor" for q in split):
+                raise DatasetError(f"{path / name} holds no distractor: it is a split of unrelated prompts")
+            extra += split
     devset = DevSet(path, tuple(sessions), tuple(questions), tuple(extra))
     check(sessions, [*questions, *extra], {p: devset.host_memory(p) for p in devset.projects()})
     return devset
@@ -110,6 +114,10 @@ def load_devset(path: Path) -> DevSet:
 
 EXTRA_DISTRACTORS = "distractors-heldout.jsonl"
 """Unrelated prompts written after the gate's calibration and never tuned on (optional)."""
+
+EXTRA_FILES = (EXTRA_DISTRACTORS, "distractors-split-2.jsonl")
+"""Splits asked after the questions and reported apart (each optional): unrelated prompts, and in the
+second, related ones beside them that must still get context (so a gate that goes silent shows)."""
 
 
 def _read_json(path: Path) -> Any:

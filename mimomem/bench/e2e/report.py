@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.bench.e2e.dataset import QUESTION_KINDS
+from mimomem.bench.e2e.score import extra_lines
 from mimomem.errors import BenchDependencyError
 
 
@@ -59,12 +60,7 @@ def format_text(result: dict[str, Any]) -> str:
             f"{', '.join(info['passes_run']) or 'none'}; subprocess spot checks {info['subprocess_checks']}, "
             f"differing: {', '.join(info['subprocess_mismatches']) or 'none'}"
         )
-        extra = info.get("new_distractors") or {}
-        if extra.get("asked"):
-            out.append(
-                f"  distractors of the never-tuned split: {extra['with_context']}/{extra['asked']} got context"
-                + (f" ({', '.join(extra['ids_with_context'])})" if extra["ids_with_context"] else "")
-            )
+        out += ["  " + line for line in extra_lines(info)]
         if info["hook_stderr"]:
             out.append("  hook stderr: " + " | ".join(info["hook_stderr"]))
     return "\n".join(out) + "\n"

@@ -26,7 +26,7 @@ from mimomem.bench.e2e.replay import (
     replay_session,
     scheduled_passes,
 )
-from mimomem.bench.e2e.score import Outcome, delivered, over_cap, summarize
+from mimomem.bench.e2e.score import Outcome, delivered, extra_splits, over_cap, summarize
 from mimomem.bench.e2e.systems import ask, every_note, mimo_style, no_memory
 
 SYSTEMS = ("mimomem", "mimomem+passes", "none", "mimo-style", "every-note")
@@ -78,7 +78,8 @@ def _mimomem(
     prompt_ms = [c.seconds * 1000 for c in asked.log if c.event == "UserPromptSubmit"]
     unrelated = [ask(q, sandbox, asked) for q in devset.extra]
     mismatches = _spot_check(devset, sandbox, outcomes, checks) if checks and not fresh_process else []
-    info = {
+    splits = extra_splits(unrelated)
+    info: dict[str, Any] = {
         "replay_hook_calls": len(runner.log),
         "replay_over_cap": replay_over,
         "replay_seconds": round(replay_s, 2),
@@ -87,11 +88,8 @@ def _mimomem(
         "prompt_hook_ms_median": round(statistics.median(prompt_ms), 1) if prompt_ms else 0.0,
         "subprocess_checks": min(checks, len(outcomes)) if not fresh_process else 0,
         "subprocess_mismatches": mismatches,
-        "new_distractors": {
-            "asked": len(unrelated),
-            "with_context": sum(not o.hit for o in unrelated),
-            "ids_with_context": [o.question.id for o in unrelated if not o.hit],
-        },
+        "extra_splits": splits,
+        "new_distractors": splits.get("new-distractors", {"asked": 0}),
     }
     return outcomes, info, sandbox
 

@@ -194,3 +194,40 @@ def count_tokens(text: str) -> int:
     from mimomem.context.estimate import estimate_tokens
 
     return estimate_tokens(text, exact=True) if text else 0
+
+
+def extra_splits(outcomes: Sequence[Outcome]) -> dict[str, dict[str, Any]]:
+    """Per split of the prompts asked apart (:data:`~mimomem.bench.e2e.dataset.EXTRA_FILES`): distractors
+    asked and those that got prompt context; related questions, those answered, those that got prompt context."""
+    out: dict[str, dict[str, Any]] = {}
+    for o in outcomes:
+        cell = out.setdefault(o.question.split, {"asked": 0, "with_context": 0, "ids_with_context": []})
+        cell.update({k: cell.get(k, 0) for k in ("related", "related_hit", "related_prompt")})
+        if o.question.kind == "distractor":
+            cell["asked"] += 1
+            if not o.hit:
+                cell["with_context"] += 1
+                cell["ids_with_context"].append(o.question.id)
+        else:
+            cell["related"] += 1
+            cell["related_hit"] += int(o.hit)
+            cell["related_prompt"] += int(bool(o.prompt.strip()))
+    return out
+
+
+def extra_lines(info: dict[str, Any], where: str = "") -> list[str]:
+    """One line per split asked apart: its distractors with context, its related questions answered."""
+    splits = info.get("extra_splits") or {"new-distractors": info.get("new_distractors") or {}}
+    out = []
+    for split, cell in splits.items():
+        if not cell.get("asked"):
+            continue
+        line = f"split {split}{where}: distractors with context {cell['with_context']}/{cell['asked']}"
+        line += f" ({', '.join(cell['ids_with_context'])})" if cell["ids_with_context"] else ""
+        if cell.get("related"):
+            line += (
+                f"; related questions answered {cell['related_hit']}/{cell['related']},"
+                f" with prompt context {cell['related_prompt']}/{cell['related']}"
+            )
+        out.append(line)
+    return out

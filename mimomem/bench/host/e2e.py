@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mimomem.bench.e2e.dataset import DevSet, Question, load_devset
-from mimomem.bench.e2e.score import Outcome, count_tokens, summarize
+from mimomem.bench.e2e.score import Outcome, count_tokens, extra_lines, extra_splits, summarize
 from mimomem.bench.host.binary import Host, find_host
 from mimomem.bench.host.extract import PERSISTED
 from mimomem.bench.host.sandbox import Sandbox
@@ -171,11 +171,8 @@ def run_host_e2e(
                 unrelated.append(ask_host(q, boxes[q.project], model))
                 restore(saved, root / "home")
         info.update({"route": route, "host_version": host.version, "seconds": round(time.perf_counter() - t0, 1)})
-        info["new_distractors"] = {
-            "asked": len(unrelated),
-            "with_context": sum(not o.hit for o in unrelated),
-            "ids_with_context": [o.question.id for o in unrelated if not o.hit],
-        }
+        info["extra_splits"] = extra_splits(unrelated)
+        info["new_distractors"] = info["extra_splits"].get("new-distractors", {"asked": 0})
     shown = DevSet(devset.path, devset.sessions, tuple(questions))
     result = _result(shown, {"mimomem (host)": outcomes}, {"mimomem (host)": info})
     result["summary"] = summarize(outcomes).as_dict()
@@ -213,10 +210,7 @@ def format_comparison(host: dict[str, Any], replay: dict[str, Any]) -> str:
             lines.append(f"| {'**answerable**' if kind == 'answerable' else kind} | {n} | {shown[0]} | {shown[1]} |")
         lines.append("")
     info = host["runs"]["mimomem (host)"]
-    extra = info.get("new_distractors") or {}
-    if extra.get("asked"):
-        got = f"{extra['with_context']}/{extra['asked']}"
-        lines.append(f"Distractors of the never-tuned split through the host: {got} got context.")
+    lines += [line[0].upper() + line[1:] + "." for line in extra_lines(info, " through the host")]
     lines.append(
         f"Real host: Claude Code {info['host_version']} ({info['route']} route), {info['seconds']} s; "
         f"{info['bash_calls']} scripted Bash calls, {info['bash_output_differs']} showed other than the recording; "

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from mimomem.bench.e2e.dataset import EXTRA_DISTRACTORS, load_devset
+from mimomem.bench.e2e.dataset import EXTRA_FILES, load_devset
 from mimomem.bench.host.binary import find_host
 from mimomem.bench.host.e2e import Progress, play_sessions, prepare_projects
 from mimomem.bench.host.scenario import ScenarioSession, load_scenarios
@@ -73,8 +73,9 @@ def record_devset(devset_path: Path, out: Path, *, route: str = "settings", prog
             )
     (out / "manifest.json").write_text(json.dumps({"sessions": rows}, ensure_ascii=False, indent=1) + "\n")
     shutil.copyfile(devset.path / "questions.jsonl", out / "questions.jsonl")
-    if (devset.path / EXTRA_DISTRACTORS).is_file():
-        shutil.copyfile(devset.path / EXTRA_DISTRACTORS, out / EXTRA_DISTRACTORS)
+    for name in EXTRA_FILES:
+        if (devset.path / name).is_file():
+            shutil.copyfile(devset.path / name, out / name)
     for project in devset.projects():  # the host kind's answers: what the replay places in the host's memory folder
         for file in devset.host_memory(project):
             (out / "host-memory" / project).mkdir(parents=True, exist_ok=True)
