@@ -1,6 +1,6 @@
 """Token estimator vs the real cl100k_base vocabulary: fit, held-out accuracy and speed.
 
-``mimomem.context.estimate.estimate_tokens`` is a linear model over character-class counts.
+``mimomem.served.estimate.estimate_tokens`` is a linear model over character-class counts.
 This script is where its constants come from and how they are checked:
 
 * ``--tables`` prints the character tables of estimate.py, read off the vocabulary (which CJK
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.context import estimate as est
+from mimomem.served import estimate as est
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT / "corpora"

@@ -135,26 +135,26 @@ t = time.process_time
 start = t()
 payload = json.loads({payload!r})
 if {prompt!r}:  # the served path (hooks.entry): the plan saved by the first prompt, checked and answered
-    s = t(); from mimomem.hooks import entry; from mimomem.context import serving; imp = t() - s
-    s = t(); key = serving.plan_key("UserPromptSubmit", payload, os.environ)
-    plan = serving.load_plan(serving.plan_file(key, os.environ), key); check = t() - s
+    s = t(); from mimomem.hooks import entry; from mimomem.served import plans; imp = t() - s
+    s = t(); key = plans.plan_key("UserPromptSubmit", payload, os.environ)
+    plan = plans.load_plan(plans.plan_file(key, os.environ), key); check = t() - s
     assert plan is not None, "no current plan: the first prompt builds it"
-    from mimomem.common.stamp import STAMP_BYTES  # imported by serving already
-    s = t(); from mimomem.context import entry_recall, fitting, entry_cache; from mimomem.curated import scoring
+    from mimomem.common.stamp import STAMP_BYTES  # imported by plans already
+    s = t(); from mimomem.served import entry_recall, fitting; from mimomem.context import entry_cache; from mimomem.curated import scoring
     from mimomem.text import bm25, query, xlang; imp2 = t() - s
     s = t(); text = entry.served_text(plan, {prompt!r}); ans = t() - s
     stages = {{"interpreter start": start, "import the hook's entry": imp,
               f"read the plan, check its {{len(plan['stamps']) // STAMP_BYTES}} stamps": check,
               "import the scoring code": imp2, "answer (curated, entries, fit and redact)": ans}}
 else:  # a new session's SessionStart served from its project's plan (hooks.entry_session)
-    s = t(); from mimomem.hooks import entry, entry_session; from mimomem.context import serving; imp = t() - s
+    s = t(); from mimomem.hooks import entry, entry_session; from mimomem.served import plans; imp = t() - s
     s = t(); key = entry_session.start_key(payload["cwd"], os.environ)
     new = lambda p: entry_session.is_new(p["instructions"], payload["session_id"]) and not entry_session.promotes(p["markers"], payload)
-    plan = serving.load_plan(serving.plan_file(key, os.environ), key, first=new); check = t() - s
+    plan = plans.load_plan(plans.plan_file(key, os.environ), key, first=new); check = t() - s
     assert plan is not None, "no current plan: a new session's first start builds it"
-    from mimomem.common.stamp import STAMP_BYTES  # imported by serving already
-    s = t(); from mimomem.context import session_fit, fitting, instructions; from mimomem.common import secrets; imp2 = t() - s
-    s = t(); ctx = session_fit.new_session_answer(plan, payload["session_id"], budget=4000, char_cap=9000)
+    from mimomem.common.stamp import STAMP_BYTES  # imported by plans already
+    s = t(); from mimomem.served import session, fitting, instructions; from mimomem.common import secrets; imp2 = t() - s
+    s = t(); ctx = session.new_session_answer(plan, payload["session_id"], budget=4000, char_cap=9000)
     text = entry.hook_output("SessionStart", ctx.text); ans = t() - s
     stages = {{"interpreter start": start, "import the hook's entry": imp,
               f"read the plan, check its {{len(plan['stamps']) // STAMP_BYTES}} stamps": check,

@@ -85,7 +85,7 @@ MOVED: dict[str, str] = {
     "Found": "mimomem.memory.search",
     "Results": "mimomem.memory.search",
     "Context": "mimomem.context.assemble",
-    "estimate_tokens": "mimomem.context.estimate",
+    "estimate_tokens": "mimomem.served.estimate",
     "Memory": "mimomem.curated.memory",
     "Recalled": "mimomem.curated.memory",
     "scan_secrets": "mimomem.common.secrets",

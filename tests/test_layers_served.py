@@ -98,7 +98,7 @@ def test_a_served_module_loads_only_served_modules(module: str) -> None:
 
 def test_the_rule_reads_what_it_should() -> None:
     """The reader sees a module-level import, skips a TYPE_CHECKING one and a function's."""
-    assert "mimomem.common.stamp" in imports_at_load("mimomem.context.serving")
-    assert "typing" not in imports_at_load("mimomem.context.serving")  # under TYPE_CHECKING
-    assert "mimomem.common.files" not in imports_at_load("mimomem.context.serving")  # inside save_plan
+    assert "mimomem.common.stamp" in imports_at_load("mimomem.served.plans")
+    assert "typing" not in imports_at_load("mimomem.served.plans")  # under TYPE_CHECKING
+    assert "mimomem.common.files" not in imports_at_load("mimomem.served.plans")  # inside save_plan
     assert "typing" in imports_at_load("mimomem.text._tokenizer_py")

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mimomem.context.fitting import PROMPT_BUDGET, Block, Context, make_block
-from mimomem.context.session_fit import session_answer
+from mimomem.served.fitting import PROMPT_BUDGET, Block, Context, make_block
+from mimomem.served.session import session_answer
 from mimomem.tree.where import Where
 
 SESSION_BUDGET = 4000
@@ -38,7 +38,7 @@ def session_context(
 ) -> Context:
     """Instructions + rebuild context + curated rules and outline (+ the host's memory index past its
     cap, for a session in ``cwd``: default the worktree), within ``budget`` tokens and ``char_cap``
-    UTF-16 units (the host's cap on one hook output, :mod:`mimomem.context.hosts`)."""
+    UTF-16 units (the host's cap on one hook output, :mod:`mimomem.served.hosts`)."""
     from mimomem.context.session_plan import session_parts
 
     parts = session_parts(where, recent_user, curated=curated, cwd=cwd)
@@ -52,10 +52,10 @@ def prompt_context(
 ) -> Context:
     """What is relevant to ``prompt`` right now; an empty context when nothing is.
 
-    The plan of ``where`` answered for ``prompt`` (:mod:`mimomem.context.serving`): the prompt hook
+    The plan of ``where`` answered for ``prompt`` (:mod:`mimomem.served.plans`): the prompt hook
     serves the same answer from a saved plan while nothing it was built from changed."""
     from mimomem.context.plan import prompt_plan
-    from mimomem.context.serving import answer
+    from mimomem.served.plans import answer
 
     _, plan = prompt_plan(where)
     context: Context = answer(plan, prompt, budget=budget, search_limit=search_limit, char_cap=char_cap)

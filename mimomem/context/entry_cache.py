@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from mimomem.common.hashing import bucket_of
 from mimomem.common.light_typing import TYPE_CHECKING
 from mimomem.common.stamp import Stamp, stamp, stamp_of
-from mimomem.context.entries import Entry, split_entries
+from mimomem.served.entries import Entry, split_entries
 
 if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib, no file reading code
     from pathlib import Path

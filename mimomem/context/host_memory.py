@@ -2,7 +2,7 @@
 
 Claude Code, Codex and Gemini CLI each keep a memory their model writes
 (:mod:`mimomem.tree.host_paths` says where).  Per-prompt recall ranks their facts with
-mimomem's own entries (:mod:`mimomem.context.entry_recall`), so a fact only the host remembered
+mimomem's own entries (:mod:`mimomem.served.entry_recall`), so a fact only the host remembered
 reaches the prompt that needs it, in Chinese as in English.  Such an entry is shown as what it
 is: its file, its host, "model-written" - background, never an instruction; it is never
 promoted into mimomem's rules (nothing of mimomem writes from these rows), and an entry that
@@ -22,7 +22,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from mimomem.context.entries import split_entries
+from mimomem.served.entries import split_entries
 from mimomem.tree import host_files, host_paths
 
 SPLIT_CHARS = 1500

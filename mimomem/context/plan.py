@@ -1,6 +1,6 @@
 """Building the prompt hook's plan: everything the per-prompt context depends on but the prompt.
 
-See :mod:`mimomem.context.serving` for what a plan is and how the hook serves from it.  This
+See :mod:`mimomem.served.plans` for what a plan is and how the hook serves from it.  This
 side runs in the library (the hook's slow path and ``prompt_context``): it opens the tree, the
 curated store and the entry cache, and records the stamp of every path the context is read
 from *before* reading it, so a change made while the plan is built shows as a changed stamp
@@ -26,8 +26,8 @@ def prompt_plan(
 ) -> tuple[list[tuple[str, Stamp | None]], dict[str, Any]]:
     """``(stamps, data)``: the inputs' stamps (with ``cwd``, the directory the project was found
     from; none without it), ``also`` stamped too (what the caller's own state depends on), and the
-    plan's data for :func:`mimomem.context.serving.answer`."""
-    from mimomem.context.instructions import recall_reminder
+    plan's data for :func:`mimomem.served.plans.answer`."""
+    from mimomem.served.instructions import recall_reminder
 
     stamps = [*inputs(where, cwd), *stamped(also)] if cwd is not None else []
     data = {"curated": curated_part(where), "entries": entries_part(where, cwd), "reminder": recall_reminder(where)}
@@ -38,7 +38,7 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp | None]]:
     """The stamp of every path the per-prompt context of ``where`` depends on (see the module docstring).
 
     - the memory files in scope: every file and directory under the project's memory, global
-      memory and each session of the project (:func:`~mimomem.context.entry_recall.recall_dirs`),
+      memory and each session of the project (:func:`~mimomem.served.entry_recall.recall_dirs`),
       and the session registry that says which sessions those are;
     - both curated roots, whole (memories, outlines, recall counts);
     - the project's identity: a ``.git`` in ``cwd`` or any directory above it, and the id files;
@@ -46,9 +46,9 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp | None]]:
     - the installed package (an upgrade changes what a plan means);
     - the hosts' own memory of ``cwd``'s project (:func:`mimomem.context.host_memory.stamp_paths`).
     """
-    from mimomem.context.entry_recall import recall_dirs
     from mimomem.context.host_memory import stamp_paths
     from mimomem.context.relevant import curated_roots
+    from mimomem.served.entry_recall import recall_dirs
     from mimomem.tree.where import STATE
 
     out: list[tuple[str, Stamp | None]] = stamp_paths(cwd)
@@ -96,8 +96,8 @@ def entries_part(where: Where, cwd: str | None = None) -> dict[str, Any]:
     """The entries in scope (the hosts' memory of ``cwd``'s project too) with their words and postings
     (:class:`~mimomem.context.entry_cache.EntryIndex`), the template's words and the cross-language
     vocabulary (:class:`~mimomem.text.xlang.Lookup`)."""
-    from mimomem.context.entries import template_terms
-    from mimomem.context.entry_recall import load_entries
+    from mimomem.served.entries import template_terms
+    from mimomem.served.entry_recall import load_entries
     from mimomem.text.xlang import current
 
     return {"index": load_entries(where, cwd).state, "template": template_terms(), "xlang": current().data}

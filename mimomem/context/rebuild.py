@@ -18,11 +18,11 @@ from pathlib import Path
 
 from mimomem.common.nofollow import open_regular_nofollow
 from mimomem.context.compact import compact_memory, drop_repeats
-from mimomem.context.fitting import Block
-from mimomem.context.session_fit import CAPS as CAPS  # moved to the lean half; names kept here
-from mimomem.context.session_fit import allocate as allocate
-from mimomem.context.session_fit import fit_blocks
-from mimomem.context.session_fit import nest_headings as nest_headings
+from mimomem.served.fitting import Block
+from mimomem.served.session import CAPS as CAPS  # moved to the lean half; names kept here
+from mimomem.served.session import allocate as allocate
+from mimomem.served.session import fit_blocks
+from mimomem.served.session import nest_headings as nest_headings
 from mimomem.tree.boilerplate import content_only
 from mimomem.tree.templates import parse_notes
 from mimomem.tree.where import Where
@@ -41,7 +41,7 @@ def rebuild_blocks(where: Where, budget: int, *, recent_user: Sequence[str] = ()
 
 
 def raw_blocks(where: Where, recent_user: Sequence[str] = ()) -> list[tuple[str, str, str, bool]]:
-    """The rebuild blocks before fitting (:data:`~mimomem.context.session_fit.Raw`), in order."""
+    """The rebuild blocks before fitting (:data:`~mimomem.served.session.Raw`), in order."""
     return [
         (name, text, source, sectioned) for name, (text, source, sectioned) in _raw_blocks(where, recent_user).items()
     ]

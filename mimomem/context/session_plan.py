@@ -6,10 +6,10 @@ project's state, not the session: a new session has no directory yet, hence no t
 checkpoint, notes or keys of its own, and the rebuild blocks are those of no session
 (:func:`mimomem.context.rebuild.raw_blocks` with ``session_id=None`` reads exactly what a session
 without a directory reads).  Only the instructions name the session; they are rendered when the
-plan is answered (:func:`mimomem.context.session_fit.new_session_answer`), from the paths kept here.
+plan is answered (:func:`mimomem.served.session.new_session_answer`), from the paths kept here.
 
 The plan holds the parts (:func:`start_plan`) with the stamp of every path they are read from,
-taken *before* reading (see :mod:`mimomem.context.serving`): the project's and global memory
+taken *before* reading (see :mod:`mimomem.served.plans`): the project's and global memory
 directories whole (memory files, the sessions' briefs, every file the keys index lists), both
 curated roots whole, the project's identity (the ``.git`` chain, id files, registration) and the
 installed package, and the hosts' own memory of the project (:mod:`mimomem.context.host_memory`: its
@@ -31,14 +31,14 @@ if TYPE_CHECKING:
 def session_parts(
     where: Where, recent_user: Sequence[str] = (), *, curated: bool = True, cwd: str | None = None
 ) -> dict[str, Any]:
-    """What :func:`~mimomem.context.session_fit.session_answer` fits: the instructions, the curated
+    """What :func:`~mimomem.served.session.session_answer` fits: the instructions, the curated
     rules and outline (``""``: none), the rebuild blocks before fitting, and the note on the host's
     memory index past its cap (``host``, ``""``: none; ``cwd``: where the session runs, default the worktree)."""
-    from mimomem.context.entry_recall import host_cwd
     from mimomem.context.host_memory import cap_text
-    from mimomem.context.instructions import memory_instructions
     from mimomem.context.rebuild import raw_blocks
     from mimomem.context.relevant import curated_session_text
+    from mimomem.served.entry_recall import host_cwd
+    from mimomem.served.instructions import memory_instructions
 
     return {
         "instructions": memory_instructions(where),
@@ -52,14 +52,14 @@ def start_plan(where: Where, cwd: str) -> tuple[list[tuple[str, Stamp | None]], 
     """``(stamps, data)`` of the next new session of ``where``'s project (``cwd``: the directory the
     project was found from): the stamps first, then the parts they cover.
 
-    ``data``: ``instructions``, what :func:`~mimomem.context.instructions.render_instructions` takes
+    ``data``: ``instructions``, what :func:`~mimomem.served.instructions.render_instructions` takes
     but the session (``sessions``: the directory a session's is made in; ``registry``: where
     ``locate`` registers a session) and ``notes_template`` (a new session's ``notes.md``), ``curated``
     and ``raw`` as :func:`session_parts` gives them."""
     from mimomem.context.host_memory import cap_text
-    from mimomem.context.instructions import global_memory_shown
     from mimomem.context.rebuild import raw_blocks
     from mimomem.context.relevant import curated_session_text
+    from mimomem.served.instructions import global_memory_shown
     from mimomem.tree.layout import GLOBAL_ID
     from mimomem.tree.templates import notes_template
     from mimomem.tree.where import STATE

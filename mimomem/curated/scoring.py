@@ -1,7 +1,7 @@
 """The recall score's multipliers, the exact top-``limit`` loop and scenario matching, on plain data.
 
 Shared by ``curated.ranking`` (the store's ``recall``) and the prompt hook's plan
-(:mod:`mimomem.context.serving`), so both rank with one piece of code.  Nothing here builds a
+(:mod:`mimomem.served.plans`), so both rank with one piece of code.  Nothing here builds a
 ``Memory``: a memory is its index key and its ``info`` tuple ``(scope, id, scope prior,
 updated timestamp, pinned, tie-break key)``.  See :mod:`mimomem.curated.ranking` for the formula.
 """

@@ -10,7 +10,7 @@
   last digest, appended to the session's notes through the write gate, so what
   compaction drops comes back at the next ``SessionStart``; then the session is promoted
   into project memory (:mod:`mimomem.passes.promote`) within the host's time budget
-  (:mod:`mimomem.context.hosts`), the rest detached.  ``SessionStart`` first promotes
+  (:mod:`mimomem.served.hosts`), the rest detached.  ``SessionStart`` first promotes
   what earlier sessions of the project left pending (those that never ended too).
 
 Claude Code's ``session_id`` is the session, ``cwd`` gives the project.  The hook never
@@ -29,9 +29,9 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from mimomem.context.hosts import CLAUDE_CODE
 from mimomem.errors import HookInputError, TranscriptReadError
 from mimomem.hooks.entry import MAX_PAYLOAD_BYTES, hook_output, read_payload, served_text
+from mimomem.served.hosts import CLAUDE_CODE
 
 if TYPE_CHECKING:
     from mimomem.tree.where import Where
@@ -210,7 +210,7 @@ def _prompt(
     where: Where, prompt: str, payload: Mapping[str, Any], env: Mapping[str, str], *, plan_checked: bool = False
 ) -> str:
     """The prompt's context from its saved plan when current, else from a new plan, saved for the
-    next prompts (:mod:`mimomem.context.serving`)."""
+    next prompts (:mod:`mimomem.served.plans`)."""
     return served_text(prompt_plan(where, payload, env, plan_checked=plan_checked), prompt)
 
 
@@ -219,11 +219,11 @@ def prompt_plan(
 ) -> dict[str, Any]:
     """The plan for the prompts of ``payload``'s session: the saved one when current (unless
     ``plan_checked``: it was found stale just now), else a new one, saved for the next prompts."""
-    from mimomem.context import serving
+    from mimomem.served import plans
 
-    key = serving.plan_key("UserPromptSubmit", payload, env)
-    path = serving.plan_file(key, env)
-    plan = None if plan_checked else serving.load_plan(path, key)
+    key = plans.plan_key("UserPromptSubmit", payload, env)
+    path = plans.plan_file(key, env)
+    plan = None if plan_checked else plans.load_plan(path, key)
     if plan is None:
         from mimomem.context.plan import prompt_plan as build
         from mimomem.passes.promote_state import marker_path
@@ -231,7 +231,7 @@ def prompt_plan(
         # the promotion marker too: a prompt registers its session there when the marker is missing
         marker = [str(marker_path(where, where.session_id))] if where.session_id is not None else []
         stamps, plan = build(where, cwd=str(payload["cwd"]), also=marker)
-        serving.save_plan(path, key, stamps, plan)
+        plans.save_plan(path, key, stamps, plan)
     return plan
 
 

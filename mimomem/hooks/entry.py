@@ -1,6 +1,6 @@
 """The ``mimomem hook claude-code`` process: a prompt served from its plan, everything else by the hook.
 
-A ``UserPromptSubmit`` whose plan is saved and current (:mod:`mimomem.context.serving`: every
+A ``UserPromptSubmit`` whose plan is saved and current (:mod:`mimomem.served.plans`: every
 memory file, curated memory and registration it was built from is unchanged) is answered
 here, importing only the scoring code.  Anything else - another event, no plan yet, a plan
 that any change made stale, a payload this module does not like - goes to
@@ -100,10 +100,10 @@ def served(raw: str | bytes, env: Mapping[str, str]) -> str | None:
         return None
     if not isinstance(cwd, str) or not os.path.isabs(cwd) or not os.path.isdir(cwd):
         return None
-    from mimomem.context import serving
+    from mimomem.served import plans
 
-    key = serving.plan_key("UserPromptSubmit", payload, env)
-    plan = serving.load_plan(serving.plan_file(key, env), key)
+    key = plans.plan_key("UserPromptSubmit", payload, env)
+    plan = plans.load_plan(plans.plan_file(key, env), key)
     if plan is None:
         return None
     return hook_output("UserPromptSubmit", served_text(plan, prompt))
@@ -111,9 +111,9 @@ def served(raw: str | bytes, env: Mapping[str, str]) -> str | None:
 
 def served_text(plan: Mapping[str, Any], prompt: str) -> str:
     """The context text of ``plan`` for ``prompt``, within the prompt budget and the host's cap."""
-    from mimomem.context.fitting import PROMPT_BUDGET
-    from mimomem.context.hosts import CLAUDE_CODE
-    from mimomem.context.serving import answer
+    from mimomem.served.fitting import PROMPT_BUDGET
+    from mimomem.served.hosts import CLAUDE_CODE
+    from mimomem.served.plans import answer
 
     return str(answer(plan, prompt[:PROMPT_CHARS], budget=PROMPT_BUDGET, char_cap=CLAUDE_CODE.safe_chars).text)
 

@@ -10,7 +10,7 @@ would give the same text and do nothing else that matters:
 - ``source`` is ``startup`` or ``clear`` (``resume`` and ``compact`` read the transcript's recent
   prompts and the session's own memory: the hook answers them);
 - the session is new: a safe id, its directory and its registration absent;
-- every path the plan was built from has its stamp (:func:`mimomem.context.serving.load_plan`);
+- every path the plan was built from has its stamp (:func:`mimomem.served.plans.load_plan`);
 - the hook would promote nothing: no session marker the plan recorded (the project's promotion
   state is stamped whole) has a transcript whose size differs from its promoted offset, and this
   session's transcript is absent or empty (what ``Marker.pending`` decides after ``register``).
@@ -55,19 +55,19 @@ def served_start(payload: Mapping[str, Any], env: Mapping[str, str]) -> str | No
         return None
     if not isinstance(cwd, str) or not os.path.isabs(cwd) or not os.path.isdir(cwd):
         return None
-    from mimomem.context import serving
+    from mimomem.served import plans
 
     key = start_key(cwd, env)
 
     def new_and_nothing_to_promote(plan: dict[str, Any]) -> bool:  # a few stats: before the plan's hundreds
         return is_new(plan["instructions"], str(sid)) and not promotes(plan["markers"], payload)
 
-    plan = serving.load_plan(serving.plan_file(key, env), key, first=new_and_nothing_to_promote)
+    plan = plans.load_plan(plans.plan_file(key, env), key, first=new_and_nothing_to_promote)
     if plan is None:
         return None
-    from mimomem.context.hosts import CLAUDE_CODE
-    from mimomem.context.session_fit import new_session_answer
     from mimomem.hooks.entry import hook_output
+    from mimomem.served.hosts import CLAUDE_CODE
+    from mimomem.served.session import new_session_answer
 
     budget = budget_from(env, BUDGET_VARIABLE, BUDGET_DEFAULT)
     context = new_session_answer(plan, str(sid), budget=budget, char_cap=CLAUDE_CODE.safe_chars)
@@ -94,7 +94,7 @@ def open_session(directory: str, notes_template: str) -> None:
 
 def start_key(cwd: str, env: Mapping[str, str]) -> tuple[Any, ...]:
     """The key of the plan for the next new session started in ``cwd`` (no session in it)."""
-    from mimomem.context.serving import plan_key
+    from mimomem.served.plans import plan_key
 
     return plan_key("SessionStart", {"cwd": cwd}, env)
 

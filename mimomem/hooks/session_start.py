@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 def new_session_text(where: Where, payload: Mapping[str, Any], env: Mapping[str, str], *, budget: int) -> str | None:
     """A new session's context (``startup`` or ``clear``, its directory absent) from the project's
     plan, built now and saved for the next new session; ``None`` for any other ``SessionStart``."""
-    from mimomem.context.hosts import CLAUDE_CODE
-    from mimomem.context.session_fit import new_session_answer
+    from mimomem.served.hosts import CLAUDE_CODE
+    from mimomem.served.session import new_session_answer
 
     if payload.get("source") not in SOURCES or where.session_id is None:
         return None
@@ -36,11 +36,11 @@ def new_session_text(where: Where, payload: Mapping[str, Any], env: Mapping[str,
 
 def save_start_plan(where: Where, cwd: str, env: Mapping[str, str]) -> dict[str, Any]:
     """Build and save the plan for the next new session of ``where``'s project started in ``cwd``;
-    its data (saving is best effort: :func:`mimomem.context.serving.save_plan`)."""
+    its data (saving is best effort: :func:`mimomem.served.plans.save_plan`)."""
     from mimomem.common.stamp import tree_stamps
-    from mimomem.context.serving import plan_file, save_plan
     from mimomem.context.session_plan import start_plan
     from mimomem.passes.promote_state import markers, state_dir
+    from mimomem.served.plans import plan_file, save_plan
 
     promotion = tree_stamps(str(state_dir(where)))  # before the markers are read
     stamps, data = start_plan(where, cwd)
@@ -54,7 +54,7 @@ def plan_next_session(where: Where, payload: Mapping[str, Any], env: Mapping[str
     """At ``SessionEnd``, after the digest and the promotion: the plan for the project's next new
     session, unless the saved one is still current or ``deadline`` (monotonic) has passed.  Never
     raises: a plan is a cache, and the next ``SessionStart`` builds one anyway."""
-    from mimomem.context.serving import load_plan, plan_file
+    from mimomem.served.plans import load_plan, plan_file
 
     cwd = payload.get("cwd")
     if not isinstance(cwd, str) or time.monotonic() >= deadline:

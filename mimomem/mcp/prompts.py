@@ -20,9 +20,9 @@ from pathlib import Path
 
 from mcp.server.mcpserver.prompts import Prompt
 
-from mimomem.context.budgeted import read_budgeted
 from mimomem.context.rebuild import notes_text, read_memory_file
 from mimomem.mcp.state import MemoryState
+from mimomem.served.budgeted import read_budgeted
 from mimomem.tree.boilerplate import content_only
 from mimomem.tree.templates import CHECKPOINT_BUDGET, CHECKPOINT_SECTIONS, MEMORY_SECTIONS, notes_template
 from mimomem.tree.where import Where, session_projects

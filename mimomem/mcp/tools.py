@@ -18,11 +18,11 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import ToolAnnotations
 from pydantic import ConfigDict, Field
 
-from mimomem.context.estimate import estimate_tokens
 from mimomem.curated.memory import DEFAULT_CATEGORIES
 from mimomem.mcp import operations as ops
 from mimomem.mcp.state import MemoryState
 from mimomem.search.params import SEARCH_TYPES
+from mimomem.served.estimate import estimate_tokens
 from mimomem.tree.vocabulary import SCOPES
 
 MAX_QUERY = 1000

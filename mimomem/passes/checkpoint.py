@@ -23,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mimomem.context.estimate import estimate_tokens
 from mimomem.errors import PassError
 from mimomem.history.evidence import Evidence, Window
 from mimomem.history.records import iso_time
@@ -31,6 +30,7 @@ from mimomem.passes.answer_check import checkpoint_answer_problems
 from mimomem.passes.base import Change, PassContext, PassReport, apply_changes, read_text, save_undo
 from mimomem.passes.memory_doc import MemoryDoc, Section
 from mimomem.passes.wording import quote, without_secrets
+from mimomem.served.estimate import estimate_tokens
 from mimomem.tree.layout import TASK_ID_RE
 from mimomem.tree.memory_tree import CHECKPOINT_WRITER
 from mimomem.tree.templates import CHECKPOINT_BUDGET, CHECKPOINT_SECTIONS, checkpoint_template, parse_notes

@@ -1,7 +1,7 @@
 """Query terms that say nothing about the subject (English function words, Chinese question words),
 and the light English suffix fold both sides of per-prompt recall use.
 
-Used by per-prompt recall (``mimomem.context.entry_recall``) so that "what is the ... of the
+Used by per-prompt recall (``mimomem.served.entry_recall``) so that "what is the ... of the
 ..." or "是多少" never matches a memory on its own.  The lists are ours, short on purpose:
 a word that can carry meaning in a developer's question (``use``, ``run``, ``port``) is not
 here.  Terms are compared after the tokenizer's folding (NFKC, lower case).

@@ -114,7 +114,7 @@ _HEAD = Struct("<8sQ")
 
 class Spans:
     """Blobs of a mapped file by index or key (a tuple or dict of ``(offset, length)``): a view of the
-    mapping when asked for (the lookup file here, a prompt plan in ``context.serving``)."""
+    mapping when asked for (the lookup file here, a prompt plan in ``served.plans``)."""
 
     __slots__ = ("_bulk", "_spans")
 

@@ -16,7 +16,7 @@ from mimomem.bench.e2e.score import (
     percentile,
     summarize,
 )
-from mimomem.context.hosts import utf16_len
+from mimomem.served.hosts import utf16_len
 
 
 def q(kind: str = "fact", answers: tuple[str, ...] = ("6543",), **kw: object) -> Question:

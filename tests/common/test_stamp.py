@@ -79,14 +79,14 @@ MEMORY = "# Memory\n\n## Rules\n- run the tests with pytest -q before a commit\n
 
 
 def plan(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Probe:
-    """A hook's plan (context/serving): used only while every stamped path is unchanged."""
-    from mimomem.context import serving
+    """A hook's plan (served/plans): used only while every stamped path is unchanged."""
+    from mimomem.served import plans
 
     target = tmp / "MEMORY.md"
     target.write_text(MEMORY)
     paths = [str(target)]
     recorded = b"".join(map(stamp.pack, (s for _, s in stamp.stamped(paths))))
-    return target, lambda: serving.fresh("\0".join(paths), recorded)
+    return target, lambda: plans.fresh("\0".join(paths), recorded)
 
 
 def entry_cache(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Probe:

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mimomem.context.assemble import prompt_context, session_context
-from mimomem.context.budgeted import read_budgeted, read_section_aware
-from mimomem.context.estimate import estimate_tokens
-from mimomem.context.instructions import memory_instructions, recall_reminder
 from mimomem.context.rebuild import allocate
+from mimomem.served.budgeted import read_budgeted, read_section_aware
+from mimomem.served.estimate import estimate_tokens
+from mimomem.served.instructions import memory_instructions, recall_reminder
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import notes_entry, notes_template
 from mimomem.tree.where import Where, locate

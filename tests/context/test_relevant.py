@@ -12,8 +12,8 @@ import pytest
 
 from mimomem.context.assemble import prompt_context, session_context
 from mimomem.context.relevant import curated_prompt_text, curated_session_text
-from mimomem.context.serving import MAX_BODY_CHARS
 from mimomem.curated.store import CuratedMemory
+from mimomem.served.plans import MAX_BODY_CHARS
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
 

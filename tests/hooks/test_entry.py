@@ -1,4 +1,4 @@
-"""The prompt hook served from its plan (``hooks.entry`` + ``context.serving``).
+"""The prompt hook served from its plan (``hooks.entry`` + ``served.plans``).
 
 The served answer must be the slow path's answer, and a plan must never be used once anything
 it was built from changed: each kind of change below makes the served path step aside (and the
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from hook_calls import git_project, hook_reading_memory, hook_served, served_outside
 
-from mimomem.context import serving
 from mimomem.curated.store import CuratedMemory
 from mimomem.hooks import entry
+from mimomem.served import plans
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.writer import Writer
 
@@ -166,8 +166,8 @@ def test_the_hook_process_answers_from_the_plan(repo: Path) -> None:
 def test_a_damaged_plan_is_rebuilt(repo: Path) -> None:
     raw = _payload(repo)
     slow = hook_reading_memory(raw)
-    key = serving.plan_key("UserPromptSubmit", json.loads(raw), os.environ)
-    path = Path(serving.plan_file(key, os.environ))
+    key = plans.plan_key("UserPromptSubmit", json.loads(raw), os.environ)
+    path = Path(plans.plan_file(key, os.environ))
     for damage in (b"", b"\x00garbage", path.read_bytes()[:100]):
         path.write_bytes(damage)
         assert hook_served(raw) is None
@@ -239,15 +239,15 @@ def test_old_plans_are_pruned(repo: Path) -> None:
     """One plan per session and directory: the plans directory keeps the newest ``MAX_PLANS``."""
     first = _payload(repo)
     hook_reading_memory(first)
-    key = serving.plan_key("UserPromptSubmit", json.loads(first), os.environ)
-    plans = Path(serving.plan_file(key, os.environ)).parent
-    for n in range(serving.MAX_PLANS + 5):
+    key = plans.plan_key("UserPromptSubmit", json.loads(first), os.environ)
+    folder = Path(plans.plan_file(key, os.environ)).parent
+    for n in range(plans.MAX_PLANS + 5):
         event = json.loads(first) | {"session_id": f"other-{n}"}
         hook_reading_memory(json.dumps(event).encode("utf-8"))
-    left = list(plans.glob("*.plan"))
-    assert len(left) == serving.MAX_PLANS
-    newest = serving.plan_file(serving.plan_key("UserPromptSubmit", event, os.environ), os.environ)
-    assert Path(newest) in left and Path(serving.plan_file(key, os.environ)) not in left
+    left = list(folder.glob("*.plan"))
+    assert len(left) == plans.MAX_PLANS
+    newest = plans.plan_file(plans.plan_key("UserPromptSubmit", event, os.environ), os.environ)
+    assert Path(newest) in left and Path(plans.plan_file(key, os.environ)) not in left
 
 
 def test_plans_share_one_cross_language_lookup_file(repo: Path) -> None:
@@ -260,12 +260,12 @@ def test_plans_share_one_cross_language_lookup_file(repo: Path) -> None:
     assert "5433" in hook_reading_memory(first)
     lookup = xlang.lookup_path()
     assert lookup is not None and Path(lookup).is_file()
-    key = serving.plan_key("UserPromptSubmit", json.loads(first), os.environ)
-    plans = Path(serving.plan_file(key, os.environ)).parent
+    key = plans.plan_key("UserPromptSubmit", json.loads(first), os.environ)
+    folder = Path(plans.plan_file(key, os.environ)).parent
     for n in range(3):
         hook_reading_memory(json.dumps(json.loads(first) | {"session_id": f"other-{n}"}).encode("utf-8"))
     table = Path(lookup).stat().st_size
-    assert all(p.stat().st_size < table / 4 for p in plans.glob("*.plan"))  # no plan carries the table
+    assert all(p.stat().st_size < table / 4 for p in folder.glob("*.plan"))  # no plan carries the table
     assert len(list(Path(lookup).parent.glob("xlang-*.lookup"))) == 1
     mixed = _payload(repo, "数据库端口 before deploy")  # "deploy" looked up in the mapped table
     answer = hook_reading_memory(mixed)

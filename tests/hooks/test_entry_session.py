@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from hook_calls import git_project, hook_reading_memory, hook_served, served_outside
 
-from mimomem.context import serving
 from mimomem.context.assemble import session_context
-from mimomem.context.hosts import CLAUDE_CODE
 from mimomem.curated.store import CuratedMemory
 from mimomem.hooks import entry, entry_session
+from mimomem.served import plans
+from mimomem.served.hosts import CLAUDE_CODE
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
 from mimomem.tree.writer import Writer
@@ -273,7 +273,7 @@ def test_a_damaged_plan_is_rebuilt(repo: Path) -> None:
     raw = _start(repo, NEW_IDS[0])
     expected = hook_served(raw)
     key = entry_session.start_key(str(repo), os.environ)
-    path = Path(serving.plan_file(key, os.environ))
+    path = Path(plans.plan_file(key, os.environ))
     for damage in (b"", b"\x00garbage", path.read_bytes()[:100]):
         _forget_session(NEW_IDS[0])
         path.write_bytes(damage)

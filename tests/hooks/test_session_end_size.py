@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from mimomem.common import detach
-from mimomem.context.hosts import CLAUDE_CODE
 from mimomem.hooks import claude_code
 from mimomem.memory import carry
 from mimomem.passes import promote
+from mimomem.served.hosts import CLAUDE_CODE
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import parse_notes
 from mimomem.tree.writer import Writer

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mimomem.bench.e2e.dataset import QUESTION_KINDS, Question, contains
-from mimomem.context.hosts import CLAUDE_CODE, utf16_len
+from mimomem.served.hosts import CLAUDE_CODE, utf16_len
 
 HOST_CAP = CLAUDE_CODE.output_chars
 """UTF-16 code units of one hook output Claude Code shows inline (10,000)."""
@@ -191,7 +191,7 @@ def percentile(values: Iterable[int], pct: float) -> float:
 
 def count_tokens(text: str) -> int:
     """cl100k_base tokens of ``text`` (tiktoken with its offline vocabulary)."""
-    from mimomem.context.estimate import estimate_tokens
+    from mimomem.served.estimate import estimate_tokens
 
     return estimate_tokens(text, exact=True) if text else 0
 

@@ -3,7 +3,7 @@
 The text a hook hands the model is a list of :class:`Block` in a :class:`Context`;
 :func:`enforce` redacts likely secrets and cuts from the end until the whole fits.  Kept
 apart from assembly (:mod:`mimomem.context.assemble`) because the prompt hook's served path
-(:mod:`mimomem.context.serving`) fits its blocks with this code without importing the tree.
+(:mod:`mimomem.served.plans`) fits its blocks with this code without importing the tree.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from mimomem.common.launcher import agent_run
 from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
 from mimomem.common.secrets import redact_secrets
-from mimomem.context.budgeted import read_budgeted
-from mimomem.context.estimate import estimate_joined, estimate_tokens
-from mimomem.context.hosts import cut_utf16, utf16_len
+from mimomem.served.budgeted import read_budgeted
+from mimomem.served.estimate import estimate_joined, estimate_tokens
+from mimomem.served.hosts import cut_utf16, utf16_len
 
 if TYPE_CHECKING:
     from typing import Any
@@ -133,7 +133,7 @@ def _over(ctx: Context) -> int:
 
 OWN_WORDING = frozenset({"instructions", "reminder"})
 """Blocks of mimomem's own wording whose inserted paths are redacted where they are put in
-(:mod:`mimomem.context.instructions`): not scanned again here."""
+(:mod:`mimomem.served.instructions`): not scanned again here."""
 
 
 def _redacted(block: Block) -> Block:

@@ -3,7 +3,7 @@
 Sources, in this project's scope: project memory (``MEMORY.md`` and its topic files, not
 ``memory-history.md``: superseded values are history, never current), global memory, and
 every session of the project (notes with their digests, checkpoints, task journals).  Each
-file is split into entries (:mod:`mimomem.context.entries`) and each entry is scored against
+file is split into entries (:mod:`mimomem.served.entries`) and each entry is scored against
 the prompt's terms:
 
 - stop words and question words (:mod:`mimomem.text.stopwords`) are not terms at all, nor the
@@ -32,9 +32,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
-from mimomem.context.entries import Entry, template_terms
 from mimomem.context.entry_cache import Cached, EntryIndex, indices
 from mimomem.context.stale import HISTORY_FILE
+from mimomem.served.entries import Entry, template_terms
 from mimomem.text.stopwords import is_stop, stem
 
 if TYPE_CHECKING:  # the prompt hook's plan path imports this module without the tree
@@ -110,7 +110,7 @@ class RecalledEntry(NamedTuple):
 def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Lookup | None = None) -> list[PromptTerm]:
     """The prompt's terms (see the module docstring); ``[]`` when only stop words remain.
 
-    ``template``: :func:`~mimomem.context.entries.template_terms`, ``lookup``: the cross-language
+    ``template``: :func:`~mimomem.served.entries.template_terms`, ``lookup``: the cross-language
     vocabulary (:func:`mimomem.text.xlang.shipped`); the prompt hook's plan keeps both."""
     from mimomem.text.tokens import tokenize
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from mimomem.common.light_typing import NamedTuple
-from mimomem.context.estimate import estimate_tokens
+from mimomem.served.estimate import estimate_tokens
 from mimomem.tree.boilerplate import split_sections
 
 _SPILLOVER = re.compile(r"^- See [^\s/]+\.md \([0-9]+")

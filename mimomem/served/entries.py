@@ -8,7 +8,7 @@ section (``**Errors and fixes**``) as context for the reader; neither is searcha
 Template text is never an entry: italic instruction lines, ``(none yet)`` placeholders, the
 digest's own header line.  :func:`template_terms` lists the words of mimomem's templates so
 that a query word which only matches template wording counts for little
-(:mod:`mimomem.context.entry_recall`).
+(:mod:`mimomem.served.entry_recall`).
 """
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ import os
 
 from mimomem.common.launcher import agent_run
 from mimomem.common.light_typing import TYPE_CHECKING
-from mimomem.context.budgeted import Budgeted, read_budgeted, read_section_aware
-from mimomem.context.estimate import estimate_joined, estimate_tokens
-from mimomem.context.fitting import LEFT_OUT_RESERVE, Block, Context, enforce, make_block
+from mimomem.served.budgeted import Budgeted, read_budgeted, read_section_aware
+from mimomem.served.estimate import estimate_joined, estimate_tokens
+from mimomem.served.fitting import LEFT_OUT_RESERVE, Block, Context, enforce, make_block
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -78,7 +78,7 @@ def new_session_answer(part: Mapping[str, Any], session_id: str, *, budget: int,
     """The context of a new session ``session_id`` (no directory yet) from the project's plan part
     (:func:`mimomem.context.session_plan.start_plan`): its instructions rendered with the session's
     directory, then :func:`session_answer`."""
-    from mimomem.context.instructions import render_instructions
+    from mimomem.served.instructions import render_instructions
 
     fields = part["instructions"]
     instructions = render_instructions(

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mimomem.context import estimate as est
-from mimomem.context.estimate import estimate_tokens, truncate_to_tokens
 from mimomem.errors import MimomemError, TokenizerUnavailableError
+from mimomem.served import estimate as est
+from mimomem.served.estimate import estimate_tokens, truncate_to_tokens
 
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 

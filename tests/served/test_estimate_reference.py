@@ -1,6 +1,6 @@
 """The token estimate counts its features without regular expressions: the same numbers as before.
 
-``reference_features`` is :func:`mimomem.context.estimate.features` as it was (one regex pass per kind
+``reference_features`` is :func:`mimomem.served.estimate.features` as it was (one regex pass per kind
 of run, on the class letters as a str), kept here as the reference: every input must give the same
 counts, so every estimate, cut and budget stays what it was.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mimomem.context import estimate as est
+from mimomem.served import estimate as est
 
 _CJK_CLASSES = "hHTkKgGJqQ"
 _WORD_RUN = re.compile(r"[aA]+")
@@ -210,7 +210,7 @@ def test_long_texts_are_remembered_and_joined_runs_counted_once(monkeypatch):
     st.lists(st.text(max_size=20), max_size=2),
 )
 def test_a_contexts_tokens_are_the_estimate_of_its_text(texts, left_out):
-    from mimomem.context.fitting import Block, Context
+    from mimomem.served.fitting import Block, Context
 
     ctx = Context(1000, [Block(f"b{i}", t, 0, 0, False, "") for i, t in enumerate(texts)], list(left_out))
     assert ctx.tokens == reference_estimate(ctx.text)

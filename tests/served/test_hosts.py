@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mimomem.context.assemble import prompt_context, session_context
-from mimomem.context.hosts import CLAUDE_CODE, cut_utf16, utf16_len
+from mimomem.served.hosts import CLAUDE_CODE, cut_utf16, utf16_len
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
 

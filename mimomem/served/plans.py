@@ -239,15 +239,15 @@ def answer(
     char_cap: int | None = None,
     now: float | None = None,
 ) -> Any:
-    """The per-prompt context (a :class:`~mimomem.context.fitting.Context`) for ``prompt`` from ``plan``.
+    """The per-prompt context (a :class:`~mimomem.served.fitting.Context`) for ``prompt`` from ``plan``.
 
     ``now``: the clock for curated recall's decay (default: the time now)."""
     import time
 
     from mimomem.common.launcher import agent_run
     from mimomem.context.entry_cache import EntryIndex
-    from mimomem.context.entry_recall import entries_text
-    from mimomem.context.fitting import Context, enforce, make_block
+    from mimomem.served.entry_recall import entries_text
+    from mimomem.served.fitting import Context, enforce, make_block
     from mimomem.text.xlang import Lookup
 
     ctx = Context(budget, char_cap=char_cap)

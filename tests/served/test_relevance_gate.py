@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mimomem.context.entries import Entry
-from mimomem.context.entry_recall import query_terms, rank, terms_text
 from mimomem.context.stale import words
+from mimomem.served.entries import Entry
+from mimomem.served.entry_recall import query_terms, rank, terms_text
 
 
 def _entries(texts: list[str]) -> list[tuple[Entry, frozenset[str]]]:

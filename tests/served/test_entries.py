@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mimomem.context.entries import DIGEST_WORDING, split_entries, template_terms
+from mimomem.served.entries import DIGEST_WORDING, split_entries, template_terms
 from mimomem.tree.templates import memory_template, notes_template
 
 NOTES = """# Session notes

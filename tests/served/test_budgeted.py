@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mimomem.context.budgeted import read_budgeted, read_section_aware
-from mimomem.context.estimate import estimate_tokens
+from mimomem.served.budgeted import read_budgeted, read_section_aware
+from mimomem.served.estimate import estimate_tokens
 from mimomem.tree.boilerplate import content_only
 
 DECISIONS = "\n".join(f"- 决定{i}：所有服务统一使用 PostgreSQL 16，端口 5433，连接池 20。" for i in range(300))
