@@ -1,16 +1,12 @@
 """Whether a shell command runs code it fetched, found by parsing the command, not by its spelling.
 
-The command is parsed with bashlex (a bash parser); a command that fetches (curl, wget, …) is
-*unsafe* when what it fetched reaches an interpreter, however that is spelled:
-
-- through a pipe, past ``tee`` / ``sudo`` / ``env`` / ``xargs`` and an absolute interpreter path
-  (``curl … | sudo -E /usr/bin/env bash -s --``); an interpreter that is given code of its own
-  (``python3 -c '…'``, ``python -m json.tool``, ``jq``) only reads the fetched text as data;
-- through a substitution used as code: ``bash -c "$(curl …)"``, ``eval "$(wget -qO- …)"``,
-  ``python3 <(curl …)``, ``source <(curl …)``, or ``$(curl …)`` as the command itself;
-- through a file: a fetch that writes a file (``-o f``, ``-O``, ``> f``, ``tee f``) followed in the
-  same command line by a command that runs a file (an interpreter with a script argument,
-  ``./f``, ``/tmp/f``, ``source f``).
+The command is parsed with bashlex (a bash parser) and walked by :mod:`mimomem.history.shell_flow`,
+which follows fetched content (a fetch's output, the files it writes, a variable or substitution
+holding it, what a pipe, ``tee``, a copy or an unpacked archive makes of it) to a position that runs
+code (an interpreter reading stdin, a script or code argument, a command word, another shell's code
+string); an interpreter that is given code of its own (``python3 -c '…'``, ``python -m json.tool``,
+``jq``) only reads the fetched text as data.  This module holds the public checks: one command, a
+command typed in prose, and the files a command writes and runs (to follow them across tool calls).
 
 When the command cannot be parsed (bashlex is missing, or the text is not valid bash), a fallback
 errs on the safe side: a fetcher word followed anywhere by an interpreter word, ``eval``,
@@ -21,227 +17,10 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 import re
-from typing import Any
 
-FETCHERS = frozenset(
-    [
-        "curl",
-        "wget",
-        "fetch",
-        "aria2c",
-        "http",
-        "https",
-        "httpie",
-        "xh",
-        "iwr",
-        "irm",
-        "invoke-webrequest",
-        "invoke-restmethod",
-        "lwp-request",
-        "GET",
-    ]
-)
-INTERPRETERS = frozenset(
-    [
-        "sh",
-        "bash",
-        "zsh",
-        "dash",
-        "ksh",
-        "fish",
-        "ash",
-        "csh",
-        "tcsh",
-        "python",
-        "python2",
-        "python3",
-        "perl",
-        "ruby",
-        "node",
-        "nodejs",
-        "php",
-        "pwsh",
-        "powershell",
-        "deno",
-        "bun",
-        "lua",
-        "tclsh",
-        "osascript",
-        "iex",
-        "invoke-expression",
-        "source",
-        ".",
-        "eval",
-        "exec",
-    ]
-)
-WRAPPERS = frozenset(
-    [
-        "sudo",
-        "doas",
-        "env",
-        "nohup",
-        "time",
-        "command",
-        "exec",
-        "nice",
-        "ionice",
-        "stdbuf",
-        "xargs",
-        "timeout",
-        "chroot",
-        "su",
-    ]
-)
-"""Programs that run the program named after them (and their options)."""
-_CODE_FLAGS = frozenset({"-c", "-m", "-e", "--eval", "-E", "-r", "--command", "-Command", "-command"})
-_STDIN_FLAGS = frozenset({"-", "-s", "--", "/dev/stdin"})
-_VERSIONED = re.compile(r"^(python|pip|perl|ruby|node|php|lua)[0-9.]*$")
-_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-
-
-def program(word: str) -> str:
-    """The program a command word names: basename, version suffix folded (``/usr/bin/python3.12`` -> python)."""
-    base = os.path.basename(word.strip("\"'")) or word
-    found = _VERSIONED.match(base)
-    return found.group(1) if found else base.casefold()
-
-
-def _is_interpreter(name: str) -> bool:
-    return name in INTERPRETERS
-
-
-def _words(node: Any) -> list[Any]:
-    return [p for p in getattr(node, "parts", []) if getattr(p, "kind", "") == "word"]
-
-
-def _unwrap(words: list[str]) -> list[str]:
-    """The words of the command a wrapper runs (``sudo -E env X=1 bash -s`` -> ``bash -s``)."""
-    rest = list(words)
-    while rest:
-        head = program(rest[0])
-        if _ASSIGN.match(rest[0]):
-            rest = rest[1:]
-        elif head in WRAPPERS:
-            rest = rest[1:]
-            while rest and (rest[0].startswith("-") or _ASSIGN.match(rest[0])):
-                rest = rest[1:]
-            if head == "timeout" and rest and rest[0][:1].isdigit():
-                rest = rest[1:]
-        else:
-            break
-    return rest
-
-
-class _Command:
-    """One simple command of the parse: its words and what it reads from and writes to."""
-
-    def __init__(self, node: Any, text: str) -> None:
-        self.words = [w.word for w in _words(node)]
-        self.run = _unwrap(self.words)
-        self.via_xargs = "xargs" in [program(w) for w in self.words[: len(self.words) - len(self.run)]]
-        self.name = program(self.run[0]) if self.run else ""
-        self.substitutions: list[str] = []
-        self.redirect_out: list[str] = []
-        for part in getattr(node, "parts", []):
-            if getattr(part, "kind", "") == "redirect" and getattr(part, "type", "") in (">", ">>", ">|"):
-                target = getattr(part, "output", None)
-                if target is not None and getattr(target, "kind", "") == "word":
-                    self.redirect_out.append(target.word)
-        for w in _words(node):
-            for sub in _descendants(w):
-                if getattr(sub, "kind", "") in ("commandsubstitution", "processsubstitution"):
-                    self.substitutions.append(text[sub.pos[0] : sub.pos[1]])
-
-    def fetches(self) -> bool:
-        return self.name in FETCHERS
-
-    def runs_stdin(self) -> bool:
-        """An interpreter that reads its code from stdin (no code argument of its own)."""
-        if not _is_interpreter(self.name) or self.name in ("eval", "exec"):
-            return self.via_xargs and self.name == "eval"
-        args = self.run[1:]
-        if self.via_xargs:
-            return True  # xargs hands the fetched text over as arguments: `… | xargs bash -c`
-        if any(a in _CODE_FLAGS for a in args):
-            return False
-        scripts = [a for a in args if not a.startswith("-") and a not in _STDIN_FLAGS]
-        return not scripts or any(a in _STDIN_FLAGS for a in args)
-
-    def written_files(self) -> list[str]:
-        """Files a fetch writes: curl ``-o f`` / ``-O`` (the URL's name), wget ``-O f`` or by default
-        the URL's name, a ``> f`` redirect."""
-        out = list(self.redirect_out)
-        args = self.run[1:]
-        urls = [a.rstrip("/").rsplit("/", 1)[-1] for a in args if "://" in a]
-        named = False
-        for i, arg in enumerate(args):
-            nxt = args[i + 1] if i + 1 < len(args) else ""
-            short = arg[1:] if arg.startswith("-") and not arg.startswith("--") else ""
-            if "=" in arg and arg.startswith(("--output=", "--output-document=")):
-                out.append(arg.split("=", 1)[1])
-                named = True
-            elif arg in ("--output", "--output-document") or (
-                short and short[-1] == ("O" if self.name == "wget" else "o")
-            ):
-                out.append(nxt)
-                named = True
-            elif self.name == "curl" and (arg == "--remote-name" or (short and "O" in short)):
-                out += urls
-                named = True
-        if self.name == "wget" and not named and not self.redirect_out:
-            out += urls
-        return [f for f in out if f and f != "-" and not f.startswith("/dev/")]
-
-    def runs_file(self) -> list[str]:
-        """Files this command runs: an interpreter's script, a path run as a program, ``source f``."""
-        if not self.run:
-            return []
-        if _is_interpreter(self.name):
-            if any(a in _CODE_FLAGS for a in self.run[1:]):
-                return []
-            return [a for a in self.run[1:] if not a.startswith("-")][:1]
-        if "/" in self.run[0]:
-            return [self.run[0]]
-        return []
-
-
-def _descendants(node: Any) -> list[Any]:
-    out = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        out.append(current)
-        for attr in ("parts", "list"):
-            stack += list(getattr(current, attr, None) or [])
-        for attr in ("command", "output"):
-            child = getattr(current, attr, None)
-            if child is not None and hasattr(child, "kind"):
-                stack.append(child)
-    return out
-
-
-def _simple_commands(tree: Any, text: str) -> list[tuple[Any, _Command]]:
-    """(enclosing pipeline or None, command) in order, substitutions' commands included."""
-    found: list[tuple[Any, _Command]] = []
-
-    def walk(node: Any, pipeline: Any) -> None:
-        kind = getattr(node, "kind", "")
-        if kind == "pipeline":
-            for part in node.parts:
-                walk(part, node)
-            return
-        if kind == "command":
-            found.append((pipeline, _Command(node, text)))
-            return
-        for attr in ("parts", "list"):
-            for child in getattr(node, attr, None) or []:
-                walk(child, None)
-
-    walk(tree, None)
-    return found
+from mimomem.history.shell_flow import analyse
+from mimomem.history.shell_words import FETCHERS, INTERPRETERS, WRAPPERS, program
 
 
 def _fetches_text(text: str) -> bool:
@@ -249,35 +28,7 @@ def _fetches_text(text: str) -> bool:
 
 
 def _parsed_unsafe(command: str) -> bool:
-    import bashlex
-
-    trees = bashlex.parse(command)
-    fetched_files: list[str] = []
-    for tree in trees:
-        commands = _simple_commands(tree, command)
-        seen_fetch_in: dict[int, bool] = {}
-        for pipeline, cmd in commands:
-            key = id(pipeline) if pipeline is not None else -1
-            if pipeline is not None and seen_fetch_in.get(key) and cmd.runs_stdin():
-                return True
-            if cmd.fetches():
-                if pipeline is not None:
-                    seen_fetch_in[key] = True
-                fetched_files += cmd.written_files()
-            elif pipeline is not None and seen_fetch_in.get(key) and cmd.name == "tee":
-                fetched_files += [a for a in cmd.run[1:] if not a.startswith("-")]
-            if any(_fetches_text(sub) for sub in cmd.substitutions):
-                code_use = _is_interpreter(cmd.name) or not cmd.run or cmd.run[0].startswith(("$(", "`", "<("))
-                if code_use:
-                    return True
-            if cmd.fetches():
-                continue
-            names = {os.path.basename(f) for f in fetched_files}
-            if any(os.path.basename(f.strip("\"'")) in names for f in cmd.runs_file()):
-                return True
-            if fetched_files and cmd.name in ("chmod",) and any(os.path.basename(a) in names for a in cmd.run):
-                continue
-    return False
+    return analyse(command).unsafe
 
 
 _FALLBACK = re.compile(
@@ -307,23 +58,11 @@ def file_flow(command: str, *, following: bool = True) -> tuple[list[str], list[
     when ``following`` is false (no earlier fetch to follow) and it fetches nothing."""
     if not following and not _fetches_text(command):
         return [], []
-    written: list[str] = []
-    run: list[str] = []
     try:
-        import bashlex
-
-        trees = bashlex.parse(command)
-        for tree in trees:
-            for _pipeline, cmd in _simple_commands(tree, command):
-                if cmd.fetches():
-                    written += [os.path.basename(f.strip("\"'")) for f in cmd.written_files()]
-                    continue
-                run += [os.path.basename(f.strip("\"'")) for f in cmd.runs_file()]
-                if cmd.name == "chmod":
-                    run += [os.path.basename(a) for a in cmd.run[1:] if not a.startswith(("-", "+"))]
+        flow = analyse(command)
     except Exception:
         return [], []
-    return [w for w in written if w], [r for r in run if r]
+    return [w for w in flow.written if w], [r for r in flow.run if r]
 
 
 def _fetched_then_run_anyway(command: str) -> bool:
