@@ -39,18 +39,7 @@ TWINS: dict[str, str] = {"_native": "text"}
 ``text``'s character tables and ``Token``, and ``text._accel`` picks it or the pure twin:
 they import each other, as one folder's modules may."""
 
-KNOWN_DEBTS: dict[tuple[str, str], str] = {
-    **dict.fromkeys(
-        [
-            ("mimomem.served.entry_recall", "mimomem.context.entry_cache"),
-            ("mimomem.served.entry_recall", "mimomem.context.host_memory"),
-            ("mimomem.served.entry_recall", "mimomem.context.stale"),
-            ("mimomem.served.plans", "mimomem.context.entry_cache"),
-        ],
-        "moved as a whole into served/ (issue 36); the entry index's served half leaves entry_cache, and "
-        "entry_recall's file listing goes back to context, in the next commits",
-    ),
-}
+KNOWN_DEBTS: dict[tuple[str, str], str] = {}
 """(importer, imported) -> why the upward arrow stands for now."""
 
 
@@ -63,9 +52,8 @@ SERVED: frozenset[str] = frozenset(
         *("mimomem.common.secret_labels", "mimomem.common.secret_needles", "mimomem.common.secret_phrases"),
         *("mimomem.common.secret_records", "mimomem.common.secret_shapes", "mimomem.common.secret_values"),
         "mimomem.common.stamp",
-        *("mimomem.context", "mimomem.context.entry_cache", "mimomem.context.stale"),
-        *("mimomem.served", "mimomem.served.budgeted", "mimomem.served.entries", "mimomem.served.entry_recall"),
-        *("mimomem.served.estimate", "mimomem.served.fitting", "mimomem.served.hosts"),
+        *("mimomem.served", "mimomem.served.budgeted", "mimomem.served.entries", "mimomem.served.entry_index"),
+        *("mimomem.served.entry_recall", "mimomem.served.estimate", "mimomem.served.fitting", "mimomem.served.hosts"),
         *("mimomem.served.instructions", "mimomem.served.plans", "mimomem.served.session"),
         *("mimomem.curated", "mimomem.curated.scoring"),
         *("mimomem.text", "mimomem.text._accel", "mimomem.text._bm25_py", "mimomem.text._chars"),

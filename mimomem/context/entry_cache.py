@@ -12,23 +12,19 @@ from __future__ import annotations
 
 import marshal
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from mimomem.common.hashing import bucket_of
 from mimomem.common.light_typing import TYPE_CHECKING
 from mimomem.common.stamp import Stamp, stamp, stamp_of
-from mimomem.served.entries import Entry, split_entries
+from mimomem.served.entries import split_entries
+from mimomem.served.entry_index import Cached, EntryIndex, indices, postings_of
 
-if TYPE_CHECKING:  # the prompt hook's plan path imports this module: no pathlib, no file reading code
+if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
 CACHE_FILE = "entries.cache"
 VERSION = 9
-
-Cached = tuple[Entry, frozenset[str]]
-"""A file's size, mtime, inode and ctime (ns): equal stamps mean the file is taken as unchanged (the
-ctime catches an edit that keeps the size and puts the mtime back)."""
 
 
 def _identity() -> tuple[int, int]:
@@ -56,82 +52,6 @@ def load(path: Path) -> dict[str, Any]:
     if not isinstance(data.get("order"), tuple) or not isinstance(data.get("index"), dict):
         return {}
     return data
-
-
-BUCKETS = 256
-"""The words' postings are saved in this many marshal blobs (:func:`~mimomem.common.hashing.bucket_of`):
-a prompt decodes the few that hold its own words, not every word of every entry."""
-
-
-_BITMAP, _ARRAY = ord("b"), ord("a")
-"""A word's postings are saved as a bitmap (``b``) or an ``array('I')`` of entry numbers (``a``),
-whichever is smaller: the words of most entries are a bitmap that loads as one integer."""
-
-
-def indices(bits: int) -> list[int]:
-    """The set bits of ``bits``, ascending."""
-    digits = bin(bits)[:1:-1]  # least significant first
-    out = []
-    at = digits.find("1")
-    while at != -1:
-        out.append(at)
-        at = digits.find("1", at + 1)
-    return out
-
-
-class EntryIndex:
-    """The entries of a list of files, numbered in file order, with each word's entries (its postings).
-
-    ``blobs``: each file's entries, one marshal blob per file, in order; ``index``: the words'
-    postings (packed ``array('I')`` bytes) in :data:`BUCKETS` marshal blobs, and where each
-    file's entries start.  A prompt decodes only its own words' buckets and the files of the
-    entries it shows; the per-entry word sets of everything else are never built.
-    """
-
-    def __init__(self, blobs: tuple[bytes, ...], index: Any):
-        self.state = (blobs, index)
-        """What rebuilds this index, ``EntryIndex(*state)`` (the prompt hook's plan keeps it)."""
-        self._blobs = blobs
-        self._buckets: tuple[bytes, ...] = index["buckets"]
-        self._decoded: dict[int, dict[str, bytes]] = {}
-        self._starts: list[int] = list(index["starts"])
-        self._rows: dict[int, list[tuple[Any, ...]]] = {}
-
-    def __len__(self) -> int:
-        return self._starts[-1] if self._starts else 0
-
-    def postings(self, word: str) -> set[int]:
-        """The entries holding ``word``."""
-        return set(indices(self.bits(word)))
-
-    def bits(self, word: str) -> int:
-        """The entries holding ``word`` as a bit set: bit ``i`` for entry ``i``."""
-        n = bucket_of(word, BUCKETS)
-        words = self._decoded.get(n)
-        if words is None:
-            words = self._decoded[n] = marshal.loads(self._buckets[n])
-        packed = words.get(word)
-        if not packed:
-            return 0
-        if packed[0] == _BITMAP:
-            return int.from_bytes(packed[1:], "little")
-        bitmap = bytearray((self._starts[-1] + 8) >> 3)
-        for i in memoryview(packed)[1:].cast("I"):
-            bitmap[i >> 3] |= 1 << (i & 7)
-        return int.from_bytes(bitmap, "little")
-
-    def __getitem__(self, i: int) -> Cached:
-        from bisect import bisect_right
-
-        n = bisect_right(self._starts, i) - 1
-        rows = self._rows.get(n)
-        if rows is None:
-            rows = self._rows[n] = marshal.loads(self._blobs[n])
-        row = rows[i - self._starts[n]]
-        return Entry(*row[:6]), frozenset(row[6])
-
-    def __iter__(self) -> Iterator[Cached]:
-        return (self[i] for i in range(len(self)))
 
 
 def load_index(
@@ -177,7 +97,7 @@ def load_index(
     if past is not None:
         shown.update(_current(order, fresh, hosts, past[0]))
     blobs = tuple(shown.get(key) or fresh[key][1] for key, _ in order)
-    index = _postings(blobs)
+    index = postings_of(blobs)
     saving = {"identity": _identity(), "files": fresh, "order": tuple(order), "index": index, "shown": shown}
     _save(path, {**saving, "history": past})
     return EntryIndex(blobs, index)
@@ -217,7 +137,7 @@ def _without_repeats(
 ) -> dict[str, bytes]:
     """Each host file's entries without those that repeat one of mimomem's own (path -> rows blob)."""
     mine = [fresh[key][1] for key, _ in order if key not in hosts]
-    own = EntryIndex(tuple(mine), _postings(mine))
+    own = EntryIndex(tuple(mine), postings_of(mine))
     out: dict[str, bytes] = {}
     for key, _ in order:
         if key in hosts:
@@ -240,36 +160,6 @@ def _repeats(own: EntryIndex, words: Sequence[str]) -> bool:
         candidates |= own.bits(word)
     wanted = set(words)
     return any(len(wanted & own[i][1]) >= need for i in indices(candidates))
-
-
-def _postings(blobs: Sequence[bytes]) -> dict[str, Any]:
-    """Every word's entries (packed, ascending), by bucket, and where each file's entries start."""
-    from array import array
-
-    words: dict[str, list[int]] = {}
-    starts = [0]
-    n = 0
-    for blob in blobs:
-        for row in marshal.loads(blob):
-            for word in row[6]:  # a sorted tuple: decodes faster than a set, and is one (a cached row's words)
-                found = words.get(word)
-                if found is None:
-                    words[word] = [n]
-                else:
-                    found.append(n)
-            n += 1
-        starts.append(n)
-    buckets: list[dict[str, bytes]] = [{} for _ in range(BUCKETS)]
-    size = (n + 8) >> 3
-    for word, found in words.items():
-        if 4 * len(found) > size:
-            bitmap = bytearray(size)
-            for i in found:
-                bitmap[i >> 3] |= 1 << (i & 7)
-            buckets[bucket_of(word, BUCKETS)][word] = b"b" + bytes(bitmap)
-        else:
-            buckets[bucket_of(word, BUCKETS)][word] = b"a" + array("I", found).tobytes()
-    return {"buckets": tuple(marshal.dumps(b) for b in buckets), "starts": tuple(starts)}
 
 
 def entries_of(files: Sequence[str | Path], root: Path, data_dir: Path) -> list[Cached]:

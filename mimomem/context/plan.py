@@ -38,7 +38,7 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp | None]]:
     """The stamp of every path the per-prompt context of ``where`` depends on (see the module docstring).
 
     - the memory files in scope: every file and directory under the project's memory, global
-      memory and each session of the project (:func:`~mimomem.served.entry_recall.recall_dirs`),
+      memory and each session of the project (:func:`~mimomem.context.entry_scope.recall_dirs`),
       and the session registry that says which sessions those are;
     - both curated roots, whole (memories, outlines, recall counts);
     - the project's identity: a ``.git`` in ``cwd`` or any directory above it, and the id files;
@@ -46,9 +46,9 @@ def inputs(where: Where, cwd: str) -> list[tuple[str, Stamp | None]]:
     - the installed package (an upgrade changes what a plan means);
     - the hosts' own memory of ``cwd``'s project (:func:`mimomem.context.host_memory.stamp_paths`).
     """
+    from mimomem.context.entry_scope import recall_dirs
     from mimomem.context.host_memory import stamp_paths
     from mimomem.context.relevant import curated_roots
-    from mimomem.served.entry_recall import recall_dirs
     from mimomem.tree.where import STATE
 
     out: list[tuple[str, Stamp | None]] = stamp_paths(cwd)
@@ -94,10 +94,10 @@ def identity_inputs(where: Where, cwd: str) -> list[tuple[str, Stamp | None]]:
 
 def entries_part(where: Where, cwd: str | None = None) -> dict[str, Any]:
     """The entries in scope (the hosts' memory of ``cwd``'s project too) with their words and postings
-    (:class:`~mimomem.context.entry_cache.EntryIndex`), the template's words and the cross-language
+    (:class:`~mimomem.served.entry_index.EntryIndex`), the template's words and the cross-language
     vocabulary (:class:`~mimomem.text.xlang.Lookup`)."""
+    from mimomem.context.entry_scope import load_entries
     from mimomem.served.entries import template_terms
-    from mimomem.served.entry_recall import load_entries
     from mimomem.text.xlang import current
 
     return {"index": load_entries(where, cwd).state, "template": template_terms(), "xlang": current().data}

@@ -34,10 +34,10 @@ def session_parts(
     """What :func:`~mimomem.served.session.session_answer` fits: the instructions, the curated
     rules and outline (``""``: none), the rebuild blocks before fitting, and the note on the host's
     memory index past its cap (``host``, ``""``: none; ``cwd``: where the session runs, default the worktree)."""
+    from mimomem.context.entry_scope import host_cwd
     from mimomem.context.host_memory import cap_text
     from mimomem.context.rebuild import raw_blocks
     from mimomem.context.relevant import curated_session_text
-    from mimomem.served.entry_recall import host_cwd
     from mimomem.served.instructions import memory_instructions
 
     return {

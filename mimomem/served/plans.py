@@ -245,7 +245,7 @@ def answer(
     import time
 
     from mimomem.common.launcher import agent_run
-    from mimomem.context.entry_cache import EntryIndex
+    from mimomem.served.entry_index import EntryIndex
     from mimomem.served.entry_recall import entries_text
     from mimomem.served.fitting import Context, enforce, make_block
     from mimomem.text.xlang import Lookup

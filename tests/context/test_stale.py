@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from mimomem.context.entry_scope import recall_text
 from mimomem.context.stale import current_text, read_history, words
-from mimomem.served.entry_recall import recall_text
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import notes_template
 from mimomem.tree.where import Where, locate

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mimomem.served.entry_recall import ENTRY_CHARS, query_terms, recall_text, terms_text
+from mimomem.context.entry_scope import recall_text
+from mimomem.served.entry_recall import ENTRY_CHARS, query_terms, terms_text
 from mimomem.served.hosts import utf16_len
 from mimomem.text.stopwords import stem
 from mimomem.tree.memory_tree import MemoryTree
