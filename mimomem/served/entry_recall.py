@@ -1,10 +1,10 @@
 """Per-prompt recall at entry granularity, behind a relevance gate: the whole entry, or nothing.
 
-Sources, in this project's scope (:mod:`mimomem.context.entry_scope` lists and reads them): project memory (``MEMORY.md`` and its topic files, not
-``memory-history.md``: superseded values are history, never current), global memory, and
-every session of the project (notes with their digests, checkpoints, task journals).  Each
-file is split into entries (:mod:`mimomem.served.entries`) and each entry is scored against
-the prompt's terms:
+Sources, in this project's scope (:mod:`mimomem.context.entry_scope` lists and reads them):
+project memory (``MEMORY.md`` and its topic files, not ``memory-history.md``: superseded values are
+history, never current), global memory, and every session of the project (notes with their digests,
+checkpoints, task journals).  Each file is split into entries (:mod:`mimomem.served.entries`) and
+each entry is scored against the prompt's terms:
 
 - stop words and question words (:mod:`mimomem.text.stopwords`) are not terms at all, nor the
   auxiliary of a negative contraction (``isn't``, ``don't``);
