@@ -115,7 +115,11 @@ class Sandbox:
     def project_dir(self, project: str) -> Path:
         """The project's working tree (created with a ``.git`` directory on first use)."""
         path = self.root / "work" / project
-        (path / ".git").mkdir(parents=True, exist_ok=True)
+        if not (path / ".git").is_dir():
+            from mimomem.bench.e2e.pinned import pin_project_id
+
+            (path / ".git").mkdir(parents=True, exist_ok=True)
+            pin_project_id(path / ".git", project)  # the same id in every run: the injected paths hold it
         return path
 
     def transcript_path(self, project: str, session_id: str) -> Path:

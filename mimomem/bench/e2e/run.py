@@ -10,13 +10,13 @@ from __future__ import annotations
 import platform
 import statistics
 import subprocess
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from mimomem.bench.e2e.dataset import DevSet, load_devset
+from mimomem.bench.e2e.pinned import pinned_root
 from mimomem.bench.e2e.replay import (
     Clock,
     HookRunner,
@@ -139,7 +139,7 @@ def run_e2e(
     """Run the benchmark on the dev set in ``path`` (default: ``corpora/e2e-dev``)."""
     say = progress or (lambda _msg: None)
     devset = load_devset(path or default_devset())
-    with tempfile.TemporaryDirectory(prefix="mimomem-e2e-", dir=workdir) as tmp:
+    with pinned_root("mimomem-e2e-", workdir) as tmp:  # the same paths every run
         results: dict[str, list[Outcome]] = {}
         info: dict[str, Any] = {}
         base: Sandbox | None = None

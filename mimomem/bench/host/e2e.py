@@ -11,13 +11,13 @@ rules (``mimomem.bench.e2e.score``), on what mimomem injected as the model recei
 from __future__ import annotations
 
 import shutil
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from mimomem.bench.e2e.dataset import DevSet, Question, load_devset
+from mimomem.bench.e2e.pinned import pinned_root
 from mimomem.bench.e2e.score import Outcome, count_tokens, extra_lines, extra_splits, summarize
 from mimomem.bench.host.binary import Host, find_host
 from mimomem.bench.host.extract import PERSISTED
@@ -153,7 +153,7 @@ def run_host_e2e(
     devset = load_devset(path or default_devset())
     host = find_host()
     questions = [q for q in devset.questions if question_ids is None or q.id in question_ids][:limit]
-    with tempfile.TemporaryDirectory(prefix="mimomem-host-e2e-", dir=workdir) as tmp:
+    with pinned_root("mimomem-host-e2e-", workdir) as tmp:
         root = Path(tmp)
         boxes = prepare_projects(root, host, route, devset)
         scenarios = [s for s in load_scenarios(devset.path, root, root / "home") if not sessions or s.name in sessions]

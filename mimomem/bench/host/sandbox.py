@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mimomem.bench.e2e.pinned import pin_project_id
 from mimomem.bench.host.binary import Host
 from mimomem.errors import HostSessionError, UsageError
 
@@ -101,6 +102,7 @@ class Sandbox:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         self._run(["git", "init", "-q", "-b", "main"], self.project)
+        pin_project_id(self.project / ".git", self.project_name)  # the same id, so the same injected paths, every run
         self._run(["git", "add", "-A"], self.project)
         self._run(["git", "commit", "-q", "-m", "start"], self.project)
         if install:
