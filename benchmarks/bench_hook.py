@@ -140,7 +140,7 @@ if {prompt!r}:  # the served path (hooks.entry): the plan saved by the first pro
     plan = plans.load_plan(plans.plan_file(key, os.environ), key); check = t() - s
     assert plan is not None, "no current plan: the first prompt builds it"
     from mimomem.common.stamp import STAMP_BYTES  # imported by plans already
-    s = t(); from mimomem.served import entry_index, entry_recall, fitting; from mimomem.curated import scoring
+    s = t(); from mimomem.served import entry_index, entry_recall, fitting; import mimomem.served.prompt; from mimomem.curated import scoring
     from mimomem.text import bm25, query, xlang; imp2 = t() - s
     s = t(); text = entry.served_text(plan, {prompt!r}); ans = t() - s
     stages = {{"interpreter start": start, "import the hook's entry": imp,

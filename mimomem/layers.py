@@ -54,7 +54,7 @@ SERVED: frozenset[str] = frozenset(
         "mimomem.common.stamp",
         *("mimomem.served", "mimomem.served.budgeted", "mimomem.served.entries", "mimomem.served.entry_index"),
         *("mimomem.served.entry_recall", "mimomem.served.estimate", "mimomem.served.fitting", "mimomem.served.hosts"),
-        *("mimomem.served.instructions", "mimomem.served.plans", "mimomem.served.session"),
+        *("mimomem.served.instructions", "mimomem.served.plans", "mimomem.served.prompt", "mimomem.served.session"),
         *("mimomem.curated", "mimomem.curated.scoring"),
         *("mimomem.text", "mimomem.text._accel", "mimomem.text._bm25_py", "mimomem.text._chars"),
         *("mimomem.text._tokenizer_py", "mimomem.text.bm25", "mimomem.text.query", "mimomem.text.stopwords"),

@@ -55,7 +55,7 @@ def prompt_context(
     The plan of ``where`` answered for ``prompt`` (:mod:`mimomem.served.plans`): the prompt hook
     serves the same answer from a saved plan while nothing it was built from changed."""
     from mimomem.context.plan import prompt_plan
-    from mimomem.served.plans import answer
+    from mimomem.served.prompt import answer
 
     _, plan = prompt_plan(where)
     context: Context = answer(plan, prompt, budget=budget, search_limit=search_limit, char_cap=char_cap)

@@ -26,7 +26,7 @@ def prompt_plan(
 ) -> tuple[list[tuple[str, Stamp | None]], dict[str, Any]]:
     """``(stamps, data)``: the inputs' stamps (with ``cwd``, the directory the project was found
     from; none without it), ``also`` stamped too (what the caller's own state depends on), and the
-    plan's data for :func:`mimomem.served.plans.answer`."""
+    plan's data for :func:`mimomem.served.prompt.answer`."""
     from mimomem.served.instructions import recall_reminder
 
     stamps = [*inputs(where, cwd), *stamped(also)] if cwd is not None else []

@@ -63,11 +63,11 @@ def curated_session_text(where: Where) -> str:
 
 def curated_prompt_text(where: Where, prompt: str, *, limit: int = 4) -> str:
     """Curated memories for ``prompt``: scenario matches first, then recall; ``""`` if none
-    (:func:`mimomem.served.plans.curated_text` over the store's plan part)."""
+    (:func:`mimomem.served.prompt.curated_text` over the store's plan part)."""
     import time
 
     from mimomem.context.plan import curated_part
-    from mimomem.served.plans import curated_text
+    from mimomem.served.prompt import curated_text
 
     if not prompt.strip():
         return ""

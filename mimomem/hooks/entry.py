@@ -113,7 +113,7 @@ def served_text(plan: Mapping[str, Any], prompt: str) -> str:
     """The context text of ``plan`` for ``prompt``, within the prompt budget and the host's cap."""
     from mimomem.served.fitting import PROMPT_BUDGET
     from mimomem.served.hosts import CLAUDE_CODE
-    from mimomem.served.plans import answer
+    from mimomem.served.prompt import answer
 
     return str(answer(plan, prompt[:PROMPT_CHARS], budget=PROMPT_BUDGET, char_cap=CLAUDE_CODE.safe_chars).text)
 

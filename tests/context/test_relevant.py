@@ -13,7 +13,7 @@ import pytest
 from mimomem.context.assemble import prompt_context, session_context
 from mimomem.context.relevant import curated_prompt_text, curated_session_text
 from mimomem.curated.store import CuratedMemory
-from mimomem.served.plans import MAX_BODY_CHARS
+from mimomem.served.prompt import MAX_BODY_CHARS
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
 
