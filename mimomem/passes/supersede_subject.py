@@ -14,9 +14,10 @@ A fact has the shape SUBJECT - (copula | change | preposition) - VALUE:
   (Latin words; Chinese words by jieba's part of speech, nouns kept; Japanese kanji and
   katakana, the hiragana being grammar; Korean words without particles and verb endings), and,
   for a Chinese word, its English translations (CC-CEDICT, ``data/xlang_zh_en.tsv``);
-- two closed classes are mapped across the four languages: the *attribute* a value is of
-  (port / 端口 / ポート / 포트, owner / 负责人 / 担当 / 담당자, version, host, path, timeout, ...)
-  and the *environment* (staging / 预发 / ステージング / 스테이징, prod / 生产 / 本番 / 운영, ...).
+- two closed classes are mapped across the four languages (:mod:`~mimomem.passes.supersede_words`):
+  the *attribute* a value is of and the *environment*; a katakana or hangul loanword is compared
+  with English by its sound (:mod:`~mimomem.passes.loanword`); a quantity is read in the unit of
+  its dimension, a change may name the value it replaces (:mod:`~mimomem.passes.supersede_value`).
 
 Two items are about the same thing when their environments and attributes agree, they share a
 subject word (or, in one language, a word's translation), and neither names a subject word of
@@ -30,87 +31,24 @@ import functools
 import re
 from typing import Any, NamedTuple
 
+from mimomem.passes.loanword import sounds_like
 from mimomem.passes.memory_doc import item_text
+from mimomem.passes.supersede_value import quantity, replaced_values, split_port
+from mimomem.passes.supersede_words import ATTRIBUTES, ENVIRONMENTS
 
-ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "port": ("port", "ports", "端口", "ポート", "포트"),
-    "owner": (
-        "owner",
-        "owned",
-        "owns",
-        "maintainer",
-        "maintained",
-        "responsible",
-        "took over",
-        "takes over",
-        "负责人",
-        "负责",
-        "管",
-        "接手",
-        "接管",
-        "オーナー",
-        "担当",
-        "担当者",
-        "責任者",
-        "引き継",
-        "담당",
-        "담당자",
-        "책임자",
-        "맡",
-    ),
-    "version": ("version", "versions", "版本", "バージョン", "버전"),
-    "location": (
-        "host",
-        "hostname",
-        "address",
-        "url",
-        "endpoint",
-        "domain",
-        "地址",
-        "主机",
-        "域名",
-        "网址",
-        "ホスト",
-        "アドレス",
-        "호스트",
-        "주소",
-    ),
-    "path": (
-        "path",
-        "dir",
-        "directory",
-        "folder",
-        "路径",
-        "目录",
-        "文件夹",
-        "パス",
-        "ディレクトリ",
-        "경로",
-        "디렉터리",
-        "디렉토리",
-        "폴더",
-    ),
-    "timeout": ("timeout", "timeouts", "超时", "タイムアウト", "타임아웃"),
-    "expiry": ("expire", "expires", "expiry", "lifetime", "ttl", "过期", "有效期", "有効期限", "期限", "만료"),
-    "retention": ("retention", "retain", "retained", "保留", "保留期", "保持", "保存期間", "보관", "보존"),
-    "limit": ("limit", "limits", "max", "maximum", "cap", "上限", "限制", "最大", "制限", "제한", "최대"),
-    "branch": ("branch", "分支", "ブランチ", "브랜치"),
-    "channel": ("channel", "频道", "チャンネル", "채널"),
-    "size": ("size", "大小", "サイズ", "크기"),
+_OF_KIND = {
+    "location": "location",
+    "version": "version",
+    "time": "schedule",
+    "person": "owner",
+    "channel": "channel",
+    "port": "port",
 }
-"""Attribute -> its words in English, Chinese, Japanese and Korean (a closed class: what a value is of)."""
-ENVIRONMENTS: dict[str, tuple[str, ...]] = {
-    "staging": ("staging", "stg", "stage", "预发", "预发布", "ステージング", "스테이징"),
-    "prod": ("prod", "production", "生产", "线上", "正式环境", "本番", "운영", "프로덕션"),
-    "dev": ("dev", "development", "开发", "開発", "개발"),
-    "test": ("test", "testing", "qa", "测试", "テスト", "테스트"),
-}
-"""Environment -> its words: two values of two environments are two things."""
-
-_OF_KIND = {"location": "location", "version": "version", "time": "schedule", "person": "owner", "channel": "channel"}
 """Value kind -> the attribute a value of that form is of, when the item names none."""
 COMPATIBLE = {"url": "location", "host": "location", "path": "location"}
 """Value kinds one thing may move between (a host, then a URL)."""
+_FAMILY = {"port": "number", "person": "name"}
+"""Value kinds compared as one: a port split from ``host:port`` and a bare number, a person and a name."""
 
 
 class Subject(NamedTuple):
@@ -123,6 +61,7 @@ class Subject(NamedTuple):
     values: frozenset[tuple[str, str]]  # (kind, value)
     head: frozenset[tuple[str, str]]  # the words before the copula or the value: the subject proper
     source: str = ""  # the file or command a value the agent found came from ("" for what was said)
+    said: frozenset[str] = frozenset()  # the values as written (5분, 300s), before they were read
 
 
 _VALUES = re.compile(
@@ -142,8 +81,11 @@ _VALUES = re.compile(
 _SOURCE = re.compile(r"^(?:(\S+?):\d+:\s|`([^`]+)` printed\s|edited (\S+))")
 """Where a value the agent found came from: ``path:line:``, or a command and ``printed``."""
 _AGENT = re.compile(r"\s\(read by the agent\)$")
-_LATELY = re.compile(r"\bnow\W*$|\bsince\b", re.I)
-"""A value said to hold from some time on ("… is owned by Ma Lin now", "… is 50 since Friday"): a change."""
+_LATELY = re.compile(
+    r"\bnow\W*$|\bsince\b|\b(?:went|[a-z]{3,}ed)\s+(?:up\s+|down\s+|back\s+|over\s+)?to\b|になった|になりました", re.I
+)
+"""A value said to hold from some time on ("… is owned by Ma Lin now", "… is 50 since Friday"), or reached
+by a verb in the past ("went up to 25 MB", "was raised to", "…になった"): a change."""
 _CUT = "\x00"
 """What stands where a value was cut out of a clause."""
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:'[a-z]+)?")
@@ -221,9 +163,14 @@ def _typed_values(text: str) -> tuple[list[tuple[str, str]], str]:
 
     def cut(m: re.Match[str]) -> str:
         kind = next(k for k in ("url", "path", "host", "channel", "time", "version", "qty", "number") if m.group(k))
+        value = re.sub(r"\s+", "", m.group(0)).casefold()
         if kind == "qty":
             kind = "qty:" + ("time" if m.group("t") else "bytes" if m.group("b") else "count")
-        found.append((COMPATIBLE.get(kind, kind), re.sub(r"\s+", "", m.group(0)).casefold()))
+            found.append(quantity(kind, m.group(0)))  # 5분 and 300s are one duration
+        elif kind == "host" and (pair := split_port(value)):
+            found.extend([("location", pair[0]), ("port", pair[1])])  # a host and its port: two values
+        else:
+            found.append((COMPATIBLE.get(kind, kind), value))
         return f" {_CUT} "
 
     return found, _VALUES.sub(cut, text)
@@ -350,15 +297,39 @@ def subject_of(item: str) -> Subject:
         persons, rest = _persons(rest)
     names, rest = _names_after_marker(rest)
     rest = CHANGE.sub(" ", rest)
-    words = frozenset(_words(rest))
-    head = frozenset(_words(CHANGE.sub(" ", _lead(text))))
+    verbs = _verbs(text)
+    words = frozenset(_words(rest)) - verbs
+    head = frozenset(_words(CHANGE.sub(" ", _lead(text)))) - verbs
     glossary = _glossary()
     glosses = frozenset(g for s, w in words if s == "cjk" for g in glossary.get(w, ()))
     kinds = {k for k, _ in values} | ({"person"} if persons else set())
     if not attrs:  # no attribute word: the form of the value says what it is of
         attrs = frozenset(_OF_KIND[k] for k in kinds if k in _OF_KIND)
+    attrs |= {"port"} if "port" in kinds else set()  # host:port holds a port whatever the words say
     found = values + [("person", p) for p in persons] + [("name", n) for n in names]
-    return Subject(frozenset(env), frozenset(attrs), words, glosses, frozenset(found), head, source)
+    said = frozenset(re.sub(r"\s+", "", m.group(0)).casefold() for m in _VALUES.finditer(text))
+    return Subject(frozenset(env), frozenset(attrs), words, glosses, frozenset(found), head, source, said)
+
+
+_EN_PREPOSITION = re.compile(r"\s(?:to|in|on|at|via|through|by|with|into|onto|over|from|every)\b", re.I)
+_PARTICIPLE = re.compile(r"\b(?:is|are|was|were|been|be)\s+(?:now\s+)?([a-z]+ed)\b", re.I)
+
+
+def _verbs(text: str) -> frozenset[tuple[str, str]]:
+    """The verb of an English clause, not what it is about: the word before its first preposition when
+    words come before it ("The API *listens* on", "Logs now *go* to"), a participle after the copula
+    ("are *handled* by")."""
+    if re.search(r"[^\x00-\x7f]", text):
+        return frozenset()
+    out = {m.group(1) for m in _PARTICIPLE.finditer(text)}
+    prep = _EN_PREPOSITION.search(text)
+    said = _LATIN.findall(text[: prep.start()]) if prep else []
+    lead = [w for w in said if w.casefold() not in _EN_STOP]
+    by_someone = bool(said) and said[0].casefold() in ("we", "i", "they", "you", "someone")  # "We moved X to"
+    verb_before = any(w.endswith("ed") for w in lead[:-1])
+    if len(lead) >= 2 and lead[-1].isalpha() and lead[-1].islower() and not by_someone and not verb_before:
+        out.add(lead[-1])
+    return frozenset(("latin", _lemma(w)) for w in out)
 
 
 def _lead(text: str) -> str:
@@ -388,7 +359,8 @@ def _scripts(words: set[tuple[str, str]]) -> set[str]:
     """The scripts ``words`` can be compared in: their own, and English for a Chinese word the
     dictionary translates (订单 against payment: two things)."""
     glossary = _glossary()
-    return {s for s, _ in words} | ({"latin"} if any(s == "cjk" and glossary.get(w) for s, w in words) else set())
+    scripts = {s for s, _ in words} | ({"latin"} if any(s == "cjk" and glossary.get(w) for s, w in words) else set())
+    return scripts | ({"latin"} if "kana" in scripts else set())  # katakana spells a loanword: compared by sound
 
 
 def _unmatched(one: Subject, other: Subject, words: frozenset[tuple[str, str]] | None = None) -> set[tuple[str, str]]:
@@ -413,8 +385,22 @@ def _matched(word: str, theirs: set[str]) -> bool:
         return True
     if _KATAKANA.fullmatch(word) and any(_KATAKANA.fullmatch(t) and t[:3] == word[:3] for t in theirs):
         return True  # one loanword's forms (デザイン / デザイナー)
+    if _loanword_matched(word, theirs):
+        return True  # アップロード / upload, 크론 / cron: a loanword and its English word
     parts = [p for p in word.split("_") if p and p not in _WORDS and p not in _EN_STOP]
     return "_" in word and bool(parts) and all(_matched(p, theirs) for p in parts)
+
+
+def _loanword_matched(word: str, theirs: set[str]) -> bool:
+    """``word`` is a katakana or hangul loanword of an English word among ``theirs``, or the reverse."""
+    if word.isascii():
+        return word.isalpha() and any(not t.isascii() and sounds_like(t, word) for t in theirs)
+    return any(t.isascii() and t.isalpha() and sounds_like(word, t) for t in theirs)
+
+
+def _shares_a_word(one: Subject, other: Subject) -> bool:
+    """A subject word (or its translation, or the loanword of it) of ``one`` that ``other`` has too."""
+    return len(_unmatched(one, other)) < len(one.words)
 
 
 def same_subject(new: Subject, old: Subject, *, change: bool = False) -> bool:
@@ -424,10 +410,14 @@ def same_subject(new: Subject, old: Subject, *, change: bool = False) -> bool:
         return False
     mine = {w for _, w in new.words} | new.glosses
     theirs = {w for _, w in old.words} | old.glosses
-    if _unmatched(old, new) and not new.attrs & old.attrs:
+    comparable = _scripts(set(new.words))
+    if {s for s, _ in _unmatched(old, new)} & comparable and not new.attrs & old.attrs:
         return False  # the old item is about something narrower ("CI cache key" against "CI")
     if mine & theirs:
         return True
+    if _shares_a_word(new, old):  # a loanword and its English word (キャッシュ / cache), nothing else shared:
+        return not (_unmatched(new, old) and _unmatched(old, new))  # 결제 서비스 / search service: unknown
+
     # "The prod port is 5432" names no thing but its environment: it is not about the broker's port
     return change and not new.words and new.env == old.env and bool(new.attrs & old.attrs)
 
@@ -435,18 +425,37 @@ def same_subject(new: Subject, old: Subject, *, change: bool = False) -> bool:
 def newer_value(new: Subject, old: Subject, *, change: bool = False) -> bool:
     """``new`` holds another value of a kind ``old`` holds too, and ``old`` a value of it ``new`` lacks
     - or, when ``new`` states a change ("from A to B", "A から B に"), names the old value beside the new."""
-    for kind in {k for k, _ in new.values} & {k for k, _ in old.values}:
-        mine = {v for k, v in new.values if k == kind}
-        theirs = {v for k, v in old.values if k == kind}
+    for kind in _kinds(new) & _kinds(old):
+        mine, theirs = _of_kind(new, kind), _of_kind(old, kind)
         if mine - theirs and (theirs - mine or change):
             return True
     return False
+
+
+def _kinds(s: Subject) -> set[str]:
+    return {_FAMILY.get(k, k) for k, _ in s.values}
+
+
+def _of_kind(s: Subject, kind: str) -> set[str]:
+    return {v for k, v in s.values if _FAMILY.get(k, k) == kind}
+
+
+def restated(new: Subject, old: Subject) -> bool:
+    """``new`` gives the same value of every kind the two share, and ``old`` says nothing more of them:
+    the same thing said again in another unit or another language (5분 / 300s); the same words
+    and values again are a duplicate, which promotion drops, not a restatement."""
+    shared = _kinds(new) & _kinds(old)
+    if not shared or any(_of_kind(new, k) != _of_kind(old, k) for k in shared):
+        return False
+    return new.said != old.said or {s for s, _ in new.words} != {s for s, _ in old.words}  # else a duplicate
 
 
 def supersedes_by_subject(new: str, old: str) -> bool | None:
     """True: ``new`` is a newer value of what ``old`` is about; False: they are about two things;
     None: this reading cannot tell (the caller's other rules decide)."""
     sn, so = subject_of(new), subject_of(old)
+    if named_as_replaced(new, sn, so) and one_fact(old):
+        return True
     if different_subjects(sn, so):
         return False
     from mimomem.passes.supersede import CHANGE
@@ -456,6 +465,35 @@ def supersedes_by_subject(new: str, old: str) -> bool | None:
         # one environment and none said ("The API server listens on 8080"), or each naming a word the
         # other cannot be compared with (库存模块 / payment module): only a stated change retires
         return False
-    if one_fact(old) and same_subject(sn, so, change=change) and newer_value(sn, so, change=change):
-        return True
-    return None
+    if _disjoint(sn, so):
+        return False  # "Postgres 포트를 5433 으로" / "브로커 포트가 6001": no word in common, each names its own
+    same = one_fact(old) and same_subject(sn, so, change=change)
+    return True if same and (newer_value(sn, so, change=change) or restated(sn, so)) else None
+
+
+def _disjoint(new: Subject, old: Subject) -> bool:
+    """Each names a thing (a word before its value) and no word of one is the other's, in any script."""
+    mine = {w for _, w in new.words} | new.glosses
+    theirs = {w for _, w in old.words} | old.glosses
+    if mine & theirs or _shares_a_word(new, old) or _shares_a_word(old, new):
+        return False
+    return bool(_unmatched(new, old, new.head) and _unmatched(old, new, old.head))
+
+
+def named_as_replaced(new: str, sn: Subject, so: Subject) -> bool:
+    """``new`` names a value of ``old`` as the one a change replaced ("from yarn to pnpm", "Jenkins is
+    no longer used", "不再用 X", "X から Y に"), and nothing says they are two things: one source, no two
+    environments or attributes, no subject word on each side the other lacks in one script (a word
+    and its translation are not compared here: the named value is the stronger sign)."""
+    gone = replaced_values(_AGENT.sub("", item_text(new)))
+    if not gone or sn.source != so.source:
+        return False
+    if (sn.env and so.env and sn.env != so.env) or (sn.attrs and so.attrs and not sn.attrs & so.attrs):
+        return False
+    named = {v for g in gone for _, v in _typed_values(g)[0]} | {_lemma(g) for g in gone}
+    held = {v for _, v in so.values} | {w for _, w in so.words}
+    if not named & held:
+        return False
+    only_new = {(s, w) for s, w in _unmatched(sn, so, sn.head) if w not in named}
+    only_old = {(s, w) for s, w in _unmatched(so, sn, so.head) if w not in named}
+    return not {s for s, _ in only_new} & {s for s, _ in only_old}

@@ -157,3 +157,38 @@ def test_tickets_and_edits_are_not_values_of_one_thing(old: str, new: str) -> No
 def test_an_environment_inside_a_host_is_part_of_the_value() -> None:
     old = "The dashboard should talk to the staging API at https://api.staging.tidepool.dev through TIDEPOOL_API_BASE"
     assert supersedes(_bullet("TIDEPOOL_API_BASE is now https://api.stg2.tidepool.dev", 2), _bullet(old, 1))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("会话的超时时间是 10 分钟", "Session timeout is 600s now"),  # the same value in another unit and language
+        ("캐시 TTL 은 5분이에요", "Cache TTL is 300s now"),  # 캐시 / cache: a loanword
+        ("ログの出力先は /var/log/app です", "Logs now go to /srv/log/app"),  # go is the verb, not the subject
+        ("ビルドの担当は高橋さんです", "Builds are handled by Ono from now on"),  # a person as 担当, then by
+        ("The metrics service listens on metrics.x.internal:9100", "metrics サービスのポートは 9200 に変わりました"),
+        ("后端框架用 Flask", "We switched the backend framework from Flask to FastAPI"),  # from A to B
+        ("에러 알림은 PagerDuty 로 받아요", "PagerDuty 는 더 이상 안 써요, 알림은 Opsgenie 로 와요"),
+        ("The upload cap is 10 MB", "アップロードの上限は 25 MB になりました"),
+        ("The image upload limit is 10 MB", "The image upload limit went up to 25 MB"),  # a past verb to a value
+    ],
+)
+def test_a_value_restated_in_another_frame_name_unit_or_language(old: str, new: str) -> None:
+    assert supersedes(_bullet(new, 2), _bullet(old, 1))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("결제 서비스 타임아웃은 5초예요", "The search service timeout is now 2s"),  # 결제 cannot be compared
+        ("フロントエンドのレビュー担当は佐藤さんです", "Backend reviews are now owned by Kimura"),
+        ("Redis 는 cache-1.x.internal:6379 에 있어요", "Postgres 포트를 5433 으로 바꿨어요"),  # another service's port
+        ("订单服务那边的 Redis 现在用 redis-7.x.internal 了", "We bumped worker_count to 16 in config/app.yaml"),
+        ("prod 의 replica 수는 3 이에요", "브로커 포트가 6001 로 변경됐어요"),
+        ("The web app is pinned to React 18.2", "We moved the admin app from React 18.2 to 19.0"),  # another app
+        ("The primary DB is db-1.x.internal", "The replica moved to db-3.x.internal"),
+        ("세션 만료는 30분이에요", "세션 만료는 30분이에요"),  # the same again is a duplicate, not a newer value
+    ],
+)
+def test_a_change_of_another_thing_keeps_both(old: str, new: str) -> None:
+    assert not supersedes(_bullet(new, 2), _bullet(old, 1))
