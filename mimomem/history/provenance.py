@@ -31,6 +31,10 @@ LONG_PARAGRAPH_CHARS = 800
 """A paragraph of a prompt this long (lines or characters) was pasted, not typed."""
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|={3,})\s*$")
+"""A horizontal rule (``---``): a pasted document is often set off between two."""
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 _LOGGY = re.compile(
     r"^\s*(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}|\[?(?:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE|FATAL)\]?[\s:]"
     r"|at [\w$.<>]+\(|File \"[^\"]+\", line \d+|Traceback \(most recent call last\)|\$ \S|[\w.]+(?:Error|Exception):)"
@@ -90,7 +94,19 @@ def _blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
             para.clear()
 
     fence: list[str] | None = None
+    ruled: list[str] | None = None  # lines after a horizontal rule, until the next one
     for line in lines:
+        if ruled is not None:
+            if _RULE_LINE.match(line):
+                out.append((PASTED, ruled))
+                ruled = None
+            else:
+                ruled.append(line)
+            continue
+        if _RULE_LINE.match(line) and fence is None:
+            close()
+            ruled = []
+            continue
         if fence is not None:
             fence.append(line)
             if _FENCE.match(line):
@@ -113,6 +129,9 @@ def _blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
     close()
     if fence is not None:  # an unclosed fence runs to the end: still pasted
         out.append((PASTED, fence))
+    if ruled is not None:  # one rule: what follows is a document when it has two lines or more
+        body = [line for line in ruled if line.strip()]
+        out.append((PASTED if len(body) >= INTRODUCED_LINES else TYPED, ruled))
     return out
 
 
@@ -121,34 +140,68 @@ INTRODUCED_LINES = 2
 """Lines after a lead-in ending with a colon that make them a pasted text, not the user's own."""
 
 
+_PRESENTATIVE = re.compile(
+    r"^(?:here(?:'s| is| are)|below|the following|following|this is)\b|以下|下面|如下|次の|아래|다음은", re.I
+)
+"""A lead-in that presents a text ("here's …", "以下…", "아래…"): deictic words pointing forward."""
+_NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[①-⑳]|[一二三四五六七八九十]+、)\s*\S")
+_BULLET = re.compile(r"^\s*(?:[-*•・]|\d+[.)])\s*")
+DOCUMENT_LINES = 6
+"""Lines after a lead-in that make them a document whatever they look like."""
+
+
+def _brought(lead_in: str, lines: list[str]) -> bool:
+    """Whether the lines a lead-in introduces are a text the user brought rather than their own short
+    list.  By structure, not by what the lead-in names: the lead-in presents a text ("here's …", "以下…")
+    or asks the agent to act on it ("贴一下…"), or the lines are written as a document - many or long
+    lines, a numbered sequence, formal sentences (a capital to a full stop), a memo's plain register
+    (…に書く, …한다).  Short informal lines after a neutral lead-in ("A few conventions here:") are the
+    user's own."""
+    from mimomem.history.sentence import REQUEST, is_written_norm, sentence_type
+
+    body = [line.strip() for line in lines if line.strip()]
+    head = lead_in.strip().rstrip(":：").strip()
+    if _PRESENTATIVE.search(head) or sentence_type(head) == REQUEST:
+        return True
+    if len(body) >= DOCUMENT_LINES or any(len(line) > 120 for line in body):
+        return True
+    if sum(bool(_NUMBERED.match(line)) for line in body) >= 3:
+        return True
+    items = [_BULLET.sub("", line) for line in body]
+    if 2 * sum(is_written_norm(item) for item in items) >= len(items):
+        return True
+    formal = [i for i in items if i.isascii() and i[:1].isupper() and i.endswith(".")]
+    return len(formal) >= 2 and 2 * len(formal) > len(items)
+
+
 def _introduced(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
     """``blocks`` with the lines a lead-in introduces marked pasted: a typed line ending with a colon
     ("here's our team wiki:", "贴一下我们的规范：") followed by :data:`INTRODUCED_LINES` or more lines, in
-    its paragraph or the next, introduces a text the user brought, not one they wrote, whatever the
-    lead-in says.  A lead-in that is itself a standing order ("From now on:", "以后：") keeps its lines
-    the user's own; one line after a colon ("记一下：\nX 是 …") is the user's own statement."""
+    its paragraph or the next, introduces a text the user brought when :func:`_brought` says so.  A
+    lead-in that is itself a standing order ("From now on:", "以后：") keeps its lines the user's own;
+    one line after a colon ("记一下：\nX 是 …") is the user's own statement."""
     from mimomem.history.sentence import strongly_scoped
 
     out: list[tuple[str, list[str]]] = []
-    introduced = False
+    introduced: str | None = None
     for kind, lines in blocks:
         if kind != TYPED:
             out.append((kind, lines))
-            introduced = False
+            introduced = None
             continue
-        if introduced and len(lines) >= INTRODUCED_LINES:
+        if introduced is not None and len(lines) >= INTRODUCED_LINES and _brought(introduced, lines):
             out.append((PASTED, lines))
-            introduced = False
+            introduced = None
             continue
-        introduced = False
+        introduced = None
         for n, line in enumerate(lines):
             if _LEAD_IN.search(line) and not strongly_scoped(line):
                 rest = lines[n + 1 :]
-                if len(rest) >= INTRODUCED_LINES:
+                if len(rest) >= INTRODUCED_LINES and _brought(line, rest):
                     out += [(TYPED, lines[: n + 1]), (PASTED, rest)]
                     break
                 if not rest:
-                    introduced = True
+                    introduced = line
         else:
             out.append((kind, lines))
             continue
@@ -158,6 +211,8 @@ def _introduced(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str
 def _paragraph_kind(lines: list[str]) -> str:
     if all(line.lstrip().startswith(">") for line in lines):
         return PASTED
+    if any(_HEADING.match(line) for line in lines) or sum(bool(_TABLE_ROW.match(line)) for line in lines) >= 2:
+        return PASTED  # a Markdown heading or table: document formatting, not a message
     if len(lines) >= LONG_PARAGRAPH_LINES or sum(len(line) for line in lines) >= LONG_PARAGRAPH_CHARS:
         return PASTED
     if sum(bool(_LOGGY.match(line)) for line in lines) >= 3:

@@ -28,6 +28,15 @@ from __future__ import annotations
 
 import re
 
+from mimomem.history.sentence_frame import (
+    asks_in_clause,
+    describes_behaviour,
+    inceptive,
+    one_off,
+    opinion_or_hedge,
+    polite_request,
+    undecorated,
+)
 from mimomem.history.sentence_ko import (
     KO_CHOICE,
     KO_DEONTIC,
@@ -45,6 +54,11 @@ from mimomem.history.sentence_ko import (
 )
 
 QUESTION, REQUEST, STATEMENT = "question", "request", "statement"
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
 
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 
@@ -68,41 +82,11 @@ _ZH_ASK_FRAME = re.compile(
 _JA_WH = re.compile(
     r"何(?!でも|も)|なに|なん(?:で|の)|どこ|いつ(?!も)|誰(?!でも|も)|だれ|どれ|どの|どう(?!ぞ)|なぜ|いくつ|いくら"
 )
-_EN_AUX = frozenset(
-    [
-        "is",
-        "are",
-        "was",
-        "were",
-        "am",
-        "do",
-        "does",
-        "did",
-        "has",
-        "have",
-        "had",
-        "can",
-        "could",
-        "will",
-        "would",
-        "should",
-        "shall",
-        "may",
-        "might",
-        "isn't",
-        "aren't",
-        "wasn't",
-        "weren't",
-        "doesn't",
-        "didn't",
-        "hasn't",
-        "haven't",
-        "can't",
-        "couldn't",
-        "won't",
-        "wouldn't",
-        "shouldn't",
-    ]
+_EN_AUX = _words(
+    """
+    is are was were am do does did has have had can could will would should shall may might isn't aren't
+    wasn't weren't doesn't didn't hasn't haven't can't couldn't won't wouldn't shouldn't
+    """
 )
 _EN_WH = frozenset(["what", "which", "where", "when", "who", "whom", "whose", "why", "how"])
 _EN_ASK_FRAME = re.compile(
@@ -115,64 +99,17 @@ _EN_POLITE = re.compile(
 )
 
 # --- orders and their anchoring ---
-_EN_ARTICLE = frozenset(
-    {
-        "a",
-        "all",
-        "an",
-        "any",
-        "each",
-        "every",
-        "it",
-        "its",
-        "my",
-        "our",
-        "some",
-        "that",
-        "the",
-        "these",
-        "this",
-        "those",
-        "your",
-    }
-)
+_EN_ARTICLE = _words("a all an any each every it its my our some that the these this those your")
 """Words before a noun (and pronouns): shared by the two sets below."""
 _EN_DETERMINER = _EN_ARTICLE | {"ahead", "and", "back", "me", "out", "over", "them", "up", "us"}
-_EN_NOT_VERB = _EN_ARTICLE | {
-    "after",
-    "as",
-    "at",
-    "because",
-    "before",
-    "by",
-    "during",
-    "for",
-    "from",
-    "he",
-    "her",
-    "here",
-    "his",
-    "i",
-    "if",
-    "in",
-    "no",
-    "not",
-    "on",
-    "once",
-    "one",
-    "she",
-    "since",
-    "their",
-    "there",
-    "they",
-    "three",
-    "to",
-    "two",
-    "we",
-    "when",
-    "with",
-    "you",
-}
+_EN_NOT_VERB = _EN_ARTICLE | _words(
+    """
+    after as at because before by during for from he her here his i if in no not on once one she since
+    their there they three to two we when with you
+    """
+)
+_EN_SUBORDINATOR = _words("when whenever before after if once unless")
+"""A bare verb followed by one of these is an order with its condition ("squash when merging")."""
 _ZH_REQUEST_OPEN = re.compile(
     r"^(?:帮我|帮忙|帮|麻烦你|麻烦|请你|请|给我|把|将|去|试试|试一下|看看|跑一下|来|再|重新|看一?[眼下])"
 )
@@ -257,9 +194,13 @@ def _en_words(text: str) -> list[str]:
 
 def is_question(text: str) -> bool:
     """A question, direct or embedded ("我想知道…", "wondering whether…", "…だっけ"), with or without "?"."""
-    flat = text.strip()
+    flat = undecorated(text)
     if not flat:
         return False
+    if polite_request(flat) and not KO_EMBEDDED.search(flat):
+        return False  # "…してもらえますか", "…해 주시겠어요": asks for an action
+    if asks_in_clause(flat):
+        return True  # "…でしたか、念のため", "…吗 我记不清了", "…, right"
     if _EN_POLITE.match(flat):
         return bool(_EN_ASK_FRAME.match(flat))  # "could you keep …" is a request; "could you check …" asks
     if _QMARK.search(flat):
@@ -287,7 +228,12 @@ def is_question(text: str) -> bool:
 
 def is_imperative(text: str) -> bool:
     """An order in the imperative, polite or not (English verb + object, 把 / 帮我 …, 〜てください)."""
-    flat = text.strip()
+    flat = undecorated(text)
+    if polite_request(flat):
+        return True
+    span = inceptive(flat)
+    if span and flat.casefold().startswith(span.casefold()):  # "Starting today, please tag …"
+        flat = flat[len(span) :].lstrip(" ,，、") or flat
     if hangul(flat) and not _kana(flat):
         return bool(KO_REQUEST_END.search(flat))
     if _kana(flat):
@@ -307,15 +253,17 @@ def is_imperative(text: str) -> bool:
     finite = next((n for n, w in enumerate(words[1:5], 1) if w in _EN_AUX or w in ("need", "needs")), None)
     if finite is not None and not _EN_DETERMINER.intersection(words[1:finite]):
         return False  # verb position: a finite verb after the first words makes them its subject ("Max size is …")
-    if words[1] in _EN_DETERMINER:
+    if words[1] in _EN_DETERMINER or words[1] in _EN_SUBORDINATOR:
         return True
     path_object = re.match(r"^[A-Za-z]+\s+\S*[A-Za-z0-9][./_][A-Za-z]\S*\s+\S", flat)  # "Rename utils.py to …"
     return bool(path_object) and not re.search(r"\b(?:is|are|was|were|has|have)\b", flat)
 
 
 def anchored_now(text: str) -> bool:
-    """The order is about the present task ("for now", "一下", "一旦", "this file"), not a standing one."""
-    if _STRONG_SCOPE.search(text):
+    """The order is about the present task ("for now", "一下", "一旦", "this file"), not a standing one.
+    A start with an open end ("from today on", "今日から", "지금부터") is not: its "now" begins a span."""
+    span = inceptive(text)
+    if _STRONG_SCOPE.search(text) or span:
         return False
     return bool(
         _NOW_EN.search(text)
@@ -332,7 +280,8 @@ def sentence_type(text: str) -> str:
         return QUESTION
     if is_imperative(text) and not is_standing(text):
         return REQUEST
-    if anchored_now(text) and (is_imperative(text) or _ZH_DEONTIC.search(text)) and not _STRONG_SCOPE.search(text):
+    now = anchored_now(text) or one_off(text)
+    if now and (is_imperative(text) or _ZH_DEONTIC.search(text) or is_prohibition(text)) and not strongly_scoped(text):
         return REQUEST
     return STATEMENT
 
@@ -341,9 +290,9 @@ def is_standing(text: str) -> bool:
     """A standing instruction: modality (must / 得 / 必ず / don't / 别) or an order, with a scope beyond
     the present (every / 以后 / 每次 / before …) or a prohibition, and not anchored to now."""
     flat = text.strip()
-    strong = strongly_scoped(flat)
-    if anchored_now(flat) and not strong:
+    if not_standing(flat):
         return False
+    strong = strongly_scoped(flat)
     deontic = bool(
         _EN_DEONTIC.search(flat)
         or _ZH_DEONTIC.search(flat)
@@ -351,11 +300,21 @@ def is_standing(text: str) -> bool:
         or (hangul(flat) and KO_DEONTIC.search(flat))
     )
     prohibition = is_prohibition(flat)
-    order = is_imperative(flat)
+    order = is_imperative(flat) or (bool(inceptive(flat)) and _cjk(flat) and not hangul(flat))
     if not (deontic or prohibition or order):
         return False
     weak = _WEAK_SCOPE.search(flat) or (hangul(flat) and KO_WEAK_SCOPE.search(flat))
     return strong or prohibition or (bool(weak) and (deontic or order))
+
+
+def not_standing(text: str) -> bool:
+    """What no modal word makes a standing rule: an opinion or a guess ("I think we should always …"),
+    a thing's behaviour ("The cleanup job always deletes …"), an order for now or for one instance
+    ("in this PR", "until I've reviewed it") without a scope beyond the present."""
+    flat = text.strip()
+    if opinion_or_hedge(flat) or describes_behaviour(flat):
+        return True
+    return (anchored_now(flat) or one_off(flat)) and not strongly_scoped(flat)
 
 
 def is_choice(text: str) -> bool:
@@ -387,63 +346,19 @@ def is_prohibition(text: str) -> bool:
 def strongly_scoped(text: str) -> bool:
     """A scope beyond the present stated outright (from now on / 以后 / 每次 / 今後) or strong modality."""
     return bool(
-        _STRONG_SCOPE.search(text) or _STRONG_DEONTIC.search(text) or (hangul(text) and KO_STRONG_SCOPE.search(text))
+        _STRONG_SCOPE.search(text)
+        or _STRONG_DEONTIC.search(text)
+        or (hangul(text) and KO_STRONG_SCOPE.search(text))
+        or inceptive(text)
     )
 
 
-_EN_OPEN_END = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "this",
-        "that",
-        "these",
-        "those",
-        "my",
-        "our",
-        "your",
-        "their",
-        "its",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "for",
-        "with",
-        "from",
-        "by",
-        "into",
-        "about",
-        "and",
-        "or",
-        "but",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "am",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "can",
-        "could",
-        "will",
-        "would",
-        "shall",
-        "should",
-        "may",
-        "might",
-        "must",
-        "need",
-        "needs",
-    ]
+_EN_OPEN_END = _words(
+    """
+    a an the this that these those my our your their its of to in on at for with from by into about and
+    or but is are was were be been am has have had do does did can could will would shall should may
+    might must need needs
+    """
 )
 """English closed-class words a clause cannot end on: an article, a preposition, a conjunction, an
 auxiliary or the copula still waits for its object or complement ("credentials.yaml has")."""
@@ -497,4 +412,4 @@ _PLAN = re.compile(
 
 def is_plan_or_guess(text: str) -> bool:
     """A plan or a guess ("I'll look at …", "我觉得 …"): about the speaker's next step, not a fact."""
-    return bool(_PLAN.search(text.strip()))
+    return bool(_PLAN.search(text.strip())) or opinion_or_hedge(text)

@@ -35,9 +35,11 @@ from mimomem.history.sentence import (
     is_prohibition,
     is_standing,
     is_written_norm,
+    not_standing,
     sentence_type,
     strongly_scoped,
 )
+from mimomem.history.sentence_frame import opinion_or_hedge
 from mimomem.history.signals import is_trivial, normalize_command, statements_in
 from mimomem.history.tool_text import quotable_error
 from mimomem.passes.promote_found import FOUND, cause_items, value_items
@@ -54,20 +56,25 @@ MAX_ITEM = 240
 
 _FILLER = re.compile(
     r"^(?:(?:(?:remember|note|nb|fyi|keep in mind|heads[- ]up)(?:\s+that)?"
-    r"|btw|also|oh|and|ok(?:ay)?(?: so)?|so|well|please|pls|hey|hi)\b[\s:,，：.!-]*"
+    r"|btw|also|oh|and|ok(?:ay)?(?: so)?|so|well|please|pls|hey|hi)\b[\s:,，：.!—–-]*"
     r"|(?:记住|记得|注意|另外|还有|对了|顺便说一下|顺便|请|麻烦|好的|嗯|哦|那么|然后)[\s:,，：。!！]*)+",
     re.I,
 )
 _TRAILING_PLEASE = re.compile(r"[,，]?\s*(?:please|thanks|thank you|谢谢)[.!。！]*$", re.I)
-_SENTENCE = re.compile(r"(?<=[。！？!?；;])|(?<=\.)(?=\s)|\n+")
+_SENTENCE = re.compile(r"(?<=[。！？!?；;])|(?<=\.)(?=\s+[^\sa-z0-9])|\n+")
+"""Sentence ends: CJK and English punctuation, line breaks; a full stop ends a sentence only before a
+word that can open one (not "e.g. wren-eu-1", "i.e. never", "approx. 40", "v1. 2")."""
 _QUESTION = re.compile(r"[?？]\s*$|[吗呢么]\s*[。.]?\s*$")
 _REASON = re.compile(r"^(?:because|since|as|the reason|reason:|so that|因为|由于|原因是|原因|理由是|这样|为了)", re.I)
 _REASON_INSIDE = re.compile(r"\b(?:because|since|so that|to avoid|otherwise)\b|因为|由于|为了|以免|否则|原因是", re.I)
 _DISTINCTIVE = re.compile(
     r"`[^`]+`|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{2,}-\d+\b|\b\d{2,5}\b|\bv?\d+\.\d+(?:\.\d+)*\b"
-    r"|[\w.-]+\.(?:com|net|org|io|dev|internal|local|cn|py|ts|js|json|ya?ml|toml|md|sql|sh|go|rs)\b"
+    r"|\b(?=[\w-]*[A-Za-z])[\w-]{2,}(?:\.[\w-]+)*\.[A-Za-z][\w-]{1,}\b|\b(?![A-Za-z]{1,3}/[A-Za-z]{1,3}\b)[\w.-]+/[\w.-]+"
     r"|(?:^|\s)[~.]?/[\w.-]+(?:/[\w.-]+)*|\b[A-Za-z]+(?:[-_][A-Za-z0-9]+)+\b|#\d+\b"
 )
+"""Something only this project has: a code span, an env var, a ticket, a number, a version, a dotted
+name (host, file.ext, package.module: the dot's parts two characters or more, so "e.g." is not one), a
+path, a hyphenated or snake-case identifier, an issue number."""
 _FACT_SHAPE = re.compile(
     r"\b(?:is|are|was|were|lives|runs|uses|use|points|set to|defaults? to|now|instead|moved|changed|switched|"
     r"called|named|means|requires|needs|only|must|goes|starts with|ends with|every|each|has to|have to)\b"
@@ -77,8 +84,8 @@ _FACT_SHAPE = re.compile(
 _CONVENTION = re.compile(r"规则是|格式是|约定是|规范是|\b(?:the )?(?:rule|convention|format) (?:is|here is)\b", re.I)
 """A sentence saying what a project convention is: a fact even without an identifier in it."""
 _REQUEST = re.compile(
-    r"^(?:can you|could you|would you|help me|let me|try|look at|check|show me|tell me|explain|write|implement|"
-    r"add|fix|create|refactor|run|make|update|帮我|帮忙|看看|看一下|试试|能不能|可以帮|写一个|实现|修一下|修复|加一个|跑一下)",
+    r"^(?:(?:can you|could you|would you|help me|let me|try|look at|check|show me|tell me|explain|write|implement|"
+    r"add|fix|create|refactor|run|make|update)\b|帮我|帮忙|看看|看一下|试试|能不能|可以帮|写一个|实现|修一下|修复|加一个|跑一下)",
     re.I,
 )
 
@@ -122,27 +129,25 @@ def said_items(said: Said) -> list[Item]:
     attached = -1
     for i, sentence in enumerate(parts):
         flat = clean_text(sentence)
-        if is_fragment(sentence):  # "credentials.yaml has": a clause without its object keeps nothing
-            continue
+        if is_fragment(sentence) or _INTRODUCES.search(sentence):
+            continue  # "credentials.yaml has", "A few conventions here:": a clause without what it waits for
         typed = sentence_type(flat)
         # a question is never kept, whatever modal word it holds ("提交前要跑什么脚本？" is no rule); a
-        # request-shaped sentence is kept only when it is standing ("Always squash when merging.")
-        if i == attached or len(flat) < 4 or typed == QUESTION or (typed != STATEMENT and not is_standing(flat)):
+        # request-shaped sentence is kept only when it is standing ("Always squash when merging."); an
+        # opinion or a guess is neither a rule, a decision nor a fact
+        if i == attached or len(flat) < 4 or typed == QUESTION or opinion_or_hedge(flat):
             continue
-        stated = statements_in(flat)  # "Remember: X is 5" states a fact, not a rule
-        legacy = stated[0].kind if stated else None
-        standing = is_standing(flat) or legacy == "rule"
-        choice = is_choice(flat) or legacy == "decision"
-        if choice and not (standing and (is_prohibition(flat) or strongly_scoped(flat))):
-            kind: str | None = "decision"
-        else:
-            kind = "rule" if standing else None
-        reason_next = i + 1 < len(parts) and (
-            _REASON.match(parts[i + 1]) or gives_reason(parts[i + 1]) or sentence.endswith((";", "；"))
-        )
-        if kind == "decision" and reason_next and not _REASON_INSIDE.search(sentence):
-            sentence = f"{sentence.rstrip('。.;；')}; {parts[i + 1]}"
+        if typed != STATEMENT and not is_standing(flat):
+            continue
+        kind = _kind_of(flat)
+        following = parts[i + 1] if i + 1 < len(parts) else None
+        if kind == "decision" and following and _reason_follows(sentence, following):
+            sentence = f"{sentence.rstrip('。.;；')}; {following}"
             attached = i + 1
+        elif kind == "rule" and i and _PRONOUN_OBJECT.search(flat) and not _INTRODUCES.search(parts[i - 1]):
+            sentence = f"{clean_text(parts[i - 1])}; {sentence}"  # "X is read from a.yaml. Don't commit it."
+            if out and out[-1].text == clean_text(parts[i - 1]):
+                out.pop()  # the fact is now part of the rule
         section = RULES if kind == "rule" else DECISIONS if kind == "decision" else FACTS if is_fact(flat) else None
         text = clean_text(sentence)
         if section is not None and len(text) >= 4:
@@ -150,19 +155,79 @@ def said_items(said: Said) -> list[Item]:
     return out
 
 
-_LEAD_IN = re.compile(r"^([^:：]{1,24})[:：]\s*(\S.*)$")
+def _kind_of(flat: str) -> str | None:
+    """``"decision"`` for a choice (unless it is a standing ban or strongly scoped order), ``"rule"``
+    for a standing instruction, else None."""
+    stated = statements_in(flat)  # "Remember: X is 5" states a fact, not a rule
+    legacy = stated[0].kind if stated else None
+    standing = is_standing(flat) or (legacy == "rule" and not not_standing(flat))
+    choice = is_choice(flat) or legacy == "decision"
+    if choice and not (standing and (is_prohibition(flat) or strongly_scoped(flat))):
+        return "decision"
+    return "rule" if standing else None
+
+
+_PRONOUN_OBJECT = re.compile(
+    r"^\S+(?:\s+\S+){0,3}\s+(?:it|them|that|this one)(?:\s+(?:in|out|up|down|back|over|away|off|again))?\s*[.!]?$"
+    r"|^.{1,8}(?:它|这个|那个)[。！]?$|^(?:それ|これ|그거|그것|이거)",
+    re.I,
+)
+"""A short order whose object is only a pronoun ("Don't commit it."): it is about the sentence before."""
+_LATIN_NAME = re.compile(
+    r"\b[A-Z][A-Za-z0-9]+(?:[ -][A-Z][A-Za-z0-9]+)*|(?<![A-Za-z])[A-Za-z][A-Za-z0-9]{2,}(?![A-Za-z])"
+)
+
+
+def _reason_follows(decision: str, following: str) -> bool:
+    """Whether ``following`` is the reason of ``decision``: it opens or ends like a reason ("Because …",
+    "…ので。", "…때문이에요"), the decision ends on ";", or it is a plain statement about an alternative
+    the decision does not name ("Settled on uv. Poetry was too slow on CI.") with no value of its own."""
+    if _REASON_INSIDE.search(decision):
+        return False
+    if _REASON.match(following) or gives_reason(following) or decision.endswith((";", "；")):
+        return True
+    if sentence_type(following) != STATEMENT or is_standing(following) or is_choice(following):
+        return False
+    if _DISTINCTIVE.search(following) or (following.isascii() and not following[:1].isupper()):
+        return False
+    names = [n for n in _LATIN_NAME.findall(following) if n.casefold() not in decision.casefold()]
+    return bool(names) and len(following) <= 160
+
+
+_LEAD_IN = re.compile(r"^([^:：—–]{1,24}?)(?:\s*[:：]|\s+[—–-]{1,2}\s)\s*(\S.*)$")
+_INTRODUCES = re.compile(r"(?:[:：]|\s[-–—]+|——)\s*$")
+"""A sentence ending on a colon or a dash introduces what follows; alone it says nothing."""
 
 
 def _after_lead_in(sentence: str) -> str:
-    """The sentence a short order before a colon introduces ("记一下：X 是 <URL>", "Note this down: …",
-    "メモしといて：…", "적어 두세요: …"): the order is about noting it, what follows is what was said."""
+    """The sentence a short lead-in before a colon introduces: an order about noting it ("记一下：X 是
+    <URL>", "メモしといて：…", "적어 두세요: …") or a label without a value ("Quick note: X is …", "ちなみに：…")
+    before a whole clause.  A head that names something ("Staging DB: db-stg-1") is kept with its value."""
     found = _LEAD_IN.match(sentence)
     if not found:
         return sentence
-    head = " ".join(found.group(1).split())
-    if sentence_type(head) == REQUEST and not _DISTINCTIVE.search(head):
-        return found.group(2)
-    return sentence
+    head, rest = " ".join(found.group(1).split()), found.group(2)
+    if _DISTINCTIVE.search(head) or re.search(r"\d", head):
+        return sentence
+    if sentence_type(head) == REQUEST:
+        return rest
+    label = (len(head.split()) <= 3 if head.isascii() else len(head) <= 6) and not (
+        _FACT_SHAPE.search(head) or is_choice(head) or is_standing(head)
+    )
+    return rest if label and _whole_clause(rest) else sentence
+
+
+_PREDICATE_END = re.compile(r"(?:です|ます|でした|ました|だ|だよ|た|る|い|よ|ね|다|요|죠|야)\s*[。.!！]?\s*$")
+
+
+def _whole_clause(text: str) -> bool:
+    """A statement with its own predicate: English with a verb, Japanese / Korean ending on one,
+    Chinese with a copula or verb of state."""
+    if text.isascii():
+        return len(text.split()) >= 3 and bool(_FACT_SHAPE.search(text) or is_standing(text) or is_choice(text))
+    if len(text) < 6:
+        return False
+    return bool(_PREDICATE_END.search(text) or _FACT_SHAPE.search(text) or is_standing(text) or is_choice(text))
 
 
 MAX_PASTED_FACTS = 4

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mimomem.history.provenance import (
     PASTED,
     TYPED,
@@ -54,3 +56,40 @@ def test_lines_a_lead_in_introduces_are_pasted_whatever_the_lead_in_says() -> No
 def test_a_standing_lead_in_or_one_line_after_a_colon_stays_typed() -> None:
     assert {s.kind for s in split_user_text("From now on:\nsquash every merge\nrebase before pushing")} == {TYPED}
     assert {s.kind for s in split_user_text("记一下：\n监控大盘是 https://grafana.example.cn/d/api")} == {TYPED}
+
+
+def test_text_between_horizontal_rules_is_pasted() -> None:
+    text = "Here's the relevant bit\n---\nRestart the worker first.\nNever deploy on Fridays.\n---\ncan you script it"
+    assert [s.kind for s in split_user_text(text)] == [TYPED, PASTED, TYPED]
+    assert typed_text("***\n本番のデプロイは必ず火曜に行う。\nリリースノートは Notion に書く。\n***") == ""
+    assert typed_text("fix it\n---\nthanks") == "fix it\n\nthanks"  # one line after a rule: a sign-off
+
+
+def test_a_markdown_heading_or_table_makes_a_document() -> None:
+    assert typed_text("# Deploy\n1. tag\n2. always run smoke") == ""
+    assert typed_text("| 项 | 规则 |\n|---|---|\n| 分支 | 必须从 develop 拉 |") == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A few conventions here:\n- squash when merging\n- never rebase shared branches",
+        "我们这边的小习惯：\n- 提交前一律跑 make lint\n- 不要在 main 上直接改",
+        "참고로 환경 정보예요:\n- 스테이징: stg.example.com\n- 운영: app.example.com",
+    ],
+)
+def test_the_users_own_short_list_after_a_neutral_lead_in_stays_typed(text: str) -> None:
+    assert {s.kind for s in split_user_text(text)} == {TYPED}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Copying in the onboarding doc section so you have it:\nEvery PR needs a ticket.\nNever deploy after 16:00.",
+        "팀 위키에서 가져온 내용이에요:\n모든 배포는 화요일에 한다.\n핫픽스는 팀장 승인이 필요하다.",
+        "以下是我们组以前的开发约定，你看一下：\n所有接口必须设置超时\n周末不发布",
+        "Some notes:\n" + "\n".join(f"- item {n}" for n in range(6)),
+    ],
+)
+def test_a_document_after_a_lead_in_is_pasted(text: str) -> None:
+    assert [s.kind for s in split_user_text(text)] == [TYPED, PASTED]

@@ -88,3 +88,87 @@ def test_a_pasted_handbook_in_the_register_of_written_norms_keeps_nothing(text: 
     from mimomem.passes.promote_items import pasted_items
 
     assert pasted_items(Said(text, "pasted", "s", 0)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Quick note: the staging bucket is wren-stg.", "the staging bucket is wren-stg"),
+        ("Heads up — the broker moved to port 6001", "the broker moved to port 6001"),
+        ("ちなみに：決済まわりは佐藤さんの担当です。", "決済まわりは佐藤さんの担当です"),
+        ("Staging DB: db-stg-1.internal", "Staging DB: db-stg-1.internal"),  # a key with its value stays whole
+        ("We chose Redis: Memcached kept evicting keys", "We chose Redis: Memcached kept evicting keys"),
+    ],
+)
+def test_a_label_before_a_whole_clause_is_dropped_a_key_is_kept(text: str, kept: str) -> None:
+    assert [t for _, t in _items(text)] == [kept]
+
+
+@pytest.mark.parametrize(
+    "text", ["A few conventions here:", "几个约定：", "Oh and regarding the cache —", "One more thing."]
+)
+def test_a_lead_in_alone_is_never_an_item(text: str) -> None:
+    assert _items(text) == []
+
+
+def test_a_dot_inside_a_value_or_an_abbreviation_does_not_end_the_sentence() -> None:
+    assert _items("Use a regional bucket, e.g. wren-eu-1, for EU customers from now on.") == [
+        ("Rules", "Use a regional bucket, e.g. wren-eu-1, for EU customers from now on")
+    ]
+    assert _items("Fixtures go in tests/data, e.g. tests/data/orders.json.") == [
+        ("Discovered durable knowledge", "Fixtures go in tests/data, e.g. tests/data/orders.json")
+    ]
+    assert _items("The VPN config is at vpn/harbor.ovpn.") == [
+        ("Discovered durable knowledge", "The VPN config is at vpn/harbor.ovpn")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("Settled on uv 0.4.18. Poetry was too slow on CI.", "Poetry was too slow"),
+        ("搜索选了 Meilisearch。Elasticsearch 对这点数据量太重。", "太重"),
+        ("メトリクスは VictoriaMetrics にした。Prometheus だと保持期間が足りない。", "保持期間"),
+        ("메일 발송은 SES 로 갔어요. SendGrid 는 한국 도메인 반송률이 높아서요.", "반송률"),
+        ("We chose Ruff 0.6.9 — black plus isort was two tools for one job.", "isort"),
+    ],
+)
+def test_a_decision_keeps_its_reason_when_the_next_sentence_is_about_the_alternative(text: str, reason: str) -> None:
+    items = _items(text)
+    assert len(items) == 1 and items[0][0] == "Architecture decisions" and reason in items[0][1]
+
+
+def test_a_decision_does_not_swallow_a_fact_with_its_own_value() -> None:
+    assert [s for s, _ in _items("We went with Redis. The API lives at api.wren.io.")] == [
+        "Architecture decisions",
+        "Discovered durable knowledge",
+    ]
+
+
+def test_an_order_whose_object_is_a_pronoun_carries_the_sentence_before() -> None:
+    assert _items("The signing key lives in deploy/keys/prod.pem. Never check it in.") == [
+        ("Rules", "The signing key lives in deploy/keys/prod.pem; Never check it in")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The cleanup job always deletes files older than 7 days.",
+        "このバッチは毎回 tmp/ 以下を全部消してから走るようになってる。",
+    ],
+)
+def test_what_code_does_is_a_fact_never_a_rule(text: str) -> None:
+    assert [s for s, _ in _items(text)] == ["Discovered durable knowledge"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I think we should go with Redis.", "Honestly the ORM layer is overkill.", "我个人觉得 GraphQL 在这里有点多余"],
+)
+def test_an_opinion_keeps_nothing(text: str) -> None:
+    assert _items(text) == []
+
+
+def test_a_word_that_starts_like_a_request_verb_is_not_one() -> None:
+    assert _items("Fixtures live in tests/fixtures/base.json.") != []  # "Fix…" is no "fix"
