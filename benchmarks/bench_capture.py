@@ -54,7 +54,7 @@ ACCEPTS = {
 }
 """Expected kind -> the sections a bullet of it may sit in."""
 KEPT = {"rule", "decision", "fact"}
-STRICT_NEGATIVE = {"not-question", "not-request", "not-fragment", "not-opinion"}
+STRICT_NEGATIVE = {"not-question", "not-request", "not-fragment", "not-opinion", "not-narration"}
 POSITIVE = {"rule", "decision", "fact", "found", "failure", "workflow", "superseded", "kept-both"}
 """Cases whose every bullet counts for precision.  A question or a request counts too (any bullet of
 it is a false positive unless expected); the other cases of what must not be kept (pasted text, an

@@ -105,7 +105,8 @@ _EN_DETERMINER = _EN_ARTICLE | {"ahead", "and", "back", "me", "out", "over", "th
 _EN_NOT_VERB = _EN_ARTICLE | _words(
     """
     after as at because before by during for from he her here his i if in no not on once one she since
-    their there they three to two we when with you
+    their there they three to two we when with you i'm i've i'd i'll we're we've we'd we'll it's that's
+    there's they're you're he's she's
     """
 )
 _EN_SUBORDINATOR = _words("when whenever before after if once unless")
@@ -404,12 +405,15 @@ def is_written_norm(text: str) -> bool:
 _PLAN = re.compile(
     r"^(?:i'?ll|i will|i'?m going to|i am going to|let me|let'?s|we'?ll need|we need to|we should|i think|"
     r"maybe|perhaps|probably|i guess|i want to|i'?d like to|trying to|i tried|we tried)\b"
-    r"|^(?:我来|我先|我们先|我想|我要|我打算|打算|准备|要不|也许|可能|好像|感觉|我觉得|试了)"
+    r"|^(?:i'?m|i am)\s+(?:just\s+|still\s+|now\s+)?\w+ing\b"
+    r"|^(?:this is|here is|here'?s|here are|these are)\s+(?:the|my|a|an|what)\b"
+    r"|^(?:我来|我先|我们先|我想|我要|我打算|打算|准备|要不|也许|可能|好像|感觉|我觉得|试了|我正在|我在(?:看|查|跑|试|改))"
     r"|^(?:たぶん|多分|と思う)",
     re.I,
 )
 
 
 def is_plan_or_guess(text: str) -> bool:
-    """A plan or a guess ("I'll look at …", "我觉得 …"): about the speaker's next step, not a fact."""
+    """A plan or a guess ("I'll look at …", "我觉得 …"), the speaker's activity in progress ("I'm looking at
+    …", "我正在查 …") or material shown ("Here is the error …"): about the speaker, not a fact."""
     return bool(_PLAN.search(text.strip())) or opinion_or_hedge(text)

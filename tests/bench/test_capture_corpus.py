@@ -26,7 +26,7 @@ KINDS = {
 }
 LATER_KINDS = {"not-fragment", "not-flaky"}
 """Kinds added with the second held-out split (the first held-out predates them)."""
-THIRD_KINDS = {"not-opinion"}
+THIRD_KINDS = {"not-opinion", "not-narration"}
 """Kinds added with split C (dev and split C hold them)."""
 
 

@@ -172,3 +172,17 @@ def test_an_opinion_keeps_nothing(text: str) -> None:
 
 def test_a_word_that_starts_like_a_request_verb_is_not_one() -> None:
     assert _items("Fixtures live in tests/fixtures/base.json.") != []  # "Fix…" is no "fix"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm digging through worker.py right now.", "Here is the stack trace from api-7", "我正在看 scheduler.py 的逻辑"],
+)
+def test_the_speakers_activity_or_material_shown_is_no_fact(text: str) -> None:
+    assert _items(text) == []
+
+
+def test_a_contraction_opens_a_statement_not_an_order() -> None:
+    assert _items("I'm the maintainer of billing-api.") == [
+        ("Discovered durable knowledge", "I'm the maintainer of billing-api")
+    ]
