@@ -216,7 +216,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--split",
         default="dev",
-        choices=("dev", "heldout", "heldout2", "supersede-dev", "supersede-split", "split-c", "supersede-split-2"),
+        choices=(
+            "dev",
+            "heldout",
+            "heldout2",
+            "supersede-dev",
+            "supersede-split",
+            "split-c",
+            "supersede-split-2",
+            "found-dev",
+            "found-split",
+        ),
     )
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
     parser.add_argument(

@@ -32,6 +32,8 @@ SPLITS = {
     "supersede-split": HERE / "supersede-split.yaml",
     "split-c": HERE / "split-c.yaml",
     "supersede-split-2": HERE / "supersede-split-2.yaml",
+    "found-dev": HERE / "found-dev.yaml",
+    "found-split": HERE / "found-split.yaml",
 }
 QUESTION_KIND = {
     "rule": "instruction",
