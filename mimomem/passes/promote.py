@@ -42,7 +42,7 @@ from mimomem.history.transcript import message_of, parts
 from mimomem.passes.base import read_text, save_undo
 from mimomem.passes.dream import Candidate, plan_memory, spill_text, spill_topics
 from mimomem.passes.memory_doc import INDEX_LINE, MemoryDoc, bullet_items, duplicate_of, item_text
-from mimomem.passes.promote_found import FOUND
+from mimomem.passes.promote_found import FOUND, found_supersedes
 from mimomem.passes.promote_items import DECISIONS, FACTS, FAILURES, RULES, Item, clean_text, items_of
 from mimomem.passes.promote_state import (
     Marker,
@@ -100,12 +100,13 @@ def plan(
             continue
         present = [i for _, i in doc.all_items()] + [c.item for c in accepted]
         keyed = KEYED if item.section in KEYED else (FOUND,) if item.section == FOUND and item.kind == "tool" else ()
-        older = {old for h, old in doc.all_items() if h in keyed and supersedes(line, old)}
+        older = {old for h, old in doc.all_items() if h in keyed and _supersedes(h, line, old)}
         if not older and duplicate_of(line, present + [i for i in spilled if not INDEX_LINE.match(i)]) is not None:
             continue  # the same again (a newer value of a near-identical line is not a duplicate)
         if keyed:
             for heading, old in doc.all_items():
-                rest = without_clauses(line, old) if heading in keyed and old not in older else None
+                mine = heading == FOUND and found_supersedes(line, old) is not None  # decided by source and key
+                rest = without_clauses(line, old) if heading in keyed and old not in older and not mine else None
                 if heading in keyed and old in older:
                     doc.remove(heading, [old])
                 elif rest is not None:  # a newer value of one clause: the rest of the old item stays
@@ -113,11 +114,18 @@ def plan(
                 else:
                     continue
                 history.append(_history_line(old, line, iso_day(item.time) if item.time else today))
-            for c in [c for c in accepted if c.section in keyed and supersedes(line, c.item)]:
+            for c in [c for c in accepted if c.section in keyed and _supersedes(c.section, line, c.item)]:
                 accepted.remove(c)
                 history.append(_history_line(c.item, line, iso_day(item.time) if item.time else today))
         accepted.append(Candidate(item.section, line, clip(item.text, 80)))
     return plan_memory(doc.render(), accepted, spill_files, today=today), history
+
+
+def _supersedes(heading: str, new: str, old: str) -> bool:
+    """Whether ``new`` retires ``old`` (of section ``heading``): a value a tool revealed by its source
+    and key (:func:`~mimomem.passes.promote_found.found_supersedes`), anything else by its wording."""
+    by_source = found_supersedes(new, old) if heading == FOUND else None
+    return supersedes(new, old) if by_source is None else by_source
 
 
 def superseded_texts(history: str | None) -> tuple[str, ...]:

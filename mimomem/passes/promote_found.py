@@ -3,14 +3,16 @@
 Two kinds of item, each with its provenance, in a section of their own (:data:`FOUND`), never a
 rule or an instruction:
 
-- **a value a tool revealed** (provenance ``tool``): a line of a tool's output - a file the agent
-  read (cited ``path:line``) or a command's output (cited by the command) - that the user asked
-  about or the agent then used.  "Asked about": the user's turn was a question or a request to
-  look (:mod:`mimomem.history.sentence`), and the line shares a distinctive term with that turn or
-  with the model's answer to it.  "Used": the line's value reappears in a later edit or command.
-  Only short lines of data are quoted: never one that reads as an order (any grammar
-  :mod:`~mimomem.history.sentence` reads, or :func:`~mimomem.history.provenance.reads_as_instruction`).
-  Observed again with another value, the newer item supersedes the older (same file and key).
+- **a value a tool revealed** (provenance ``tool``): a record of a tool's output - a line with its
+  key by the output's own syntax (:mod:`mimomem.history.tool_values`: YAML, JSON, TOML, ini, ``.env``,
+  ``grep -n``, ``tool 1.2.3``, a bare value), cited ``path:line`` for a file read or by the command -
+  that the agent used or the user asked about.  The strongest link is the model's answer repeating
+  the value (in any language around it: "8 个。", "45 秒です", "Go 1.22.5"); then the user's question
+  naming the key's words ("how many workers" for ``worker_count``); then the value reappearing in a
+  later edit or command.  Only data is quoted: a short value, never prose or an order written into a
+  file to be promoted (:attr:`~mimomem.history.tool_values.Record.data`).  Observed again with another
+  value, the newer item retires the older: the same file (or command) and key
+  (:func:`found_supersedes`).
 - **a cause and fix the model stated** (provenance ``model``): after a failed call (or a problem the
   user reported), the model's sentences that explain it and share a term with what then fixed it,
   kept with the failure and the fix.
@@ -24,9 +26,9 @@ import re
 from collections.abc import Iterable
 
 from mimomem.history.episode import Call, Episode, Fix, Said, clip
-from mimomem.history.provenance import reads_as_instruction
 from mimomem.history.sentence import QUESTION, REASON, STATEMENT, is_choice, is_imperative, is_standing, sentence_type
 from mimomem.history.tool_text import quotable_error
+from mimomem.history.tool_values import Record, pair, records
 
 FOUND = "Found by the agent"
 MAX_LINE = 120
@@ -35,7 +37,7 @@ MAX_VALUES = 3
 """Lines quoted from one tool result at most."""
 DIAGNOSIS = 180
 """Characters of the model's explanation kept at most."""
-MAX_FOUND = 6
+MAX_FOUND = 8
 """Values kept from one session at most."""
 
 _READ_LINE = re.compile(r"^\s*(\d+)[\t→](.*)$")
@@ -107,6 +109,13 @@ _STOP = frozenset(
 _LOOK = re.compile(
     r"^(?:帮我?|麻烦|再|重新)?(?:看|查|找|确认|瞧)|見て|調べ|確認|^(?:check|look|find|show|tell)\b", re.I
 )
+_ATOM = re.compile(r"[A-Za-z0-9][\w.:/@+%-]*[A-Za-z0-9]|[A-Za-z0-9]", re.A)
+_ITEM = re.compile(
+    r"^(?:(?P<path>\S+?):(?P<line>\d+): `(?P<shown>.*)` \((?:read by the agent|`.*` printed it)\)"
+    r"|`(?P<command>.+?)` printed `(?P<shown2>.*)`)$"
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_GREP = re.compile(r"(?:^|[|;&]\s*)(?:\S+/)?(?:grep|egrep|fgrep|rg|ag|ack|git\s+grep)\b")
 _SENTENCE = re.compile(r"(?<=[。！？!?])|(?<=[.;])\s+(?=\S)|\n+")
 
 
@@ -125,34 +134,75 @@ def _strong(token: str) -> bool:
     return (len(token) >= 2 and any(c.isdigit() for c in token)) or any(c in token for c in "._/-:@")
 
 
-def _data_line(line: str) -> bool:
-    """A short line of data, not prose that could read as an order."""
-    flat = " ".join(line.split())
-    if not flat or len(flat) > MAX_LINE or flat.startswith("#"):
-        return False
-    return not (reads_as_instruction(flat) or is_standing(flat) or is_imperative(flat))
-
-
-def _raw_lines(call: Call) -> list[tuple[str, str]]:
-    """(citation, line) of a call's ok output: ``path:N`` for a read file, the command otherwise."""
+def _records(call: Call) -> list[Record]:
+    """The data records of a call's ok output (:mod:`~mimomem.history.tool_values`)."""
     if call.status != "ok" or not call.output:
         return []
-    out = []
-    for n, raw in enumerate(call.output.splitlines(), 1):
-        if call.reads:
-            found = _READ_LINE.match(raw)
-            number, text = (found.group(1), found.group(2)) if found else (str(n), raw)
-            out.append((f"{call.reads[0]}:{number}", text.strip()))
-        elif call.command is not None:
-            out.append((f"`{clip(call.command, 60)}`", raw.strip()))
-    return [(cite, text) for cite, text in out if text]
-
-
-def _value_item(cite: str, lines: list[str], call: Call) -> str:
-    shown = "; ".join(f"`{clip(line, MAX_LINE)}`" for line in lines)
     if call.reads:
-        return f"{cite}: {shown} (read by the agent)"
-    return f"{cite} printed {shown}"
+        return [r for r in records(call.output, path=call.reads[0]) if r.data]
+    if call.command is None:
+        return []
+    return [r for r in records(call.output, grep=bool(_GREP.search(call.command))) if r.data]
+
+
+def _value_item(record: Record, call: Call) -> str:
+    shown = f"`{clip(record.shown, MAX_LINE)}`"
+    command = f"`{clip(call.command or call.summary, 60)}`"
+    if call.reads:
+        return f"{record.cite}: {shown} (read by the agent)"
+    if record.cite:
+        return f"{record.cite}: {shown} ({command} printed it)"
+    return f"{command} printed {shown}"
+
+
+def _atoms(text: str) -> set[str]:
+    """What a text could quote back of a value: its numbers, identifiers, versions, paths, words."""
+    return {a.casefold() for a in _ATOM.findall(text)}
+
+
+def _quotes(atoms: set[str], value: str) -> bool:
+    """Whether ``atoms`` (of the model's answer) repeat ``value``: the whole value, a piece of it that
+    names one thing on its own (a number, a version, a host, a path) standing apart inside it, or the
+    value standing apart inside one of them (``go1.22.5`` repeats ``1.22.5``)."""
+    folded = value.casefold().strip("`'\"")
+    if folded in atoms:
+        return True
+    pairs = [(atom, folded) for atom in atoms if _strong(atom) or atom.isdigit()]
+    pairs += [(folded, atom) for atom in atoms if _strong(folded)]
+    return any(_apart(part, whole) for part, whole in pairs)
+
+
+def _apart(part: str, whole: str) -> bool:
+    """Whether ``part`` stands inside ``whole`` as a token of its own (not 8 in 8080)."""
+    for found in re.finditer(re.escape(part), whole) if part else ():
+        left = whole[found.start() - 1] if found.start() else " "
+        right = whole[found.end()] if found.end() < len(whole) else " "
+        if not (_joins(part[0], left) or _joins(part[-1], right)):
+            return True
+    return False
+
+
+def _joins(edge: str, beside: str) -> bool:
+    """Whether ``beside`` continues the token whose edge is ``edge`` (8 in 8080, a word in a longer word)."""
+    if edge.isdigit():
+        return beside.isdigit() or beside == "."
+    return edge.isalpha() and beside.isalnum()
+
+
+def _key_words(key: str | None) -> set[str]:
+    """The words of a key's name: ``maxReplicas`` -> max, replicas; ``worker_count`` -> worker, count."""
+    if not key:
+        return set()
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", key.rsplit(".", 1)[-1])
+    return {_stem(w) for w in re.split(r"[\W_]+", spaced.casefold()) if len(w) > 2}
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _asked_words(text: str) -> set[str]:
+    return {_stem(w) for w in re.findall(r"[a-z][a-z0-9]+", text.casefold()) if w not in _STOP and len(w) > 2}
 
 
 def _spans(episode: Episode) -> Iterable[tuple[Said | None, list[Call], list[Said]]]:
@@ -185,7 +235,9 @@ def reports_problem(text: str) -> bool:
 
 
 def value_items(episode: Episode) -> list[tuple[Call, str]]:
-    """(call, item text) of values a tool revealed that the user asked about or the agent used."""
+    """(call, item text) of values a tool revealed that the user asked about or the agent used: each a
+    data record of the output (:func:`_records`) whose value the model's answer then repeats, or whose
+    key the user's question names, or whose value a later edit or command holds."""
     out: list[tuple[Call, str]] = []
     last_use: dict[str, int] = {}  # a distinctive term -> the last call whose edit or command holds it
     for n, c in enumerate(episode.calls):
@@ -193,25 +245,63 @@ def value_items(episode: Episode) -> list[tuple[Call, str]]:
             if len(token) >= 6 and _strong(token):
                 last_use[token] = n
     index = {id(c): n for n, c in enumerate(episode.calls)}
-    for said, calls, model in _spans(episode):
-        wanted = _tokens(said.text) | _tokens(" ".join(m.text for m in model)) if _asks(said) and said else set()
+    spans = list(_spans(episode))
+    for k, (said, calls, model) in enumerate(spans):
+        follow = spans[k + 1] if k + 1 < len(spans) and not spans[k + 1][1] else (None, [], [])
+        question = " ".join(s.text for s in (said, follow[0]) if s is not None and _asks(s))
         first_change = next((n for n, c in enumerate(calls) if c.files), len(calls))
         for n_call, call in enumerate(calls):
             at = index[id(call)]
-            looked_up = bool(wanted) and n_call < first_change  # what the agent looked up comes before it edits
-            chosen = []
-            for cite, text in _raw_lines(call):
-                terms = _tokens(text)
-                asked = looked_up and (any(_strong(t) for t in terms & wanted) or len(terms & wanted) >= 2)
+            said_after = " ".join(m.text for m in [*model, *follow[2]] if m.at > at)
+            answer = _atoms(said_after)
+            asked = _asked_words(question) if n_call < first_change else set()
+            wanted = _tokens(question) if asked else set()
+            scored = []
+            for record in _records(call):
+                terms = _tokens(record.text)
+                quoted = _quotes(answer, record.value) or (
+                    _CJK.search(record.value) is not None and record.value in said_after
+                )
+                score = 4 * quoted + len(_key_words(record.key) & asked)
+                score += any(_strong(t) for t in terms & wanted)
                 used = any(last_use.get(t, -1) > at for t in terms)
-                if (asked or used) and _data_line(text):
-                    chosen.append((cite, text))
-                if len(chosen) >= MAX_VALUES:
-                    break
-            if chosen:
-                cite = chosen[0][0] if call.reads else f"`{clip(call.command or call.summary, 60)}`"
-                out.append((call, _value_item(cite, [t for _, t in chosen], call)))
+                if score or used:
+                    scored.append((score + 8 * used, record))
+            best = max((s for s, _ in scored), default=0)
+            chosen = [r for s, r in scored if s == best or s >= 8][:MAX_VALUES]
+            out += [(call, _value_item(r, call)) for r in chosen]
     return out[-MAX_FOUND:]
+
+
+def found_supersedes(new: str, old: str) -> bool | None:
+    """Whether the tool-revealed value ``new`` retires ``old``: the same file (or command) and the same
+    key with another value; lines without a key only when read at the same line of the same file, or
+    printed by the same command in another session.  None when either is not an item
+    :func:`value_items` writes (the general rules of ``passes/supersede`` decide then)."""
+    a, b = _source_key_value(new), _source_key_value(old)
+    if a is None or b is None:
+        return None
+    if a[1] is None and b[1] is None and _session(new) == _session(old):
+        return False  # two lines of one output, not one value seen twice
+    return a[:2] == b[:2] and a[2] != b[2]
+
+
+def _session(item: str) -> str:
+    found = re.search(r"\bs:([\w-]+)\)\s*$", item)
+    return found.group(1) if found else ""
+
+
+def _source_key_value(item: str) -> tuple[str, str | None, str] | None:
+    """(source, key, value) of a value item's text (bullet, provenance and all), None for another item."""
+    body = re.sub(r"\s*\((?:tool|model|user)[^()]*\)\s*$", "", item.strip().removeprefix("- "))
+    found = _ITEM.match(body)
+    if found is None:
+        return None
+    source = found.group("path") or found.group("command")
+    key, value = pair(found.group("shown") or found.group("shown2"))
+    if key is None and found.group("path"):
+        key = f"line {found.group('line')}"  # a line of a file without a key: known by where it stands
+    return re.sub(r"\s+", " ", source), key.rsplit(".", 1)[-1] if key else None, value
 
 
 def _explaining(model: list[Said], fix_terms: set[str], error_terms: set[str]) -> list[str]:
