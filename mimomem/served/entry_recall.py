@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
 from mimomem.served.entries import Entry, template_terms
 from mimomem.served.entry_index import Cached, EntryIndex, indices
-from mimomem.text.stopwords import is_stop, stem
+from mimomem.text.stopwords import is_stop, negated_auxiliary, stem
 
 if TYPE_CHECKING:  # a served prompt imports this module: no typing at run time
     from mimomem.text.xlang import Lookup
@@ -118,7 +118,7 @@ def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Loo
     kept: list[str] = []
     for position, tok in enumerate(tokenize(prompt)):
         text = tok.text
-        if is_stop(text) or _negated_auxiliary(prompt, tok.end):
+        if is_stop(text) or negated_auxiliary(prompt, tok.end):
             continue
         kept.append(text)
         text = stem(text)
@@ -130,12 +130,6 @@ def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Loo
     if out:
         out += _expansions(prompt, kept, {t.tokens for t in out}, lookup)
     return out
-
-
-def _negated_auxiliary(prompt: str, end: int) -> bool:
-    """Whether the word ending at ``end`` carries an English negative contraction (isn't, don't, won't):
-    such a word is always an auxiliary or a modal, grammar and not a subject."""
-    return prompt[end : end + 2] in ("'t", "\u2019t") and not prompt[end + 2 : end + 3].isalnum()
 
 
 def _expansions(

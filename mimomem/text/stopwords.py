@@ -52,6 +52,12 @@ def is_stop(term: str) -> bool:
     return len(term) == 1 and (term in STOP_CHARS or term in QUERY_STOPWORDS)
 
 
+def negated_auxiliary(text: str, end: int) -> bool:
+    """Whether the word of ``text`` ending at ``end`` carries an English negative contraction (isn't,
+    don't, won't): such a word is always an auxiliary or a modal, grammar and not a subject."""
+    return text[end : end + 2] in ("'t", "\u2019t") and not text[end + 2 : end + 3].isalnum()
+
+
 def stem(token: str) -> str:
     """A light English suffix fold (``titles`` -> ``title``, ``fixed`` -> ``fix``); other tokens unchanged."""
     if not (token.isascii() and token.isalpha()) or len(token) < 5:
