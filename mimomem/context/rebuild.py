@@ -19,10 +19,7 @@ from pathlib import Path
 from mimomem.common.nofollow import open_regular_nofollow
 from mimomem.context.compact import compact_memory, drop_repeats
 from mimomem.served.fitting import Block
-from mimomem.served.session import CAPS as CAPS  # moved to the lean half; names kept here
-from mimomem.served.session import allocate as allocate
 from mimomem.served.session import fit_blocks
-from mimomem.served.session import nest_headings as nest_headings
 from mimomem.tree.boilerplate import content_only
 from mimomem.tree.templates import parse_notes
 from mimomem.tree.where import Where

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mimomem.context.assemble import prompt_context, session_context
-from mimomem.context.rebuild import allocate
 from mimomem.served.budgeted import read_budgeted, read_section_aware
 from mimomem.served.estimate import estimate_tokens
 from mimomem.served.instructions import memory_instructions, recall_reminder
@@ -36,13 +35,6 @@ def test_budgeted_reads_never_exceed_the_budget(text: str, budget: int) -> None:
         cut = reader(text, budget, source="f")
         assert cut.tokens <= max(budget, 0) or cut.text == ""
         assert estimate_tokens(cut.text) == cut.tokens
-
-
-def test_allocate_gives_small_blocks_all_and_never_overspends() -> None:
-    shares = allocate({"tasks": 10, "checkpoint": 5000, "notes": 5000, "keys": 40}, 2000)
-    assert shares["tasks"] == 10 and shares["keys"] == 40
-    assert sum(shares.values()) <= 2000
-    assert shares["checkpoint"] > shares["notes"]  # MiMo's caps weigh the checkpoint higher
 
 
 def test_notes_only_session_is_not_empty(tree: MemoryTree, repo: Path) -> None:

@@ -8,18 +8,9 @@ from pathlib import Path
 import pytest
 
 from mimomem.context import rebuild
-from mimomem.context.rebuild import CAPS, allocate, nest_headings, read_memory_file, rebuild_blocks, tasks_ledger
+from mimomem.context.rebuild import read_memory_file, rebuild_blocks, tasks_ledger
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import locate
-
-
-def test_big_blocks_share_the_budget_by_their_caps_and_small_ones_get_all_they_need() -> None:
-    shares = allocate({"checkpoint": 100_000, "notes": 100_000, "tasks": 40}, 3_000)
-    assert shares["tasks"] == 40
-    assert sum(shares.values()) <= 3_000
-    ratio = shares["checkpoint"] / shares["notes"]
-    assert ratio == pytest.approx(CAPS["checkpoint"] / CAPS["notes"], rel=0.01)
-    assert allocate({"project": 10}, 0) == {"project": 0}
 
 
 def test_recent_input_is_newest_first_and_the_oldest_is_what_a_cut_drops(tree: MemoryTree, repo: Path) -> None:
@@ -70,11 +61,6 @@ def test_tasks_ledger_shows_each_journal_status(tmp_path: Path) -> None:
         "- T4 open (progress: tasks/T4/progress.md)",
     ]
     assert tasks_ledger(tmp_path / "none") == ""
-
-
-def test_nested_headings_make_one_outline() -> None:
-    text = "# Project memory\n\n## Rules\n- a\n### Detail\n#hashtag stays\n"
-    assert nest_headings(text) == "### Rules\n- a\n#### Detail\n#hashtag stays\n"
 
 
 def test_the_keys_index_lists_other_files_but_never_stands_alone(tree: MemoryTree, repo: Path) -> None:

@@ -1,0 +1,28 @@
+"""The session answer's budget (a share per rebuild block, by its cap) and its outline of headings."""
+
+from __future__ import annotations
+
+import pytest
+
+from mimomem.served.session import CAPS, allocate, nest_headings
+
+
+def test_big_blocks_share_the_budget_by_their_caps_and_small_ones_get_all_they_need() -> None:
+    shares = allocate({"checkpoint": 100_000, "notes": 100_000, "tasks": 40}, 3_000)
+    assert shares["tasks"] == 40
+    assert sum(shares.values()) <= 3_000
+    ratio = shares["checkpoint"] / shares["notes"]
+    assert ratio == pytest.approx(CAPS["checkpoint"] / CAPS["notes"], rel=0.01)
+    assert allocate({"project": 10}, 0) == {"project": 0}
+
+
+def test_allocate_gives_small_blocks_all_and_never_overspends() -> None:
+    shares = allocate({"tasks": 10, "checkpoint": 5000, "notes": 5000, "keys": 40}, 2000)
+    assert shares["tasks"] == 10 and shares["keys"] == 40
+    assert sum(shares.values()) <= 2000
+    assert shares["checkpoint"] > shares["notes"]  # MiMo's caps weigh the checkpoint higher
+
+
+def test_nested_headings_make_one_outline() -> None:
+    text = "# Project memory\n\n## Rules\n- a\n### Detail\n#hashtag stays\n"
+    assert nest_headings(text) == "### Rules\n- a\n#### Detail\n#hashtag stays\n"
