@@ -42,6 +42,7 @@ NAMED_SETS = {
     "adversarial": ADVERSARIAL / "dev.jsonl",
     "adversarial-heldout": ADVERSARIAL / "heldout.jsonl",
     "adversarial-heldout-2": ADVERSARIAL / "heldout-2.jsonl",
+    "adversarial-dev-3": ADVERSARIAL / "dev-3.jsonl",
     "adversarial-heldout-3": ADVERSARIAL / "heldout-3.jsonl",
     "adversarial-heldout-3b": ADVERSARIAL / "heldout-3b.jsonl",
 }

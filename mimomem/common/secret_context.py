@@ -93,8 +93,26 @@ _CODE_VALUE = lazy(
 )
 
 
-def _generic_value_is_secret(name: str, value: str) -> bool:
-    if is_placeholder(value) or _CODE_VALUE.search(value) or _NOT_A_VALUE_NAME.search(name.strip("-")):
+def _code(value: str, name: str) -> bool:
+    """Code, not a value: a call, an index, a template, an attribute path.  Behind a password's name a
+    square or curly bracket that opens nothing it closes is one of the password's characters
+    (``ux1n[bbvs:4z``); a parenthesis never is (``getpass(prompt``, cut at its comma, is a call)."""
+    if not _CODE_VALUE.search(value):
+        return False
+    if re.match(r"[A-Za-z_.]+[\[{<]", value) or value[-1] in "[{<":
+        return True  # an index or a type after a name of letters: headers[, Dict[str, Union[bytes
+    if (
+        not PASSWORD_NAME.search(name)
+        or any(c in value for c in "()")
+        or _CODE_VALUE.search(re.sub(r"[\[\]{}<>]", "", value))
+    ):
+        return True
+    return any(value.count(a) and value.count(a) == value.count(b) for a, b in ("[]", "{}", "<>"))
+
+
+def generic_value_is_secret(name: str, value: str) -> bool:
+    """Would ``value`` be a secret assigned to ``name`` (``api_secret = …``, ``<Password>…``)?"""
+    if is_placeholder(value) or _code(value, name) or _NOT_A_VALUE_NAME.search(name.strip("-")):
         return False
     if value.endswith(":") or value.startswith(":"):
         return False  # a nested mapping's key ("passwords:\n  min_length: 12"), a scope (strlen_pass::f)
@@ -135,7 +153,7 @@ def assignments(text: str) -> Iterator[Span]:
     offset = text.rfind("\n", 0, hint.start()) + 1
     for m in _ASSIGN.finditer(text[offset:] if offset else text):
         name = m.group("name")
-        if _generic_value_is_secret(name, m.group("value")):
+        if generic_value_is_secret(name, m.group("value")):
             kind = "password-assignment" if PASSWORD_NAME.search(name) else "secret-assignment"
             yield kind, offset + m.start("value"), offset + m.end("value")
 
@@ -163,8 +181,8 @@ _CLI_PATTERNS = [
     lazy(
         r"(?<![^\s;&|(`$])(?:curl|wget|http|https|xh)(?=\s)"
         + _CMD_TAIL
-        + r"\s(?:-u|--user)(?:[ \t]+|=)?(?P<q>['\"]?)[^\s:'\"]+:"
-        r"(?P<value>[^\s'\"@]+)"
+        + r"\s(?:-u|--user)(?:[ \t]+|=)?(?P<q>['\"]?)[^\s:'\"]*:"
+        r"(?P<value>[^\s'\"]+)"
     ),
 ]
 

@@ -21,8 +21,10 @@ from collections.abc import Iterator, Mapping
 
 from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
 from mimomem.common.secret_commands import OPTION_RULES
+from mimomem.common.secret_connect import CONNECT_RULES
 from mimomem.common.secret_context import CONTEXT_RULES
 from mimomem.common.secret_labels import LABEL_RULES
+from mimomem.common.secret_markup import MARKUP_RULES
 from mimomem.common.secret_needles import NeedleFinder, needle_text
 from mimomem.common.secret_phrases import PHRASE_RULES
 from mimomem.common.secret_records import RECORD_RULES
@@ -110,7 +112,7 @@ def _iter_raw(text: str) -> Iterator[tuple[str, int, int]]:
             value = m.group(group)
             if check is None or check(value):
                 yield kind, m.start(group), m.end(group)
-    for rule in RECORD_RULES + CONTEXT_RULES + PHRASE_RULES + LABEL_RULES + OPTION_RULES:
+    for rule in RECORD_RULES + CONTEXT_RULES + MARKUP_RULES + CONNECT_RULES + PHRASE_RULES + LABEL_RULES + OPTION_RULES:
         yield from rule(text)
 
 

@@ -161,3 +161,10 @@ def test_adversarial_dev_set() -> None:
     """corpora/secrets-adversarial/dev.jsonl (108 secrets, 108 look-alikes), tuned on.
     Before (main at ee64661): 71 missed, 82 with a value stored, 2 look-alikes redacted."""
     assert _counts("dev.jsonl") == (0, 0, 0)
+
+
+def test_adversarial_dev_set_round_three() -> None:
+    """corpora/secrets-adversarial/dev-3.jsonl (90 secrets, 66 look-alikes: structured snippets,
+    connection strings, headers, JWTs, webhooks, flags, remotes, CJK labels), tuned on.
+    Before (main at 6c4d56d): 21 stored, 0 look-alikes redacted."""
+    assert _counts("dev-3.jsonl") == (0, 0, 0)

@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 
 from mimomem.common import secret_context, secrets
 from mimomem.common.secret_commands import OPTION_RULES
+from mimomem.common.secret_connect import CONNECT_RULES
 from mimomem.common.secret_labels import LABEL_RULES
+from mimomem.common.secret_markup import MARKUP_RULES
 from mimomem.common.secret_needles import NeedleFinder, needle_text, trie_pattern
 from mimomem.common.secret_phrases import PHRASE_RULES
 from mimomem.common.secret_records import RECORD_RULES
@@ -29,7 +31,7 @@ ALL_NEEDLES = sorted({n for needles in NEEDLES.values() for n in needles})
 def reference_assignments(text: str) -> Iterator[tuple[str, int, int]]:
     for m in secret_context._ASSIGN.finditer(text):
         name = m.group("name")
-        if secret_context._generic_value_is_secret(name, m.group("value")):
+        if secret_context.generic_value_is_secret(name, m.group("value")):
             kind = "password-assignment" if secret_context.PASSWORD_NAME.search(name) else "secret-assignment"
             yield kind, m.start("value"), m.end("value")
 
@@ -78,6 +80,8 @@ def reference_raw(text: str) -> list[tuple[str, int, int]]:
         out.extend(record_rule(text, prefilter=False))
     for rule in secret_context.CONTEXT_RULES:
         out.extend(replaced.get(rule, rule)(text))
+    for structural_rule in MARKUP_RULES + CONNECT_RULES:  # their own guards only test what a match needs
+        out.extend(structural_rule(text))
     for phrase_rule in PHRASE_RULES:
         out.extend(phrase_rule(text, prefilter=False))
     for label_rule in LABEL_RULES:
