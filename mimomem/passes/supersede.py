@@ -14,11 +14,19 @@ import functools
 import re
 
 from mimomem.passes.memory_doc import item_text
-from mimomem.passes.supersede_subject import supersedes_by_subject
+from mimomem.passes.supersede_subject import (
+    LATELY,
+    different_subjects,
+    disjoint,
+    newer_value,
+    same_subject,
+    subject_of,
+    supersedes_by_subject,
+)
 from mimomem.text._accel import tokenize_bigram
 
 CHANGE = re.compile(
-    r"改成|改为|换成|改用|换到|换了|不再|不用了|别再|现在是|现在用|现在改|已经改|升级到|升到|迁移到|搬到|挪到|替换|调成|调到|调整为|切到|现在"
+    r"[改换调升降迁挪搬切移][成为到]|改用|换了|不再|不用了|别再|现在是|现在用|现在改|已经改|升级到|升到|迁移到|搬到|挪到|替换|调成|调到|调整为|切到|现在"
     r"|\b(?:instead of|no longer|not any ?more|anymore|changed? to|switched to|moved to|updated to|replaced|"
     r"bumped to|migrated to|upgraded to|now (?:is|uses?|on|at|lives|runs)?|from now on|"
     r"moved|changed|switched|"
@@ -211,10 +219,16 @@ def replaced_clauses(new: str, old: str) -> list[int]:
     changed clause's content terms ("端口" in "端口改成 6543").  A clause right after it that
     only qualifies the old value ("不是默认的 5432", "not 5432") goes with it.
     """
-    if not CHANGE.search(item_text(new)) or not _latin(new) & _latin(old):
+    if not CHANGE.search(item_text(new)) and not LATELY.search(item_text(new)):
         return []
     old_parts = clauses(old)
-    hit: list[int] = []
+    whole_new, whole_old = subject_of(new), subject_of(old)
+    if different_subjects(whole_new, whole_old) or disjoint(whole_new, whole_old):
+        hit = []  # the items are about two things (staging DB / 本地测试库): no clause of one is the other's
+    else:
+        hit = [n for n, other in enumerate(old_parts) if any(_clause_newer(part, other) for part in clauses(new))]
+    if not _latin(new) & _latin(old):
+        return _with_qualifiers(hit, old_parts)
     for part in clauses(new):
         vn, kn = values(part) or values_of(part), key_terms(part)
         if not CHANGE.search(part) or not vn or not kn:
@@ -225,8 +239,23 @@ def replaced_clauses(new: str, old: str) -> list[int]:
                 continue  # a number replaces a number, a name a name
             if vo and not vo & vn and len(kn & key_terms(other)) / len(kn) >= SAME_KEY and n not in hit:
                 hit.append(n)
-                hit += [n + 1] if n + 1 < len(old_parts) and _QUALIFYING.match(old_parts[n + 1]) else []
-    return sorted(set(hit))
+    return _with_qualifiers(hit, old_parts)
+
+
+def _with_qualifiers(hit: list[int], parts: list[str]) -> list[int]:
+    """``hit`` and each clause right after one that only qualifies its value ("不是默认的 5432")."""
+    return sorted(set(hit) | {n + 1 for n in hit if n + 1 < len(parts) and _QUALIFYING.match(parts[n + 1])})
+
+
+def _clause_newer(part: str, other: str) -> bool:
+    """A changed clause of a new item ("对账任务改到每天 03:15 跑") gives a newer value of what a clause of
+    an old one says ("对账任务每天 02:30 跑"), read by subject: the same thing, a value of the same kind."""
+    if not CHANGE.search(part) and not LATELY.search(part):
+        return False
+    sp, so = subject_of(part), subject_of(other)
+    if not so.values or different_subjects(sp, so) or disjoint(sp, so):
+        return False
+    return same_subject(sp, so, change=True) and newer_value(sp, so, change=True)
 
 
 def without_clauses(new: str, old: str) -> str | None:

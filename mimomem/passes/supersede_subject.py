@@ -81,7 +81,7 @@ _VALUES = re.compile(
 _SOURCE = re.compile(r"^(?:(\S+?):\d+:\s|`([^`]+)` printed\s|edited (\S+))")
 """Where a value the agent found came from: ``path:line:``, or a command and ``printed``."""
 _AGENT = re.compile(r"\s\(read by the agent\)$")
-_LATELY = re.compile(
+LATELY = re.compile(
     r"\bnow\W*$|\bsince\b|\b(?:went|[a-z]{3,}ed)\s+(?:up\s+|down\s+|back\s+|over\s+)?to\b|になった|になりました", re.I
 )
 """A value said to hold from some time on ("… is owned by Ma Lin now", "… is 50 since Friday"), or reached
@@ -460,18 +460,18 @@ def supersedes_by_subject(new: str, old: str) -> bool | None:
         return False
     from mimomem.passes.supersede import CHANGE
 
-    change = bool(CHANGE.search(item_text(new)) or _LATELY.search(item_text(new)))
+    change = bool(CHANGE.search(item_text(new)) or LATELY.search(item_text(new)))
     if not change and (sn.env != so.env or (_unmatched(sn, so, sn.head) and _unmatched(so, sn, so.head))):
         # one environment and none said ("The API server listens on 8080"), or each naming a word the
         # other cannot be compared with (库存模块 / payment module): only a stated change retires
         return False
-    if _disjoint(sn, so):
+    if disjoint(sn, so):
         return False  # "Postgres 포트를 5433 으로" / "브로커 포트가 6001": no word in common, each names its own
     same = one_fact(old) and same_subject(sn, so, change=change)
     return True if same and (newer_value(sn, so, change=change) or restated(sn, so)) else None
 
 
-def _disjoint(new: Subject, old: Subject) -> bool:
+def disjoint(new: Subject, old: Subject) -> bool:
     """Each names a thing (a word before its value) and no word of one is the other's, in any script."""
     mine = {w for _, w in new.words} | new.glosses
     theirs = {w for _, w in old.words} | old.glosses

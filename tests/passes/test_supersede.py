@@ -121,3 +121,19 @@ def test_a_changed_name_replaces_only_the_clause_holding_a_name() -> None:
     assert without_clauses("- CI moved to Buildkite (user, 2026-12-02, s:aaaaaaaa)", old) == (
         "- 地址 ci.kestrel.internal (user, 2026-12-01, s:bbbbbbbb, s:aaaaaaaa)"
     )
+
+
+def test_a_changed_clause_replaces_the_clause_about_the_same_thing_without_a_shared_identifier() -> None:
+    from mimomem.passes.supersede import without_clauses
+
+    old = "- 对账任务每天 02:30 跑，cron 配在 deploy/cron/reconcile.cron (user, 2026-10-06, s:0b5ab4f2)"
+    new = "- 对账任务改到每天 03:15 跑，因为 02:30 跟数据库备份撞了 (user, 2026-10-16, s:1522b1d1)"
+    rest = without_clauses(new, old)
+    assert rest is not None and "02:30" not in rest and "deploy/cron/reconcile.cron" in rest
+    # the same attribute of another thing named in another clause stays (a local test DB, the staging DB)
+    local = "- 本地测试库用 docker compose up -d db-test 起，端口是 55432 (user, 2026-10-05, s:ab851561)"
+    staging = (
+        "- 韩子墨说 staging 数据库迁到新集群了，端口改成 6543，主机还是 pg-staging.lanhai.internal"
+        " (user, 2026-10-10, s:1e882d63)"
+    )
+    assert without_clauses(staging, local) is None
