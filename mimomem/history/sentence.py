@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from mimomem.history.sentence_frame import (
+    AFTER_DONE,
     asks_in_clause,
     describes_behaviour,
     inceptive,
@@ -117,8 +118,11 @@ _ZH_REQUEST_OPEN = re.compile(
 _ZH_BA = re.compile(r"把[^了过。！？]{2,40}$|[^\W\d_A-Za-z]一[下遍](?!子)")
 """The disposal construction without a completed aspect (把 X 跑通; not 我把端口改成了 6543), or a
 verb softened by 一下 / 一遍 (跑一下测试): orders in Chinese."""
+_ZH_TO_SPEAKER = re.compile(r"(?:发|告诉|通知|提醒|跟)我(?!们)|给我(?=[看发回])")
+"""An action whose recipient is the speaker ("截个图发我", "跑完告诉我"): an order to the listener."""
 _JA_REQUEST_END = re.compile(
-    r"(?:てください|でください|て下さい|てくれ|てくれる|てもらえる|ておいて|といて|てね|して|お願いします|お願い|ほしい)\s*[。.!！?？]*\s*$"
+    r"(?:てください|でください|て下さい|てくれ|てくれる|てもらえる|ておいて|といて|てね|して|お願いします|お願い|ほしい"
+    r"|(?<=[\u3040-\u30ff\u4e00-\u9fff])て)\s*[。.!！?？]*\s*$"
 )
 _NOW_EN = re.compile(
     r"\b(?:for now|right now|now(?! on\b)|today|tonight|this time|yet|for the moment|at the moment|asap)\b", re.I
@@ -145,13 +149,13 @@ _STRONG_DEONTIC = re.compile(r"\b(?:must|never|always)\b|必须|务必|一定要
 """Modality that makes a statement standing on its own, without a scope word."""
 _STRONG_SCOPE = re.compile(
     r"\b(?:from now on|from here on|going forward|in future|in the future|whenever|every time|each time|from today)\b"
-    r"|以后|之后|今后|往后|从现在起|从今以后|每次|每个|每回|所有|任何|凡是|谁都|一律|统一|永远|一直|始终|默认|老规矩"
+    r"|以后(?!再)|(?<![完好])之后(?=都|一律|也)|今后|往后|从现在起|从今以后|每次|每个|每回|所有|任何|凡是|谁都|一律|统一|永远|一直|始终|默认|老规矩"
     r"|毎回|いつも|今後|これから|常に|すべて|全て|絶対",
     re.I,
 )
 _WEAK_SCOPE = re.compile(
-    r"\b(?:every|each|any|anything|all|before|after|when|whenever|in this repo|whatever|new \w+)\b"
-    r"|前|之前|以前|时|的时候|都|は|前に|時は|場合",
+    r"\b(?:every|each|any|anything|all|before|after|when|whenever|in this repo|whatever|new \w+|everywhere|anywhere)\b"
+    r"|前|之前|以前|时|的时候|都|は|前に|時は|場合|到处|どこでも|全部",
     re.I,
 )
 
@@ -240,7 +244,7 @@ def is_imperative(text: str) -> bool:
     if _kana(flat):
         return bool(_JA_REQUEST_END.search(flat))
     if _cjk(flat):
-        return bool(_ZH_REQUEST_OPEN.match(flat) or _ZH_BA.search(flat))
+        return bool(_ZH_REQUEST_OPEN.match(flat) or _ZH_BA.search(flat) or _ZH_TO_SPEAKER.search(flat))
     if _EN_POLITE.match(flat) or _EN_NEG_IMPERATIVE.match(flat):
         return True
     words = _en_words(re.sub(r"^(?:please|pls|plz|ok(?:ay)?|so|and|also)\b[\s,]*", "", flat, flags=re.I))
@@ -264,7 +268,7 @@ def anchored_now(text: str) -> bool:
     """The order is about the present task ("for now", "一下", "一旦", "this file"), not a standing one.
     A start with an open end ("from today on", "今日から", "지금부터") is not: its "now" begins a span."""
     span = inceptive(text)
-    if _STRONG_SCOPE.search(text) or span:
+    if _STRONG_SCOPE.search(AFTER_DONE.sub("", text)) or span:
         return False
     return bool(
         _NOW_EN.search(text)
@@ -301,11 +305,24 @@ def is_standing(text: str) -> bool:
         or (hangul(flat) and KO_DEONTIC.search(flat))
     )
     prohibition = is_prohibition(flat)
-    order = is_imperative(flat) or (bool(inceptive(flat)) and _cjk(flat) and not hangul(flat))
+    order = is_imperative(flat) or _zh_order_from_now(flat)
     if not (deontic or prohibition or order):
         return False
     weak = _WEAK_SCOPE.search(flat) or (hangul(flat) and KO_WEAK_SCOPE.search(flat))
     return strong or prohibition or (bool(weak) and (deontic or order))
+
+
+def _zh_order_from_now(flat: str) -> bool:
+    """Chinese and Japanese need no imperative mark: a verb phrase under "from now on" is an order
+    ("提交信息以后用英文写", "これからは…に日付を付けること"), unless its verb is a copula or of belonging
+    ("账单服务以后归周涛管", "…の担当です": a fact about the present)."""
+    span = inceptive(flat)
+    if not span or not _cjk(flat) or hangul(flat):
+        return False
+    rest = flat[flat.find(span) + len(span) :]
+    if _kana(flat):  # Japanese: a plain or nominalised verb, not the copula ("…の担当です")
+        return not re.search(r"(?:です|だ|でした|である)\s*[。.]?\s*$", rest)
+    return not re.search(r"[是归由为]", rest)
 
 
 def not_standing(text: str) -> bool:
@@ -347,7 +364,7 @@ def is_prohibition(text: str) -> bool:
 def strongly_scoped(text: str) -> bool:
     """A scope beyond the present stated outright (from now on / 以后 / 每次 / 今後) or strong modality."""
     return bool(
-        _STRONG_SCOPE.search(text)
+        _STRONG_SCOPE.search(AFTER_DONE.sub("", text))
         or _STRONG_DEONTIC.search(text)
         or (hangul(text) and KO_STRONG_SCOPE.search(text))
         or inceptive(text)

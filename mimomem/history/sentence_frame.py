@@ -82,16 +82,21 @@ _INCEPTIVE = re.compile(
     r"|(?:今日|明日|本日|次|次回|今度|来週|来月|今週|今月|これ|今|この先)から|^以降|今後|以後"
     r"|(?:이제|지금|오늘|내일|다음|다음번|향후|이후|앞으로)\s*부터|향후|앞으로|이후로"
     r"|从(?:今天|明天|现在|下周|下个月|下次|今往后|此|今)(?:起|开始|以后)?|(?:今天|明天|下周|下次|下个月)(?:起|开始)(?!\s*[到至])"
-    r"|今后|往后|从此",
+    r"|今后|往后|从此|以后(?!再)",
     re.I,
 )
 _BOUNDED = re.compile(r"\buntil\b|\btill\b|まで|까지|为止|等到|等我|等他|等她", re.I)
 
 
+AFTER_DONE = re.compile(r"[完了][^，,。；;]{0,24}?(?:以后|之后)")
+"""以后 / 之后 after a completed action ("改完 nginx.conf 以后…") is "after that", not "from now on"."""
+
+
 def inceptive(text: str) -> str | None:
-    """The span of a start in time with an open end ("from today on", "次から", "이제부터", "从下周起"),
-    or None (also when the span is closed again: "until Friday", "まで", "까지")."""
-    found = _INCEPTIVE.search(text)
+    """The span of a start in time with an open end ("from today on", "次から", "이제부터", "从下周起",
+    "提交信息以后…"), or None (also when the span is closed again: "until Friday", "まで", "까지", and
+    以后 after a completed action: "改完以后")."""
+    found = _INCEPTIVE.search(AFTER_DONE.sub("", text))
     if not found or _BOUNDED.search(text):
         return None
     return found.group(0)
@@ -106,14 +111,21 @@ _ONE_OFF = re.compile(
     r"|\b(?:PR|MR|issue|ticket|pull request)\s*#?\d+|(?<![\w&])#\d+\b"
     rf"|(?:这个|那个|这些)(?!{_LASTING}|[别不要也都就是得必一千万可])|先别|先不要|先不|暂时别"
     rf"|(?:^|\s)(?:이|그|저)\s+(?!{_LASTING})\S|이번"
-    r"|\buntil (?:i|we|you|he|she|they)\b|等我|私が.*?まで|제가.*?까지",
+    r"|\buntil (?:i|we|you|he|she|they)\b|等我|私が.*?まで|제가.*?까지"
+    r"|\b(?:ping|tell|show|send|give|notify|message|email|call|remind)\s+(?:me|us)\b|\blet (?:me|us) know\b"
+    r"|\b(?:when|once|after) (?:the \w+|it|that|this|you'?re|you are|you'?ve|everything)\b[^,.]*?"
+    r"\b(?:done|finished|finishes|finish|complete[sd]?|over|ready|merged|back|green|passes|passed)\b"
+    r"|(?:发|告诉|通知|给|跟|提醒)我(?!们)|[跑做改弄搞写看修]完[^，,。]{0,24}?(?:之后|以后|后|了)"
+    r"|(?:終わっ|済ん|でき|通っ|終え|終わ)たら|(?:끝나|완료되|다\s*되|끝내)(?:면|고)|저한테|제게",
     re.I,
 )
 
 
 def one_off(text: str) -> bool:
-    """An order about one instance ("this PR", "PR 412", "이번 …", "这个分支", "先别…") or bounded by
-    the speaker's own next step ("until I've reviewed it", "等我看完"): for now, not standing."""
+    """An order about one instance ("this PR", "PR 412", "이번 …", "这个分支", "先别…"), bounded by the
+    speaker's own next step ("until I've reviewed it", "等我看完"), waiting for one task to complete
+    ("when the job finishes", "跑完之后", "終わったら", "끝나면") or reporting back to the speaker ("ping
+    me", "let me know", "发我"): for now, not standing."""
     return bool(_ONE_OFF.search(text))
 
 

@@ -130,3 +130,32 @@ def test_what_code_does_is_described_not_ordered(text: str) -> None:
 @pytest.mark.parametrize("text", ["We never deploy on Fridays.", "Nobody merges on a red pipeline.", "Always rebase."])
 def test_people_and_orders_are_not_descriptions(text: str) -> None:
     assert not describes_behaviour(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Check the logs when the job finishes.",
+        "Ping me when you're done.",
+        "跑完测试之后把结果发我",
+        "改完 nginx.conf 以后截个图发我",  # 以后 after a completed action is "after that"
+        "デプロイが終わったら Slack で教えて",
+        "배포 끝나면 알려 주세요.",
+    ],
+)
+def test_an_order_waiting_for_one_task_or_reporting_back_is_not_standing(text: str) -> None:
+    assert not is_standing(text)
+    assert sentence_type(text) == REQUEST
+
+
+@pytest.mark.parametrize(
+    "text", ["Run the linter before pushing.", "Bump the version when you cut a release.", "提交信息以后用英文写"]
+)
+def test_a_generic_condition_or_a_topic_before_yihou_stays_standing(text: str) -> None:
+    assert is_standing(text)
+
+
+def test_from_now_on_over_a_verb_is_an_order_over_a_copula_a_fact() -> None:
+    assert is_standing("これからはテーブル名を複数形にすること、例えば users や orders。")
+    assert not is_standing("今後は通知まわりは山本さんの担当です。")
+    assert not is_standing("陈晨转岗了，账单服务以后归周涛管")
