@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mimomem.bench.host.grep_files import put_searched_files
 from mimomem.bench.host.script import Script, Step, ToolCall, Turn, bash, edit, read, write
 from mimomem.errors import DatasetError
 
@@ -122,8 +123,10 @@ agent's call (every session's first scripted command showed nothing, found by an
 SCRIPT = "--script"
 """The stub's first argument from a generated ``./script``: only the agent runs those."""
 HOST_OWN = frozenset({"grep"})
-"""Programs the host's shell snapshot replaces with its own (``grep`` is its bundled ugrep): a recorded
-output of theirs is not reproduced (the run counts such a call among the outputs that differ)."""
+"""Programs the host's shell snapshot replaces with its own (``grep`` is its bundled ugrep): the stub
+never runs for them, so the files a recorded ``grep`` searched are written from its output before
+the call (:mod:`~mimomem.bench.host.grep_files`); what that cannot rebuild counts among the outputs
+that differ."""
 
 
 def stub_script(home: Path) -> str:
@@ -171,6 +174,14 @@ def _set_output(home: Path, out: str, error: bool) -> Callable[[], None]:
         (state / "out").write_text(out + ("\n" if out and not out.endswith("\n") else ""), encoding="utf-8")
         (state / "code").write_text("1" if error else "0", encoding="utf-8")
         (state / "printed").unlink(missing_ok=True)
+
+    return before
+
+
+def _both(first: Callable[[], None], second: Callable[[], None]) -> Callable[[], None]:
+    def before() -> None:
+        first()
+        second()
 
     return before
 
@@ -239,7 +250,10 @@ class _Builder:
             if ev.get("bg"):
                 later = following if following and "bash_output" in following else {}
                 out, error = str(later.get("out") or ""), bool(later.get("error"))
-            self.tool(bash(str(ev["bash"])), _set_output(self.home, out, error))
+            stub = _set_output(self.home, out, error)
+            if HOST_OWN & set(program_words(str(ev["bash"]))) and not error:  # the host's own grep searches files
+                stub = _both(stub, put_searched_files(self.project_dir, str(ev["bash"]), out))
+            self.tool(bash(str(ev["bash"])), stub)
             self.expected.append((str(ev["bash"]), out, error))
         elif "read" in ev:
             self.tool(read(str(path)), _put_file(path, str(ev.get("out") or "")))
