@@ -51,6 +51,7 @@ from mimomem.history.sentence_ko import (
     KO_WEAK_SCOPE,
     KO_WH,
     hangul,
+    ko_condition_of_action,
     ko_plain_present,
 )
 
@@ -65,7 +66,7 @@ _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 
 # --- questions ---
 _QMARK = re.compile(r"[?？]\s*[)）」』\"']*\s*$")
-_ZH_FINAL = re.compile(r"(?:吗|呢|么|不|没|没有|呀吗|(?:是|对|没错)[^，,。；;]{0,40}吧)\s*[。.!！~～]*\s*$")
+_ZH_FINAL = re.compile(r"(?:吗|呢|么|不|没|没有|呀吗|来着|(?:是|对|没错)[^，,。；;]{0,40}吧)\s*[。.!！~～]*\s*$")
 """Sentence-final question particles; 吧 after a copula asks for confirmation ("还是 5433 吧", "对吧"),
 after an action verb it proposes ("用 Redis 吧", a choice)."""
 _JA_FINAL = re.compile(
@@ -92,7 +93,7 @@ _EN_AUX = _words(
 _EN_WH = frozenset(["what", "which", "where", "when", "who", "whom", "whose", "why", "how"])
 _EN_ASK_FRAME = re.compile(
     r"^(?:i\s+wonder|wondering|not\s+sure\s+(?:if|whether)|do\s+you\s+know|any\s+idea|i'?d\s+like\s+to\s+know|"
-    r"i\s+want\s+to\s+know|curious\s+(?:if|whether)|can\s+you\s+(?:check|tell|find|look)|could\s+you\s+(?:check|tell|find|look))\b",
+    r"i\s+want\s+to\s+know|curious\s+(?:if|whether|what|which|how|where|when|who)|can\s+you\s+(?:check|tell|find|look)|could\s+you\s+(?:check|tell|find|look))\b",
     re.I,
 )
 _EN_POLITE = re.compile(
@@ -137,7 +138,12 @@ _EN_DEONTIC = re.compile(
     r"|(?:^|[;,:—-]\s*)no\s+\S",
     re.I,
 )
-_EN_NEG_IMPERATIVE = re.compile(r"^(?:please\s+|pls\s+|and\s+)?(?:don'?t|do not|never|no more|stop)\b", re.I)
+_EN_NEG_IMPERATIVE = re.compile(
+    r"^(?:please\s+|pls\s+|and\s+)?(?:don'?t|do not|never|no more|stop)\b"
+    r"|^(?:no one|no-one|nobody|none of us)\s+(?:ever\s+)?[a-z]+",
+    re.I,
+)
+"""A negative order, or a ban with a negative subject ("Nobody touches the prod DB by hand")."""
 _ZH_DEONTIC = re.compile(
     r"记得|记着|别忘|必须|一定要|一定得|务必|得(?=先|要|在|用|跑|走|经|过|等)|要(?=先|用|跑|走|带|加|经|过|等|写|统一)|不许|不准|不能|不可以|不得|不要|别|禁止|只能|只许|"
     r"统一|一律|都要|都得|都带|都用|都走|都加|规矩|规定|惯例|约定|规范|不发|不上|不合"
@@ -150,7 +156,8 @@ _STRONG_DEONTIC = re.compile(r"\b(?:must|never|always)\b|必须|务必|一定要
 _STRONG_SCOPE = re.compile(
     r"\b(?:from now on|from here on|going forward|in future|in the future|whenever|every time|each time|from today)\b"
     r"|以后(?!再)|(?<![完好])之后(?=都|一律|也)|今后|往后|从现在起|从今以后|每次|每个|每回|所有|任何|凡是|谁都|一律|统一|永远|一直|始终|默认|老规矩"
-    r"|毎回|いつも|今後|これから|常に|すべて|全て|絶対",
+    r"|毎回|いつも|今後|これから|常に|すべて|全て|絶対|例外なく|例外なし|无一例外|예외\s*없이"
+    r"|\b(?:no exceptions|without exception)\b",
     re.I,
 )
 _WEAK_SCOPE = re.compile(
@@ -162,13 +169,16 @@ _WEAK_SCOPE = re.compile(
 # --- choices ---
 _EN_CHOICE = re.compile(
     r"\b(?:went with|go(?:ing)? with|settled on|picked|chose|opted for|we'?re keeping|we keep|we'?ll use|we use|"
-    r"stays?|decided|agreed|is our|are our|sticking with|stick with)\b",
+    r"stays?|decided|agreed|is our|are our|sticking with|stick with|ended up (?:with|on|going with)|landed on|"
+    r"went for)\b",
     re.I,
 )
 _EN_CONTRAST = re.compile(r"\b(?:over|instead of|rather than|not)\b", re.I)
 _ZH_CHOICE = re.compile(
     r"选了|选的|选用|定了|拍板|最后用|最终用|最后选|最终选|就用|决定|采用|改用|没用|不用|而不是|就落|落在|用.{1,20}吧|方案是|定为|定成"
 )
+_ZH_CHANGE = re.compile(r"换成了?|换到了?|切到了?|切换到了?|迁到了?|迁移到了?|改成了?")
+"""A change of what is used: a decision when a reason comes with it ("换成了 Loki，ES 太吃内存")."""
 _JA_CHOICE = re.compile(
     r"にしました|にします|にした|で行く|でいく|ことになりました|ことにしました|に決め|に決定|を採用|採用し|一本化|ではなく"
 )
@@ -302,10 +312,10 @@ def is_standing(text: str) -> bool:
         _EN_DEONTIC.search(flat)
         or _ZH_DEONTIC.search(flat)
         or (_kana(flat) and _JA_DEONTIC.search(flat))
-        or (hangul(flat) and KO_DEONTIC.search(flat))
+        or (hangul(flat) and (KO_DEONTIC.search(flat) or ko_condition_of_action(flat)))
     )
     prohibition = is_prohibition(flat)
-    order = is_imperative(flat) or _zh_order_from_now(flat)
+    order = is_imperative(flat) or _zh_order_from_now(flat) or (strong and _ja_plain_clause(flat))
     if not (deontic or prohibition or order):
         return False
     weak = _WEAK_SCOPE.search(flat) or (hangul(flat) and KO_WEAK_SCOPE.search(flat))
@@ -325,6 +335,12 @@ def _zh_order_from_now(flat: str) -> bool:
     return not re.search(r"[是归由为]", rest)
 
 
+def _ja_plain_clause(flat: str) -> bool:
+    """A Japanese clause ending on a verb's dictionary form ("ログは全部 JSON で出す、例外なく"): with a scope
+    beyond now, the memo register of a norm."""
+    return _kana(flat) and any(_JA_PLAIN_ACTION.search(c) for c in re.split(r"[、，,]", flat))
+
+
 def not_standing(text: str) -> bool:
     """What no modal word makes a standing rule: an opinion or a guess ("I think we should always …"),
     a thing's behaviour ("The cleanup job always deletes …"), an order for now or for one instance
@@ -341,6 +357,9 @@ def is_choice(text: str) -> bool:
     if _EN_CHOICE.search(flat) or _ZH_CHOICE.search(flat) or _JA_CHOICE.search(flat):
         return True
     if hangul(flat) and KO_CHOICE.search(flat):
+        return True
+    change = _ZH_CHANGE.search(flat) if _cjk(flat) else None
+    if change and REASON.search(flat[change.end() :]):
         return True
     return bool(_EN_CONTRAST.search(flat)) and bool(REASON.search(flat)) and not _cjk(flat)
 
@@ -366,7 +385,7 @@ def strongly_scoped(text: str) -> bool:
     return bool(
         _STRONG_SCOPE.search(AFTER_DONE.sub("", text))
         or _STRONG_DEONTIC.search(text)
-        or (hangul(text) and KO_STRONG_SCOPE.search(text))
+        or (hangul(text) and (KO_STRONG_SCOPE.search(text) or ko_condition_of_action(text)))
         or inceptive(text)
     )
 

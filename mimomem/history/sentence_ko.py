@@ -30,6 +30,21 @@ KO_DEONTIC = re.compile(
     r"|않는다\s*$|필요하다\s*$|필요합니다\s*$"
 )
 """Modality: -아야 하다 (must), 반드시 / 꼭 / 절대, 금지, -지 마(세요), -면 안 되다, -지 않는다."""
+
+
+def ko_condition_of_action(text: str) -> bool:
+    """-아야 / -어야 followed by another verb ("두 개 받아야 배포할 수 있어요", "통과해야 머지돼요"): only if X,
+    then Y - a standing condition.  The infinitive's last syllable has no final consonant and ends in
+    ㅏ ㅐ ㅓ ㅕ ㅘ ㅙ ㅝ (받아, 해, 써, 돼); 거야 ("will") is no obligation."""
+    for found in re.finditer(r"(\S)야\s+(?!하|해|합|한|되|돼|됩|된)\S", text):
+        ch = found.group(1)
+        if "\uac00" <= ch <= "\ud7a3" and ch != "거":
+            code = ord(ch) - 0xAC00
+            if code % 28 == 0 and (code // 28) % 21 in (0, 1, 4, 6, 9, 10, 14):
+                return True
+    return False
+
+
 KO_PROHIBITION = re.compile(r"지\s*마|지\s*말|금지|면\s*안\s*(?:돼|됩니다|된다)|않는다\s*$")
 KO_STRONG_SCOPE = re.compile(r"앞으로|항상|언제나|매번|모든|늘\s|절대|무조건|반드시|이후로|계속|누구도|아무도")
 KO_WEAK_SCOPE = re.compile(r"전에|전에는|때|마다|할\s*때|경우")

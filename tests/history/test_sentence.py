@@ -134,3 +134,41 @@ def test_the_register_of_a_written_norm(text: str) -> None:
 )
 def test_speech_is_not_a_written_norm(text: str) -> None:
     assert not is_written_norm(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No one deploys without a ticket.",  # a ban with a negative subject
+        "리뷰 두 개 받아야 배포할 수 있어요.",  # -아야 then another verb: only if X, then Y
+        "테스트 통과해야 머지돼요.",
+        "ログは全部 JSON で出す、例外なく。",  # a plain-form norm without exception
+    ],
+)
+def test_bans_conditions_and_norms_without_a_modal_word_are_standing(text: str) -> None:
+    assert is_standing(text)
+
+
+def test_a_korean_future_is_no_obligation() -> None:
+    assert not is_standing("내일 배포할 거야 아마")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "日志库换成了 Loki，ES 太吃内存",  # a change of tool with its reason
+        "Landed on Vitest, Jest was too slow for our monorepo.",
+        "We ended up with Postgres because of the JSON support.",
+    ],
+)
+def test_a_change_with_its_reason_or_ended_up_is_a_choice(text: str) -> None:
+    assert is_choice(text)
+
+
+def test_a_change_without_a_reason_is_no_choice() -> None:
+    assert not is_choice("端口改成了 6543")
+
+
+@pytest.mark.parametrize("text", ["部署脚本在哪来着", "curious which node version CI uses"])
+def test_laizhe_and_curious_which_ask(text: str) -> None:
+    assert sentence_type(text) == QUESTION
