@@ -43,7 +43,7 @@ from mimomem.history.sentence_frame import opinion_or_hedge
 from mimomem.history.signals import is_trivial, normalize_command, statements_in
 from mimomem.history.tool_text import quotable_error
 from mimomem.passes.promote_found import FOUND, cause_items, value_items
-from mimomem.passes.supersede import RETRACT
+from mimomem.passes.supersede import RETRACT, states_change
 
 RULES, DECISIONS, FACTS = "Rules", "Architecture decisions", "Discovered durable knowledge"
 FAILURES, WORKFLOWS = "Failures and fixes", "Workflows"
@@ -275,7 +275,9 @@ def is_fact(sentence: str) -> bool:
         return True
     if _REQUEST.match(flat) and not re.search(r"\b(?:is|are)\b|是", flat):
         return False
-    return bool(_DISTINCTIVE.search(flat) or _NAMED.search(flat) or (RETRACT.search(flat) and _LATIN_WORD.search(flat)))
+    if _DISTINCTIVE.search(flat) or _NAMED.search(flat) or (RETRACT.search(flat) and _LATIN_WORD.search(flat)):
+        return True
+    return states_change(flat)  # a newer value of something: "We bumped the worker count to 8"
 
 
 def fix_items(fixes: list[Fix]) -> list[Item]:

@@ -126,6 +126,14 @@ def _kind(value: str) -> str:
     return "name"
 
 
+def states_change(text: str) -> bool:
+    """``text`` says a value changed ("We bumped the worker count to 8", "담당은 박지훈 님으로 바뀌었어요"):
+    a change or a past verb to a value, and a value found by its form or a person it names."""
+    if not CHANGE.search(text) and not LATELY.search(text):
+        return False
+    return bool(subject_of(text).values)
+
+
 def retracted(new: str, old: str) -> bool:
     """``new`` says a value of ``old`` is gone ("Capistrano is gone since last week", "陈晨转岗了")."""
     body = _body(new)

@@ -137,3 +137,25 @@ def test_a_changed_clause_replaces_the_clause_about_the_same_thing_without_a_sha
         " (user, 2026-10-10, s:1e882d63)"
     )
     assert without_clauses(staging, local) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We bumped the worker count to 8",
+        "이제 배포 담당은 박지훈 님으로 바뀌었어요",
+        "The upload limit went up to 25 MB",
+    ],
+)
+def test_a_statement_that_a_value_changed_is_a_fact(text: str) -> None:
+    from mimomem.passes.promote_items import is_fact
+    from mimomem.passes.supersede import states_change
+
+    assert states_change(text) and is_fact(text)
+
+
+@pytest.mark.parametrize("text", ["We changed our minds", "换了个思路", "Please change the port to 8080"])
+def test_a_change_without_a_value_or_a_request_is_not(text: str) -> None:
+    from mimomem.passes.promote_items import is_fact
+
+    assert not is_fact(text)
