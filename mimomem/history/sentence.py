@@ -30,6 +30,7 @@ import re
 
 from mimomem.history.sentence_frame import (
     AFTER_DONE,
+    about_the_moment,
     asks_in_clause,
     describes_behaviour,
     inceptive,
@@ -257,6 +258,7 @@ def is_imperative(text: str) -> bool:
         return bool(_ZH_REQUEST_OPEN.match(flat) or _ZH_BA.search(flat) or _ZH_TO_SPEAKER.search(flat))
     if _EN_POLITE.match(flat) or _EN_NEG_IMPERATIVE.match(flat):
         return True
+    flat = re.sub(r"^(?:hmm+|huh|oops|ugh|wow|ah+|um+|uh|oh)\b[\s,!.…]*", "", flat, flags=re.I) or flat
     words = _en_words(re.sub(r"^(?:please|pls|plz|ok(?:ay)?|so|and|also)\b[\s,]*", "", flat, flags=re.I))
     if len(words) < 2 or words[0] in _EN_NOT_VERB or words[0] in _EN_AUX or words[0] in _EN_WH:
         return False
@@ -336,9 +338,12 @@ def _zh_order_from_now(flat: str) -> bool:
 
 
 def _ja_plain_clause(flat: str) -> bool:
-    """A Japanese clause ending on a verb's dictionary form ("ログは全部 JSON で出す、例外なく"): with a scope
-    beyond now, the memo register of a norm."""
-    return _kana(flat) and any(_JA_PLAIN_ACTION.search(c) for c in re.split(r"[、，,]", flat))
+    """A Japanese clause ending on a verb's dictionary form with "without exception" ("ログは全部 JSON で出す、
+    例外なく"): the memo register of a norm.  常に / 全て alone describe what code does as well ("この関数は
+    常に None を返す")."""
+    if not (_kana(flat) and re.search(r"例外なく|例外なし", flat)):
+        return False
+    return any(_JA_PLAIN_ACTION.search(c) for c in re.split(r"[、，,]", flat))
 
 
 def not_standing(text: str) -> bool:
@@ -451,5 +456,6 @@ _PLAN = re.compile(
 
 def is_plan_or_guess(text: str) -> bool:
     """A plan or a guess ("I'll look at …", "我觉得 …"), the speaker's activity in progress ("I'm looking at
-    …", "我正在查 …") or material shown ("Here is the error …"): about the speaker, not a fact."""
-    return bool(_PLAN.search(text.strip())) or opinion_or_hedge(text)
+    …", "我正在查 …"), material shown ("Here is the error …"), a reaction, a hypothesis or the speaker's
+    experience (:func:`~mimomem.history.sentence_frame.about_the_moment`): not a fact."""
+    return bool(_PLAN.search(text.strip())) or opinion_or_hedge(text) or about_the_moment(text)

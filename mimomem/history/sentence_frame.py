@@ -136,7 +136,9 @@ _OPINION = re.compile(
     r"|^(?:正直|個人的には|僕的には|私的には)|(?:と思う|と思います|気がする|気がします|かもしれない|かも)\s*[。.]?\s*$"
     r"|^(?:솔직히|개인적으로|제\s*생각에는?)|(?:것\s*같아요|것\s*같아|것\s*같습니다|것\s*같은데|듯해요|듯합니다)\s*[.]?\s*$"
     r"|(?:,\s*|\s)(?:i think|i guess|i believe|iirc|not sure|maybe|probably)\s*[.]?\s*$"
-    r"|(?:我记不清了|记不太清|不太确定|不确定)\s*[。]?\s*$",
+    r"|(?:我记不清了|记不太清|不太确定|不确定)\s*[。]?\s*$"
+    r"|^(?:looks like|seems(?: like)?|it seems|apparently|i suspect)\b|^(?:看起来|看样子|似乎|貌似)"
+    r"|(?:みたい|っぽい|らしい)(?:です|だ)?\s*[。.]?\s*$",
     re.I,
 )
 
@@ -167,3 +169,28 @@ def describes_behaviour(text: str) -> bool:
         verb = found.group(1).casefold()
         return (verb.endswith(("s", "ed")) and not verb.endswith("ss")) or verb in ("has", "is", "are", "was", "were")
     return bool(_JA_DESCRIPTION.search(flat))
+
+
+_REACTION = re.compile(
+    r"^(?:thanks|thank you|thx|nice|great|cool|awesome|perfect|sweet|oops|ugh|yay|wow|whoa|hmm+|huh|damn|argh|ah+|aha"
+    r"|uh|um+|welp|yikes)\b[\s,!.…-]*"
+    r"|^(?:谢谢|多谢|好了|太好了|终于|哎|唉|嗯+|哇|奇怪|完了|糟了)[\s，,!！。…]*"
+    r"|^(?:ありがとう|よかった|やった|あれ|うーん|おっ|おお|しまった)[\s、,!！。…]*"
+    r"|^(?:고마워요|고맙습니다|감사합니다|좋아요|오|아|음+|헐|앗)[\s,!.…]+",
+    re.I,
+)
+_HYPOTHETICAL = re.compile(r"^(?:if|suppose|imagine|what if)\b|^(?:要是|如果|假如|假设|万一)|^もし|^만약|^만일", re.I)
+_EXPERIENCE = re.compile(
+    r"^(?:i|i'm|i am)\s+(?:(?:still|now|also|just)\s+)?(?:get|see|have|can'?t|cannot|don'?t|keep|need|want)\b"
+    r"|^我(?!们)(?:这边|这里)?(?:一直|还是|又)?(?:遇到|碰到|看到|这报|报|拿到|收到|连不上)"
+    r"|^(?:私|僕|俺)(?:は|も|の)",
+    re.I,
+)
+
+
+def about_the_moment(text: str) -> bool:
+    """A reaction to what just happened ("Thanks, that fixed the 502", "好了，…没了", "Hmm, the p99 went
+    up …"), a hypothesis ("If we moved to Postgres 16 …", "要是换成 Redis …") or the speaker's own
+    experience in the present ("I get ECONNREFUSED on 5432 …"): about this session, not a lasting fact."""
+    flat = text.strip()
+    return bool(_REACTION.match(flat) or _HYPOTHETICAL.match(flat) or _EXPERIENCE.match(flat))

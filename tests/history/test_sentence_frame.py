@@ -6,6 +6,7 @@ import pytest
 
 from mimomem.history.sentence import QUESTION, REQUEST, is_standing, sentence_type
 from mimomem.history.sentence_frame import (
+    about_the_moment,
     asks_in_clause,
     describes_behaviour,
     inceptive,
@@ -159,3 +160,29 @@ def test_from_now_on_over_a_verb_is_an_order_over_a_copula_a_fact() -> None:
     assert is_standing("これからはテーブル名を複数形にすること、例えば users や orders。")
     assert not is_standing("今後は通知まわりは山本さんの担当です。")
     assert not is_standing("陈晨转岗了，账单服务以后归周涛管")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks, that fixed the 502 on api-3!",
+        "好了，api-3 的 502 没了",
+        "ありがとう、api-3 の 502 直りました！",
+        "If we moved to Postgres 16 we'd get MERGE.",
+        "要是换成 Redis 会快一点",
+        "I get ECONNREFUSED on 5432 when I start it.",
+    ],
+)
+def test_a_reaction_a_hypothesis_or_the_speakers_experience_is_about_the_moment(text: str) -> None:
+    assert about_the_moment(text)
+
+
+def test_a_statement_after_a_filler_or_a_conditional_rule_is_not_about_the_moment() -> None:
+    assert not about_the_moment("OK so the broker is on port 6001 now.")
+    assert is_standing("If the build fails, never retry it blindly.")
+
+
+def test_descriptions_of_code_in_japanese_are_no_rules_a_norm_without_exception_is() -> None:
+    assert not is_standing("この関数は常に None を返す。")
+    assert not is_standing("全てのリクエストは auth ミドルウェアを通る。")
+    assert is_standing("ログは全部 JSON で出す、例外なく。")

@@ -186,3 +186,16 @@ def test_a_contraction_opens_a_statement_not_an_order() -> None:
     assert _items("I'm the maintainer of billing-api.") == [
         ("Discovered durable knowledge", "I'm the maintainer of billing-api")
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hmm, the p99 went up to 900ms after the deploy.",  # "Hmm" is no verb: this was a rule
+        "Looks like the cron on worker-2 didn't fire.",
+        "cron-3 のジョブが止まってるっぽい。",
+        "Nice, that got rid of the 504s on gateway-2!",
+    ],
+)
+def test_reactions_and_guesses_by_evidence_keep_nothing(text: str) -> None:
+    assert _items(text) == []
