@@ -247,6 +247,33 @@ def secrets(f: Fake) -> list[dict[str, object]]:
     r.append(S(f"<credentials><secret>{v}</secret></credentials>", "xml", "en", v))
     v = f.pw()
     r.append(S(f"rabbitmqctl set_user_password svc {v}", "cli", "en", v))
+    # round three, written after round two's rules to break them: other grammars with a credential slot
+    v = f.tok(36)
+    r.append(S(f"git config --global github.token {v}", "cli-set", "en", v))
+    v = f.tok(36)
+    r.append(S(f"yarn config set npmAuthToken {v}", "cli-set", "en", v))
+    v = f.pw()
+    r.append(S(f'gh secret set DEPLOY_PASSWORD --body "{v}"', "cli-set", "en", v))
+    v = f.s(ALNUM, 8) + " " + f.s(ALNUM, 5) + " 42 " + f.s(ALNUM, 6) + "!"
+    r.append(S(f'passphrase: "{v}"', "punct", "en", v))
+    v = f.s(URLSAFE, 40)
+    r.append(S(f"Cookie: lang=en; PHPSESSID={v}", "header-cookie", "en", v))
+    v = f.tok(40)
+    r.append(S(f'curl -b "auth_token={v}" https://app.example.com/me', "header-cookie", "en", v))
+    v = f.tok(32)
+    r.append(S(f"https://ci.example.com/api/hooks/{v}", "webhook", "en", v))
+    v = f.tok(32)
+    r.append(S(f"https://maps.example.com/v1/geocode?q=paris&apikey={v}", "url-query", "en", v))
+    v = f.pw()
+    r.append(S(f"密码是「{v}」", "cjk-label", "zh-Hans", v))
+    v = f.pw()
+    r.append(S(f'비밀번호 "{v}" 로 로그인하세요', "cjk-label", "ko", v))
+    v = f.pw()
+    r.append(S(f'{{"http-basic": {{"repo.example.com": {{"username": "ci", "password": "{v}"}}}}}}', "json", "en", v))
+    v = f.tok(40)
+    r.append(
+        S(f"az ad sp create-for-rbac ... then: az login --service-principal -u app -p {v} --tenant t1", "cli", "en", v)
+    )
     return r
 
 
@@ -327,6 +354,15 @@ def lookalikes() -> list[dict[str, object]]:
         L("rabbitmqctl list_users", "cli", "en"),
         L("sqlplus / as sysdba", "dsn-oracle", "en"),
         L("see docs/auth/password/reset.md", "path", "en"),
+        # round three look-alikes
+        L('git config --global user.name "Bob Lee"', "cli-set", "en"),
+        L("yarn config set registry https://registry.example.com", "cli-set", "en"),
+        L("gh secret set DEPLOY_KEY < deploy_key.pem", "cli-set", "en"),
+        L('passphrase: "${BACKUP_PASSPHRASE}"', "placeholder", "en"),
+        L("https://maps.example.com/v1/geocode?q=paris&apikey=YOUR_KEY", "placeholder", "en"),
+        L("https://docs.example.com/api/hooks/overview", "url", "en"),
+        L("密码是「不告诉你」", "word", "zh-Hans"),
+        L("git config --global core.autocrlf input", "cli-set", "en"),
     ]
 
 

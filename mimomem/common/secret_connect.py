@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 
 from mimomem.common.lazy_pattern import lazy
-from mimomem.common.secret_context import PASSWORD_NAME
+from mimomem.common.secret_context import PASSWORD_NAME, generic_value_is_secret
 from mimomem.common.secret_needles import needle_text
 from mimomem.common.secret_values import (
     char_classes,
@@ -53,6 +53,14 @@ _SETS_PASSWORD = lazy(
     r"|^create[_\-]?user$|^htpasswd$"
 )
 _CREDENTIAL_NAMES = lazy(r"(?i)pass|pwd|secret|auth|token")
+_HOOK_PATH = lazy(
+    r"(?i)://[^\s/]+(?:/[\w.\-]+){0,4}?/[\w.\-]*?(?:hooks?|triggers?|incoming|notify|bots?)[\w.\-]*/(?:[\w\-]+/){0,3}?"
+    r"(?P<value>[A-Za-z0-9_\-]{20,200})(?![A-Za-z0-9_\-])"
+)
+_SET_NAMED = lazy(
+    r"(?i)\s(?:set|put|add|config:set|create)\s+(?:--?[\w\-]+\s+)*?['\"]?(?P<name>[A-Za-z_][\w.\-]{2,60})['\"]?"
+    r"\s+(?:(?:--body|--value|--data|--secret-string|-b)[ =])?(?P<q>['\"]?)(?P<value>[^\s'\"]{6,256})(?P=q)"
+)
 
 
 _WORDISH = lazy(r"\d*[A-Za-z][a-z]+\d*|[A-Z][a-z]+(?:[A-Z][a-z]+)+\d*")
@@ -80,6 +88,28 @@ def token_userinfo(text: str) -> Iterator[Span]:
         hexed = len(value) >= 32 and re.fullmatch(r"[0-9a-f]+", value) is not None and len(set(value)) >= 10
         if (mixed or hexed) and not is_placeholder(value):
             yield "url-token", m.start("value"), m.end("value")
+
+
+def hook_paths(text: str) -> Iterator[Span]:
+    """A random run in a webhook's path (``…/hooks/<token>``, ``…/trigger/<token>``): the URL is the key."""
+    if "://" not in text:
+        return
+    for m in _HOOK_PATH.finditer(text):
+        value = m.group("value")
+        if char_classes(value) >= 3 and shannon_entropy(value) >= 3.5 and not is_placeholder(value):
+            yield "webhook-token", m.start("value"), m.end("value")
+
+
+def set_commands(text: str) -> Iterator[Span]:
+    """``gh secret set NAME --body x``, ``config set npmAuthToken x``: a value set under a credential's name."""
+    if not _CREDENTIAL_NAMES.search(text):
+        return
+    for m in _SET_NAMED.finditer(text):
+        name, value = m.group("name"), m.group("value")
+        if not _CREDENTIAL_NAMES.search(name) or value.startswith("-"):
+            continue
+        if chosen_password(value) or generic_value_is_secret(name, value):
+            yield "secret-argument", m.start("value"), m.end("value")
 
 
 def connection_strings(text: str) -> Iterator[Span]:
@@ -147,7 +177,15 @@ def _positional(line: str, offset: int) -> Iterator[Span]:
             return
 
 
-CONNECT_RULES = (token_userinfo, connection_strings, sql_passwords, config_lines, command_passwords)
+CONNECT_RULES = (
+    token_userinfo,
+    hook_paths,
+    connection_strings,
+    sql_passwords,
+    config_lines,
+    set_commands,
+    command_passwords,
+)
 
 __all__ = ["CONNECT_RULES", "chosen_password"]
 

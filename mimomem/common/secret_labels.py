@@ -376,8 +376,8 @@ def _password_value(value: str, quoted: bool, after: str) -> bool:
     """A password, passphrase or PIN: short values count, so does a run of digits that is no quantity."""
     if value.isdigit():
         return 4 <= len(value) <= 16 and len(set(value)) > 1 and not _quantity(after)
-    if quoted:
-        return len(value) >= 4 and len(set(value.lower())) > 2
+    if quoted:  # spaces and all (a passphrase), but not words of a script no keyboard types a password in
+        return len(value) >= 4 and len(set(value.lower())) > 2 and any(c.isascii() and c.isalnum() for c in value)
     core = value.strip("!#&*+,.:;?")
     if len(value) < 4 or char_classes(value) < 2 or is_sequential(value) or (core.isalpha() and core.islower()):
         return False  # too short, one kind of character, a run, or a word with a sign (a YAML tag: !vault)

@@ -133,7 +133,28 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
             allowed.append((start, end, kind))
             continue
         spans.append((start, end, kind))
+    spans = [_grown(text, start, end, kind) for start, end, kind in spans]
     return sorted(spans + _again(text, spans))
+
+
+_STOPS = frozenset(" \t\r\n\"'`)]}>（）「」，。")
+"""Characters that end a value; a comma or a semicolon does only before a space (``Ab3;x9,Qk!`` is one value)."""
+
+
+def _grown(text: str, start: int, end: int, kind: str) -> tuple[int, int, str]:
+    """A span widened over a comma or semicolon with no space after it, both ways: a rule that stopped
+    at one (``DB_PASS=Ab3;x9,Q!k``, ``token=Ab3;x9,Qkz…``) would leave the rest of the value behind."""
+    n = len(text)
+    while end + 1 < n and text[end] in ",;" and text[end + 1] not in _STOPS and text[end + 1] not in ",;":
+        end += 1
+        while end < n and text[end] not in _STOPS and text[end] not in ",;":
+            end += 1
+    while start >= 2 and text[start - 1] in ",;" and text[start - 2] not in _STOPS and text[start - 2] not in ",;=:":
+        at = start - 1
+        while at > 0 and text[at - 1] not in _STOPS and text[at - 1] not in ",;=:":
+            at -= 1
+        start = at
+    return start, end, kind
 
 
 def _again(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

@@ -27,6 +27,10 @@ T = "k3JdP9sQw2LmZx8RtY4vBn6C"  # FAKE
         f"rabbitmqctl change_password admin {V}",
         f"htpasswd -b /etc/nginx/.htpasswd admin {V}",
         f"curl -u :{V} https://r.example.com/v2/",
+        f"https://ci.example.com/generic-webhook-trigger/invoke/{T}",
+        f"https://chat.example.com/hooks/{T}",
+        f'gh secret set DB_PASSWORD --body "{V}"',
+        f"npm config set npmAuthToken {T}",
     ],
 )
 def test_the_password_slot_is_redacted(text: str) -> None:
@@ -53,7 +57,25 @@ def test_the_password_slot_is_redacted(text: str) -> None:
         "const password = new Password('r0sebud');",
         "The userid and password is shared through 1password.",
         "rabbitmqctl list_users",
+        "https://docs.example.com/api/hooks/overview",
+        "https://chat.example.com/hooks/incoming-webhook-setup-guide",
+        "gh secret set DEPLOY_KEY < deploy_key.pem",
+        "git config --global core.autocrlf input",
+        "yarn config set registry https://registry.example.com",
     ],
 )
 def test_look_alikes_of_those_slots_stay(text: str) -> None:
     assert redact_secrets(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["DB_PASS=Ab3;x9,Q!k", "the password is Ab3;x9,Qk!", "token=Ab3;x9,Qkz81LmP0qR", "pwd: q9;W2,e8:R7"],
+)
+def test_a_comma_or_semicolon_with_no_space_after_it_is_inside_the_value(text: str) -> None:
+    out = redact_secrets(text)
+    assert not any(piece in out for piece in ("Ab3", "x9", "Q!k", "Qk!", "Qkz", "q9", "e8:R7"))
+
+
+def test_a_comma_before_a_space_still_ends_a_value() -> None:
+    assert redact_secrets("the password is Ab3x9Qk!, then log in").endswith(", then log in")

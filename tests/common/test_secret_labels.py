@@ -164,7 +164,13 @@ def test_adversarial_dev_set() -> None:
 
 
 def test_adversarial_dev_set_round_three() -> None:
-    """corpora/secrets-adversarial/dev-3.jsonl (90 secrets, 66 look-alikes: structured snippets,
+    """corpora/secrets-adversarial/dev-3.jsonl (102 secrets, 74 look-alikes: structured snippets,
     connection strings, headers, JWTs, webhooks, flags, remotes, CJK labels), tuned on.
-    Before (main at 6c4d56d): 21 stored, 0 look-alikes redacted."""
+    Before (main at 6c4d56d): 21 of its first 90 secrets stored; its third round then broke the
+    second's rules twice and the label rule once (密码是「不告诉你」, a quoted value of Han characters)."""
     assert _counts("dev-3.jsonl") == (0, 0, 0)
+
+
+def test_a_quoted_value_of_words_in_a_script_no_keyboard_types_passwords_in_stays() -> None:
+    assert redact_secrets("密码是「不告诉你」") == "密码是「不告诉你」"
+    assert "Tiger lamp 42 orbit!" not in redact_secrets('passphrase: "Tiger lamp 42 orbit!"')
