@@ -320,8 +320,20 @@ def is_standing(text: str) -> bool:
     order = is_imperative(flat) or _zh_order_from_now(flat) or (strong and _ja_plain_clause(flat))
     if not (deontic or prohibition or order):
         return False
+    if order and not (deontic or prohibition):
+        # a bare order is standing only over occasions ("before you commit", "每次", "every new endpoint"),
+        # not over the objects of one task ("Fix all the lint errors", "把所有的 print 换成 logger")
+        flat = _OBJECT_QUANTIFIER.sub(" ", flat)
+        strong = strongly_scoped(flat)
     weak = _WEAK_SCOPE.search(flat) or (hangul(flat) and KO_WEAK_SCOPE.search(flat))
     return strong or prohibition or (bool(weak) and (deontic or order))
+
+
+_OBJECT_QUANTIFIER = re.compile(
+    r"\b(?:every|each|any|all(?: the)?|whatever|everything|anything)\b(?!\s+(?:time|new)\b)"
+    r"|所有的?|任何|全部の?|すべての?|全ての?|모든|전부|都"
+)
+"""Quantifiers over things rather than occasions: a task over a set, not a habit."""
 
 
 def _zh_order_from_now(flat: str) -> bool:

@@ -172,3 +172,31 @@ def test_a_change_without_a_reason_is_no_choice() -> None:
 @pytest.mark.parametrize("text", ["部署脚本在哪来着", "curious which node version CI uses"])
 def test_laizhe_and_curious_which_ask(text: str) -> None:
     assert sentence_type(text) == QUESTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fix all the lint errors.",
+        "Update every call site of parse_date.",
+        "把所有的 print 换成 logger",
+        "把所有的 console.log 都删掉",
+        "全部のテストを直して",
+        "모든 테스트 고쳐 주세요.",
+    ],
+)
+def test_one_task_over_a_set_of_things_is_no_habit(text: str) -> None:
+    assert not is_standing(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Squash every time you merge.",
+        "所有接口必须设置超时",
+        "凡是涉及金额的字段，一律用 Decimal 存",
+        "提交前都跑 make lint",
+    ],
+)
+def test_occasions_or_modality_keep_a_quantified_order_standing(text: str) -> None:
+    assert is_standing(text)
