@@ -195,7 +195,7 @@ def test_one_task_over_a_set_of_things_is_no_habit(text: str) -> None:
         "Squash every time you merge.",
         "所有接口必须设置超时",
         "凡是涉及金额的字段，一律用 Decimal 存",
-        "提交前都跑 make lint",
+        "以后提交前都跑 make lint",
     ],
 )
 def test_occasions_or_modality_keep_a_quantified_order_standing(text: str) -> None:
