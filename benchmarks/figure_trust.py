@@ -39,3 +39,51 @@ def unsafe_commands(data: dict[str, Any]) -> str:
         f" {dev_a['unsafe'] + dev_a['safe']} cases, held-out {held_a['unsafe'] + held_a['safe']}."
     )
     return "\n".join([*lines, "", note, ""])
+
+
+# -- round three: a third held-out split in two halves (bench_secrets.py --record; issue 32) ----------
+
+ROUND_THREE = (
+    "secrets-adversarial-dev3-before",
+    "secrets-adversarial-heldout3-before",
+    "secrets-adversarial-heldout3b-before",
+    "secrets-adversarial-dev3-after",
+    "secrets-adversarial-heldout3-after",
+    "secrets-adversarial-heldout3b-after",
+)
+PEERS = [
+    ("detect-secrets 1.5.0, all plugins, `.txt`", "detect-secrets, all plugins, .txt"),
+    ("detect-secrets 1.5.0, all plugins, `.yaml`", "detect-secrets, all plugins, .yaml"),
+    ("detect-secrets 1.5.0, KeywordDetector only, `.yaml`", "detect-secrets, KeywordDetector, .yaml"),
+]
+
+
+@figure("secrets-round-three", ROUND_THREE)
+def secrets_round_three(data: dict[str, Any]) -> str:
+    """Caught / stored / look-alikes redacted on dev-3 and both halves of heldout-3, before and after."""
+    dev_b, held_b, blind_b, dev_a, held_a, blind_a = (data[name] for name in ROUND_THREE)
+
+    def cells(run: dict[str, Any], key: str | None = None) -> list[str]:
+        mine = run["scanners"][next(iter(run["scanners"]))]  # the mimomem row comes first
+        s = mine if key is None else run["scanners"][key]
+        stored = f"{s['stored']} / {s['secrets']}" if key is None else "-"
+        return [f"{s['caught']} / {s['secrets']}", stored, f"{s['flagged']} / {s['non_secrets']}"]
+
+    rows = [
+        ["mimomem before (main at 6c4d56d)", *cells(dev_b), *cells(held_b), *cells(blind_b)],
+        ["mimomem after (connection grammars, markup records, …)", *cells(dev_a), *cells(held_a), *cells(blind_a)],
+    ]
+    for label, key in PEERS:
+        rows.append([label, *cells(dev_a, key), *cells(held_a, key), *cells(blind_a, key)])
+    head = ["scanner", "dev-3: caught", "stored", "redacted", "heldout-3: caught", "stored", "redacted"]
+    head += ["heldout-3b: caught", "stored", "redacted"]
+    lines = ["", "| " + " | ".join(head) + " |", "|---|" + "---:|" * 9]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    note = (
+        "From `benchmarks/results/secrets-adversarial-{dev3,heldout3,heldout3b}-{before,after}.json`"
+        " (`bench_secrets.py --set adversarial-{dev-3,heldout-3,heldout-3b} --record`; the before rows ran"
+        " the scanner of 6c4d56d in place of this one, and heldout-3's before run was its first, before any"
+        " change). *Redacted*: look-alikes changed. dev-3"
+        f" {dev_a['cases']} cases, heldout-3 {held_a['cases']}, heldout-3b {blind_a['cases']}."
+    )
+    return "\n".join([*lines, "", note, ""])
