@@ -140,6 +140,8 @@ def said_items(said: Said) -> list[Item]:
         if typed != STATEMENT and not is_standing(flat):
             continue
         kind = _kind_of(flat)
+        if kind is not None and _QUOTED.search(flat) and _kind_of(_QUOTED.sub(" “…” ", flat)) is None:
+            kind = None  # the order is in quotation marks: someone else's words ("the README says 'always …'")
         following = parts[i + 1] if i + 1 < len(parts) else None
         if kind == "decision" and following and _reason_follows(sentence, following):
             sentence = f"{sentence.rstrip('。.;；')}; {following}"
@@ -194,6 +196,8 @@ def _reason_follows(decision: str, following: str) -> bool:
     return bool(names) and len(following) <= 160
 
 
+_QUOTED = re.compile(r"[\"“「『][^\"“”「」『』]{2,}?[\"”」』]|(?<![A-Za-z])'[^']{3,}?'(?![A-Za-z])")
+"""A span in quotation marks."""
 _LEAD_IN = re.compile(r"^([^:：—–]{1,24}?)(?:\s*[:：]|\s+[—–-]{1,2}\s)\s*(\S.*)$")
 _INTRODUCES = re.compile(r"(?:[:：]|\s[-–—]+|——)\s*$")
 """A sentence ending on a colon or a dash introduces what follows; alone it says nothing."""
@@ -207,6 +211,8 @@ def _after_lead_in(sentence: str) -> str:
     if not found:
         return sentence
     head, rest = " ".join(found.group(1).split()), found.group(2)
+    if _QUOTED.match(rest):
+        return sentence  # what follows is quoted: the head says whose words they are
     if _DISTINCTIVE.search(head) or re.search(r"\d", head):
         return sentence
     if sentence_type(head) == REQUEST:

@@ -199,3 +199,20 @@ def test_a_contraction_opens_a_statement_not_an_order() -> None:
 )
 def test_reactions_and_guesses_by_evidence_keep_nothing(text: str) -> None:
     assert _items(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The README says: 'always run make setup first'",
+        "前任留言里写着“所有接口必须加鉴权”",
+        "昔の手順書には「本番作業は必ず二人で」と書いてある",
+    ],
+)
+def test_an_order_in_quotation_marks_is_someone_elses(text: str) -> None:
+    assert "Rules" not in [s for s, _ in _items(text)]
+
+
+def test_an_order_around_a_quoted_value_is_the_users() -> None:
+    assert [s for s, _ in _items('Always use "snake_case" for column names.')] == ["Rules"]
+    assert [s for s, _ in _items("以后 commit message 统一用“feat: xxx”格式")] == ["Rules"]
