@@ -33,8 +33,8 @@ REJECTED = ("The user doesn't want to proceed with this tool use", "[Request int
 """Starts of a tool result that says the user refused the call (not a failure)."""
 
 _CLIP = 160
-OUTPUT_CHARS = 4000
-"""Characters of a tool's result kept on its call."""
+OUTPUT_CHARS = 16000
+"""Characters of a tool's result kept on its call (a config file's line 400 is still in it)."""
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ that is :mod:`mimomem.passes.promote_found`'s.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from mimomem.history.provenance import reads_as_instruction
@@ -80,9 +81,17 @@ class Record:
         return not (reads_as_instruction(flat) or is_standing(flat) or is_imperative(self.value))
 
 
-def records(output: str, *, path: str | None = None, grep: bool = False, max_lines: int = 400) -> list[Record]:
+def records(
+    output: str,
+    *,
+    path: str | None = None,
+    grep: bool = False,
+    wanted: Callable[[str], bool] | None = None,
+    max_lines: int = 2000,
+) -> list[Record]:
     """The lines of ``output`` as records (``path``: the file a ``Read`` showed; ``grep``: the output of
-    ``grep`` / ``rg``, whose lines may start ``file:N:`` or ``N:``)."""
+    ``grep`` / ``rg``, whose lines may start ``file:N:`` or ``N:``; ``wanted``: a cheap test of a line's
+    text, the others only followed for the nesting they open and close)."""
     out: list[Record] = []
     parents: list[tuple[int, str]] = []  # (indent, name) of the open YAML parents and JSON / HCL blocks
     section = ""
@@ -92,20 +101,23 @@ def records(output: str, *, path: str | None = None, grep: bool = False, max_lin
         if not body:
             continue
         indent = len(line) - len(line.lstrip())
-        if body.startswith(("}", "]")):
+        if body[0] in "}]":
             while parents and parents[-1][0] >= indent:
                 parents.pop()
             continue
         while parents and parents[-1][0] >= indent and not _COMMENT.match(body):
             parents.pop()
-        found = _SECTION.match(body)
-        if found and "=" not in body:
-            section, parents = re.sub(r"[\"'\s]+", "", found.group(1)), []
-            continue
-        opened = _YAML_PARENT.match(body) or _BLOCK.match(body)
-        if opened:
-            name = opened.group("key") or ".".join(opened.group("hcl").replace('"', "").split()[1:])
-            parents.append((indent, name or opened.group("hcl")))
+        if body[0] == "[" or body[-1] in ":{[":  # a section or a block opens
+            found = _SECTION.match(body)
+            if found and "=" not in body:
+                section, parents = re.sub(r"[\"'\s]+", "", found.group(1)), []
+                continue
+            opened = _YAML_PARENT.match(body) or _BLOCK.match(body)
+            if opened:
+                name = opened.group("key") or ".".join(opened.group("hcl").replace('"', "").split()[1:])
+                parents.append((indent, name or opened.group("hcl")))
+                continue
+        if wanted is not None and not wanted(body):
             continue
         key, value = pair(body)
         if key is not None:  # its path, the innermost three names at most
@@ -117,13 +129,15 @@ def records(output: str, *, path: str | None = None, grep: bool = False, max_lin
 def _where(raw: str, n: int, path: str | None, grep: bool) -> tuple[str | None, str]:
     """(``path:N``, the line without its numbering) of one output line."""
     if path is not None:
-        found = _NUMBERED.match(raw)
-        return (f"{path}:{found.group(1)}", found.group(2)) if found else (f"{path}:{n}", raw)
+        number, tab, rest = raw.partition("\t") if "\t" in raw[:12] else raw.partition("→")
+        if tab and number.strip().isdigit():
+            return f"{path}:{number.strip()}", rest
+        return f"{path}:{n}", raw
     if grep:
         found = _GREP_FILE.match(raw)
         if found and any(c in found.group(1) for c in "/."):
             return f"{found.group(1)}:{found.group(2)}", found.group(3)
-    found = (_GREP_LINE.match(raw) if grep else None) or _NUMBERED.match(raw)
+    found = (_GREP_LINE.match(raw) if grep else None) or (_NUMBERED.match(raw) if "\t" in raw[:12] else None)
     if found:
         return None, found.group(2)
     return None, raw

@@ -23,12 +23,13 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from mimomem.history.episode import Call, Episode, Fix, Said, clip
 from mimomem.history.sentence import QUESTION, REASON, STATEMENT, is_choice, is_imperative, is_standing, sentence_type
 from mimomem.history.tool_text import quotable_error
 from mimomem.history.tool_values import Record, pair, records
+from mimomem.passes.found_links import Answer, Question, answer_of, key_score, quotes
 
 FOUND = "Found by the agent"
 MAX_LINE = 120
@@ -109,12 +110,10 @@ _STOP = frozenset(
 _LOOK = re.compile(
     r"^(?:帮我?|麻烦|再|重新)?(?:看|查|找|确认|瞧)|見て|調べ|確認|^(?:check|look|find|show|tell)\b", re.I
 )
-_ATOM = re.compile(r"[A-Za-z0-9][\w.:/@+%-]*[A-Za-z0-9]|[A-Za-z0-9]", re.A)
 _ITEM = re.compile(
     r"^(?:(?P<path>\S+?):(?P<line>\d+): `(?P<shown>.*)` \((?:read by the agent|`.*` printed it)\)"
     r"|`(?P<command>.+?)` printed `(?P<shown2>.*)`)$"
 )
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _GREP = re.compile(r"(?:^|[|;&]\s*)(?:\S+/)?(?:grep|egrep|fgrep|rg|ag|ack|git\s+grep)\b")
 _SENTENCE = re.compile(r"(?<=[。！？!?])|(?<=[.;])\s+(?=\S)|\n+")
 
@@ -134,15 +133,36 @@ def _strong(token: str) -> bool:
     return (len(token) >= 2 and any(c.isdigit() for c in token)) or any(c in token for c in "._/-:@")
 
 
-def _records(call: Call) -> list[Record]:
-    """The data records of a call's ok output (:mod:`~mimomem.history.tool_values`)."""
+def _records(call: Call, wanted: Callable[[str], bool] | None) -> list[Record]:
+    """The records of a call's ok output (:mod:`~mimomem.history.tool_values`) that ``wanted`` lets
+    through (whether each is data is asked of those that link only)."""
     if call.status != "ok" or not call.output:
         return []
     if call.reads:
-        return [r for r in records(call.output, path=call.reads[0]) if r.data]
+        return records(call.output, path=call.reads[0], wanted=wanted)
     if call.command is None:
         return []
-    return [r for r in records(call.output, grep=bool(_GREP.search(call.command))) if r.data]
+    return records(call.output, grep=bool(_GREP.search(call.command)), wanted=wanted)
+
+
+def _could_link(output: str, answer: Answer, asked: Question, later: list[str]) -> Callable[[str], bool] | None:
+    """A cheap test of a line of output that every line a link could choose passes: it holds a piece
+    the answer repeats, ends with a word the answer says, or holds a word of the question or a term a
+    later call used (None: no such test, when the answer cites lines or the question has loanwords)."""
+    if answer.lines or asked.loanwords:
+        return None
+    pieces = [p for p in (*answer.pieces, *asked.words, *asked.terms, *later) if p in output]
+
+    def wanted(line: str) -> bool:
+        folded = line.casefold()
+        if any(piece in folded for piece in pieces):
+            return True
+        tail = folded.rstrip(" ,;\"'").rsplit(None, 1)[-1] if folded.strip(" ,;\"'") else ""
+        return tail.rsplit("=", 1)[-1].rsplit(":", 1)[-1].strip("\"'<>/") in answer.atoms or (
+            bool(answer.text) and any(c >= "\u3040" for c in tail) and tail.strip("\"'") in answer.text
+        )
+
+    return wanted
 
 
 def _value_item(record: Record, call: Call) -> str:
@@ -153,56 +173,6 @@ def _value_item(record: Record, call: Call) -> str:
     if record.cite:
         return f"{record.cite}: {shown} ({command} printed it)"
     return f"{command} printed {shown}"
-
-
-def _atoms(text: str) -> set[str]:
-    """What a text could quote back of a value: its numbers, identifiers, versions, paths, words."""
-    return {a.casefold() for a in _ATOM.findall(text)}
-
-
-def _quotes(atoms: set[str], value: str) -> bool:
-    """Whether ``atoms`` (of the model's answer) repeat ``value``: the whole value, a piece of it that
-    names one thing on its own (a number, a version, a host, a path) standing apart inside it, or the
-    value standing apart inside one of them (``go1.22.5`` repeats ``1.22.5``)."""
-    folded = value.casefold().strip("`'\"")
-    if folded in atoms:
-        return True
-    pairs = [(atom, folded) for atom in atoms if _strong(atom) or atom.isdigit()]
-    pairs += [(folded, atom) for atom in atoms if _strong(folded)]
-    return any(_apart(part, whole) for part, whole in pairs)
-
-
-def _apart(part: str, whole: str) -> bool:
-    """Whether ``part`` stands inside ``whole`` as a token of its own (not 8 in 8080)."""
-    for found in re.finditer(re.escape(part), whole) if part else ():
-        left = whole[found.start() - 1] if found.start() else " "
-        right = whole[found.end()] if found.end() < len(whole) else " "
-        if not (_joins(part[0], left) or _joins(part[-1], right)):
-            return True
-    return False
-
-
-def _joins(edge: str, beside: str) -> bool:
-    """Whether ``beside`` continues the token whose edge is ``edge`` (8 in 8080, a word in a longer word)."""
-    if edge.isdigit():
-        return beside.isdigit() or beside == "."
-    return edge.isalpha() and beside.isalnum()
-
-
-def _key_words(key: str | None) -> set[str]:
-    """The words of a key's name: ``maxReplicas`` -> max, replicas; ``worker_count`` -> worker, count."""
-    if not key:
-        return set()
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", key.rsplit(".", 1)[-1])
-    return {_stem(w) for w in re.split(r"[\W_]+", spaced.casefold()) if len(w) > 2}
-
-
-def _stem(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def _asked_words(text: str) -> set[str]:
-    return {_stem(w) for w in re.findall(r"[a-z][a-z0-9]+", text.casefold()) if w not in _STOP and len(w) > 2}
 
 
 def _spans(episode: Episode) -> Iterable[tuple[Said | None, list[Call], list[Said]]]:
@@ -248,24 +218,23 @@ def value_items(episode: Episode) -> list[tuple[Call, str]]:
     spans = list(_spans(episode))
     for k, (said, calls, model) in enumerate(spans):
         follow = spans[k + 1] if k + 1 < len(spans) and not spans[k + 1][1] else (None, [], [])
-        question = " ".join(s.text for s in (said, follow[0]) if s is not None and _asks(s))
+        question = Question.of(" ".join(s.text for s in (said, follow[0]) if s is not None and _asks(s)))
+        nothing = Question.of("")
         first_change = next((n for n, c in enumerate(calls) if c.files), len(calls))
         for n_call, call in enumerate(calls):
             at = index[id(call)]
-            said_after = " ".join(m.text for m in [*model, *follow[2]] if m.at > at)
-            answer = _atoms(said_after)
-            asked = _asked_words(question) if n_call < first_change else set()
-            wanted = _tokens(question) if asked else set()
+            answer = answer_of(" ".join(m.text for m in [*model, *follow[2]] if m.at > at))
+            asked = question if n_call < first_change else nothing
             scored = []
-            for record in _records(call):
+            later = [t for t, n in last_use.items() if n > at]
+            if not (answer.could_quote or asked.words or asked.loanwords or later):
+                continue
+            for record in _records(call, _could_link(call.output.casefold(), answer, asked, later)):
                 terms = _tokens(record.text)
-                quoted = _quotes(answer, record.value) or (
-                    _CJK.search(record.value) is not None and record.value in said_after
-                )
-                score = 4 * quoted + len(_key_words(record.key) & asked)
-                score += any(_strong(t) for t in terms & wanted)
+                score = 4 * quotes(answer, record) + key_score(record.key, asked)
+                score += any(_strong(t) for t in terms & asked.terms)
                 used = any(last_use.get(t, -1) > at for t in terms)
-                if score or used:
+                if (score or used) and record.data:
                     scored.append((score + 8 * used, record))
             best = max((s for s, _ in scored), default=0)
             chosen = [r for s, r in scored if s == best or s >= 8][:MAX_VALUES]

@@ -161,3 +161,14 @@ def test_a_value_read_again_retires_the_old_by_file_and_key_and_other_lines_stay
     b.say("nightly-export at 3:30 (30 3 * * *), sync-stock every 10 minutes.")
     planned, _ = plan(None, items_of(b.episode), {}, today="2026-12-01")
     assert "nightly-export" in planned.text and "sync-stock" in planned.text  # two lines of one file, not one value
+
+
+def test_an_answer_that_only_cites_the_line_and_a_value_deep_in_a_long_file() -> None:
+    b = _Build().user("what's the retry policy for the payment client?")
+    b.read("/r/clients/payment.yaml", ["base_url: https://pay.example", "timeout_s: 10", "max_attempts: 5"])
+    b.say("It's set on line 3 of clients/payment.yaml.")
+    assert _found(b) == ["/r/clients/payment.yaml:3: `max_attempts: 5` (read by the agent)"]
+    lines = ["flags:", *(f"  flag_{i:03d}: true" for i in range(400)), "mail:", "  smtp_host: smtp-relay.example"]
+    b = _Build().user("which smtp host do we send mail through?")
+    b.read("/r/config/settings.yaml", lines).say("smtp-relay.example.")
+    assert _found(b) == ["/r/config/settings.yaml:403: `mail.smtp_host: smtp-relay.example` (read by the agent)"]
