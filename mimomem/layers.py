@@ -51,7 +51,7 @@ SERVED: frozenset[str] = frozenset(
         *("mimomem.common.secrets", "mimomem.common.secret_commands", "mimomem.common.secret_context"),
         *("mimomem.common.secret_labels", "mimomem.common.secret_needles", "mimomem.common.secret_phrases"),
         *("mimomem.common.secret_records", "mimomem.common.secret_shapes", "mimomem.common.secret_values"),
-        "mimomem.common.stamp",
+        *("mimomem.common.span_file", "mimomem.common.stamp"),
         *("mimomem.served", "mimomem.served.budgeted", "mimomem.served.entries", "mimomem.served.entry_index"),
         *("mimomem.served.entry_recall", "mimomem.served.estimate", "mimomem.served.fitting", "mimomem.served.hosts"),
         *("mimomem.served.instructions", "mimomem.served.plans", "mimomem.served.prompt", "mimomem.served.session"),

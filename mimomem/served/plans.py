@@ -26,11 +26,10 @@ from __future__ import annotations
 import marshal
 import os
 from collections.abc import Callable, Iterable, Mapping
-from struct import Struct
-from struct import error as StructError
 
 from mimomem.common.light_typing import TYPE_CHECKING
 from mimomem.common.nofollow import open_nofollow
+from mimomem.common.span_file import Blobs, Spans, read
 from mimomem.common.stamp import Stamp, all_current, pack
 
 if TYPE_CHECKING:
@@ -79,9 +78,8 @@ def plan_file(key: tuple[Any, ...], env: Mapping[str, str]) -> str:
 
 
 _MAGIC = b"mimoplan"
-_HEAD = Struct("<8sQ")
-"""A plan file: the magic, the length of its header (a marshal dict: the plan with its bulky bytes
-replaced by ``(offset, length)`` spans), the header, then those bytes, each 8-byte aligned."""
+"""A plan file (:mod:`mimomem.common.span_file`): its header is the plan with its bulky bytes replaced by
+their spans."""
 
 
 def load_plan(
@@ -105,11 +103,8 @@ def load_plan(
         if not _stat.S_ISREG(os.fstat(fd).st_mode):
             return None
         view = memoryview(mmap.mmap(fd, 0, access=mmap.ACCESS_COPY))
-        magic, size = _HEAD.unpack_from(view)
-        if magic != _MAGIC:
-            return None
-        plan = _joined(marshal.loads(view[_HEAD.size : _HEAD.size + size]), view[_data_start(size) :])
-    except (OSError, ValueError, EOFError, TypeError, KeyError, IndexError, StructError):  # missing, empty, damaged
+        plan = _joined(*read(view, _MAGIC))
+    except (OSError, ValueError, EOFError, TypeError, KeyError, IndexError):  # missing, empty, damaged
         return None
     finally:
         os.close(fd)
@@ -136,10 +131,9 @@ def save_plan(
     listed = dict(stamps)
     recorded = b"".join(map(pack, listed.values()))
     try:
-        header, bulk = _split({"key": key, "paths": "\0".join(listed), "stamps": recorded, **data})
-        head = marshal.dumps(header)
-        blob = _HEAD.pack(_MAGIC, len(head)) + head
-        blob += b"\0" * (_data_start(len(head)) - len(blob)) + bulk
+        blobs = Blobs()
+        header = _split({"key": key, "paths": "\0".join(listed), "stamps": recorded, **data}, blobs)
+        blob = blobs.file(_MAGIC, marshal.dumps(header))
         from mimomem.common.private import private_dir
 
         private_dir(os.path.dirname(path))
@@ -171,21 +165,9 @@ def prune_plans(directory: str, *, keep: str, limit: int = MAX_PLANS) -> int:
     return removed
 
 
-def _data_start(header_size: int) -> int:
-    end = _HEAD.size + header_size
-    return end + (-end % 8)
-
-
-def _split(plan: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
-    """``plan`` with its bulky bytes moved out: the header (spans in their place) and those bytes."""
-    bulk = bytearray()
-
-    def put(blob: bytes) -> tuple[int, int]:
-        bulk.extend(b"\0" * (-len(bulk) % 8))
-        at = len(bulk)
-        bulk.extend(blob)
-        return at, len(blob)
-
+def _split(plan: dict[str, Any], bulk: Blobs) -> dict[str, Any]:
+    """``plan`` with its bulky bytes put in ``bulk``: the header, their spans in their place."""
+    put = bulk.put
     header = dict(plan)
     entries = plan.get("entries")
     if isinstance(entries, dict) and "index" in entries:  # a prompt plan's (a session plan has none)
@@ -206,12 +188,12 @@ def _split(plan: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
             "index": (native, scalars, put(buffer), offsets, ids),
             "show": {k: put(b) for k, b in curated["show"].items()},
         }
-    return header, bytes(bulk)
+    return header
 
 
 def _joined(header: dict[str, Any], bulk: memoryview) -> dict[str, Any]:
     """The plan of :func:`_split`'s ``header``, its bulky parts views of ``bulk`` made when used."""
-    from mimomem.text.xlang import Spans, mapped
+    from mimomem.text.xlang import mapped
 
     entries = header.get("entries")
     if isinstance(entries, dict) and "index" in entries:

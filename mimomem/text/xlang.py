@@ -14,8 +14,6 @@ import functools
 import marshal
 import os
 from collections.abc import Iterable
-from struct import Struct
-from struct import error as StructError
 
 from mimomem.common.light_typing import TYPE_CHECKING
 
@@ -23,6 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 from mimomem.common.hashing import bucket_of
+from mimomem.common.span_file import Blobs, Spans, read
 
 XLANG_FILE = "xlang_zh_en.tsv"
 
@@ -107,51 +106,16 @@ class Lookup:
 LOOKUP_VERSION = 2
 """Bumped when :class:`Lookup`'s data or its file changes shape: a cached lookup of another version is rebuilt."""
 _MAGIC = b"mimoxlng"
-_HEAD = Struct("<8sQ")
-"""The lookup file: the magic, the length of its header (a marshal dict of ``(offset, length)`` spans:
-``words`` by bucket, ``heads`` by first character), the header, then the blobs, 8-byte aligned."""
-
-
-class Spans:
-    """Blobs of a mapped file by index or key (a tuple or dict of ``(offset, length)``): a view of the
-    mapping when asked for (the lookup file here, a prompt plan in ``served.plans``)."""
-
-    __slots__ = ("_bulk", "_spans")
-
-    def __init__(self, bulk: memoryview, spans: Any) -> None:
-        self._bulk, self._spans = bulk, spans
-
-    def __getitem__(self, at: Any) -> memoryview:
-        start, size = self._spans[at]
-        return self._bulk[start : start + size]
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        span = self._spans.get(key)
-        return default if span is None else self._bulk[span[0] : span[0] + span[1]]
-
-    def __len__(self) -> int:
-        return len(self._spans)
-
-
-def _start(header_size: int) -> int:
-    end = _HEAD.size + header_size
-    return end + (-end % 8)
+"""The lookup file (:mod:`mimomem.common.span_file`): its header names the blobs' spans, ``words`` by
+bucket and ``heads`` by first character."""
 
 
 def _file_bytes(data: dict[str, Any]) -> bytes:
-    bulk = bytearray()
-
-    def put(blob: bytes) -> tuple[int, int]:
-        bulk.extend(b"\0" * (-len(bulk) % 8))
-        at = len(bulk)
-        bulk.extend(blob)
-        return at, len(blob)
-
+    blobs = Blobs()
     header = marshal.dumps(
-        {"words": tuple(map(put, data["words"])), "heads": {c: put(b) for c, b in data["heads"].items()}}
+        {"words": tuple(map(blobs.put, data["words"])), "heads": {c: blobs.put(b) for c, b in data["heads"].items()}}
     )
-    blob = _HEAD.pack(_MAGIC, len(header)) + header
-    return blob + b"\0" * (_start(len(header)) - len(blob)) + bytes(bulk)
+    return blobs.file(_MAGIC, header)
 
 
 def mapped(path: str) -> dict[str, Any]:
@@ -163,13 +127,11 @@ def mapped(path: str) -> dict[str, Any]:
     with open(path, "rb") as handle:
         view = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
     try:
-        magic, size = _HEAD.unpack_from(view)
-        header = marshal.loads(view[_HEAD.size : _HEAD.size + size])
-    except (StructError, EOFError, TypeError) as error:
-        raise ValueError(f"damaged cross-language lookup {path}") from error
-    if magic != _MAGIC or not isinstance(header, dict) or not isinstance(header.get("words"), tuple):
+        header, bulk = read(view, _MAGIC)
+    except ValueError as error:
+        raise ValueError(f"not a cross-language lookup, or a damaged one: {path}") from error
+    if not isinstance(header, dict) or not isinstance(header.get("words"), tuple):
         raise ValueError(f"not a cross-language lookup: {path}")
-    bulk = view[_start(size) :]
     return {"words": Spans(bulk, header["words"]), "heads": Spans(bulk, header["heads"]), "file": path}
 
 
