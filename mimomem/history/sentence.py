@@ -141,7 +141,8 @@ _EN_DEONTIC = re.compile(
 )
 _EN_NEG_IMPERATIVE = re.compile(
     r"^(?:please\s+|pls\s+|and\s+)?(?:don'?t|do not|never|no more|stop)\b"
-    r"|^(?:no one|no-one|nobody|none of us)\s+(?:ever\s+)?[a-z]+",
+    r"|^(?:no one|no-one|nobody|none of us)\s+(?:ever\s+)?[a-z]+"
+    r"|^no\s+(?!(?:one|idea|worries|problem|luck|way|matter|need|clue|thanks|rush|longer|more)\b)[a-z][\w-]*\s+\S",
     re.I,
 )
 """A negative order, or a ban with a negative subject ("Nobody touches the prod DB by hand")."""
@@ -150,7 +151,7 @@ _ZH_DEONTIC = re.compile(
     r"统一|一律|都要|都得|都带|都用|都走|都加|规矩|规定|惯例|约定|规范|不发|不上|不合"
 )
 _JA_DEONTIC = re.compile(
-    r"必ず|禁止|こと\s*[。.]?\s*$|べき|ないで|てください|でください|ように|厳禁|絶対|お願いします|ましょう"
+    r"必ず|禁止|こと\s*[。.]?\s*$|べき|ないで|てください|でください|ように|厳禁|絶対|お願いします|ましょう|必要"
 )
 _STRONG_DEONTIC = re.compile(r"\b(?:must|never|always)\b|必须|务必|一定要|必ず|禁止|厳禁|반드시|절대|금지", re.I)
 """Modality that makes a statement standing on its own, without a scope word."""
@@ -325,8 +326,28 @@ def is_standing(text: str) -> bool:
         # not over the objects of one task ("Fix all the lint errors", "把所有的 print 换成 logger")
         flat = _OBJECT_QUANTIFIER.sub(" ", flat)
         strong = strongly_scoped(flat)
-    weak = _WEAK_SCOPE.search(flat) or (hangul(flat) and KO_WEAK_SCOPE.search(flat))
+    weak = _WEAK_SCOPE.search(flat) or (hangul(flat) and KO_WEAK_SCOPE.search(flat)) or _generic_subject(flat)
     return strong or prohibition or (bool(weak) and (deontic or order))
+
+
+_KO_TOPIC = re.compile(r"^(?!(?:이|그|저)\s)\S+(?:\s+\S+)?\s?(?:은|는)\s")
+
+
+def _generic_subject(flat: str) -> bool:
+    """A subject that names a kind, not one thing: an English bare plural first ("PRs need two approvals",
+    "Migrations should be …"), a Korean topic without a demonstrative ("커밋 메시지는 …") - with modality,
+    a norm."""
+    if hangul(flat) and not _kana(flat):
+        return bool(_KO_TOPIC.match(flat))
+    words = _en_words(flat) if flat.isascii() else []
+    modal = next((n for n, w in enumerate(words[:5]) if w in _EN_MODAL), None)
+    if not modal or any(w in _EN_NOT_VERB or w in _EN_AUX for w in words[:modal]):
+        return False
+    head = words[modal - 1]  # the subject's last word: a bare plural names a kind
+    return head.endswith("s") and not head.endswith(("ss", "us", "is")) and len(head) >= 3 and head != "yes"
+
+
+_EN_MODAL = _words("must mustn't need needs should shouldn't shall have has cannot can't may")
 
 
 _OBJECT_QUANTIFIER = re.compile(

@@ -111,7 +111,7 @@ _ONE_OFF = re.compile(
     r"|\b(?:PR|MR|issue|ticket|pull request)\s*#?\d+|(?<![\w&])#\d+\b"
     rf"|(?:这个|那个|这些)(?!{_LASTING}|[别不要也都就是得必一千万可])|先别|先不要|先不|暂时别"
     rf"|(?:^|\s)(?:이|그|저)\s+(?!{_LASTING})\S|이번"
-    r"|\buntil (?:i|we|you|he|she|they)\b|等我|私が.*?まで|제가.*?까지"
+    r"|\buntil (?:i|we|you|he|she|they)\b|等我|私が.*?まで|제가.*?까지|\bagain\b|もう一度|다시\s*한\s*번"
     r"|\b(?:ping|tell|show|send|give|notify|message|email|call|remind)\s+(?:me|us)\b|\blet (?:me|us) know\b"
     r"|\b(?:when|once|after) (?:the \w+|it|that|this|you'?re|you are|you'?ve|everything)\b[^,.]*?"
     r"\b(?:done|finished|finishes|finish|complete[sd]?|over|ready|merged|back|green|passes|passed)\b"
@@ -136,6 +136,7 @@ _OPINION = re.compile(
     r"|^(?:正直|個人的には|僕的には|私的には)|(?:と思う|と思います|気がする|気がします|かもしれない|かも)\s*[。.]?\s*$"
     r"|^(?:솔직히|개인적으로|제\s*생각에는?)|(?:것\s*같아요|것\s*같아|것\s*같습니다|것\s*같은데|듯해요|듯합니다)\s*[.]?\s*$"
     r"|(?:,\s*|\s)(?:i think|i guess|i believe|iirc|not sure|maybe|probably)\s*[.]?\s*$"
+    r"|\bshould be (?:\w+er|more|less|better|worse)\b"
     r"|(?:我记不清了|记不太清|不太确定|不确定)\s*[。]?\s*$"
     r"|^(?:looks like|seems(?: like)?|it seems|apparently|i suspect)\b|^(?:看起来|看样子|似乎|貌似)"
     r"|(?:みたい|っぽい|らしい)(?:です|だ)?\s*[。.]?\s*$",

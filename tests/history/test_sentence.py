@@ -200,3 +200,33 @@ def test_one_task_over_a_set_of_things_is_no_habit(text: str) -> None:
 )
 def test_occasions_or_modality_keep_a_quantified_order_standing(text: str) -> None:
     assert is_standing(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PRs need two approvals.",
+        "Feature branches need a linked issue.",
+        "Migrations should be backwards compatible.",
+        "No direct pushes to main.",
+        "커밋 메시지는 영어로 써야 해요.",
+        "PR 은 리뷰어 두 명이 필요합니다.",
+        "レビューは二人必要です。",
+    ],
+)
+def test_a_norm_over_a_kind_of_thing_is_standing(text: str) -> None:
+    assert is_standing(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The PRs need rebasing.",
+        "Tests should be faster.",
+        "Users need to log in again after the upgrade.",
+        "이 함수는 리팩터링해야 해요.",
+        "No idea why it fails.",
+    ],
+)
+def test_one_thing_a_wish_or_a_repeat_is_no_norm(text: str) -> None:
+    assert not is_standing(text)
