@@ -141,7 +141,8 @@ _EN_DEONTIC = re.compile(
 )
 _EN_NEG_IMPERATIVE = re.compile(
     r"^(?:please\s+|pls\s+|and\s+)?(?:don'?t|do not|never|no more|stop)\b"
-    r"|^(?:no one|no-one|nobody|none of us)\s+(?:ever\s+)?[a-z]+"
+    r"|^(?:(?:on|in|during|after|before|at|from)\s+[\w-]+(?:\s+[\w-]+)?,?\s+)?"
+    r"(?:no one|no-one|nobody|none of us)\s+(?:ever\s+)?[a-z]+"
     r"|^no\s+(?!(?:one|idea|worries|problem|luck|way|matter|need|clue|thanks|rush|longer|more)\b)[a-z][\w-]*\s+\S",
     re.I,
 )

@@ -195,3 +195,30 @@ def about_the_moment(text: str) -> bool:
     experience in the present ("I get ECONNREFUSED on 5432 …"): about this session, not a lasting fact."""
     flat = text.strip()
     return bool(_REACTION.match(flat) or _HYPOTHETICAL.match(flat) or _EXPERIENCE.match(flat))
+
+
+_EN_TOPIC = re.compile(
+    r"^(?:(?:fyi|btw|also|and|oh|ok|so)[\s,]+)*(?:about|regarding|re|concerning|as for"
+    r"|(?:\w+\s+){0,1}(?:background|context|notes?|question|thoughts|update)\s+(?:on|for|about|re))\b[:\s]"
+    r"|^(?:fyi|btw)[\s,]+(?:for|on)\b",
+    re.I,
+)
+_EN_PREDICATE = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|should|must|may|might|need|needs"
+    r"|'s|'re|'ve|'ll|'d)\b|\b\w+(?:ed|es)\b",
+    re.I,
+)
+_CJK_TOPIC = re.compile(
+    r"^(?:关于|对于|至于)[^，,。]*$|(?:について|に関して|に関する件|の件)(?:です|だけど|なんだけど)?\s*[。]?$"
+    r"|(?:관련해서|관련해|관해서|대해서|관련)(?:요)?\s*[.]?$"
+)
+
+
+def topic_only(text: str) -> bool:
+    """A topic announced without anything said of it ("About the Kafka consumer", "FYI for the Redis
+    stuff", "Background on billing-api", "关于 Redis 那块", "Redis について", "Redis 관련해서요"): a
+    lead-in, not a statement."""
+    flat = undecorated(text).strip().rstrip(".。:：")
+    if flat.isascii():
+        return bool(_EN_TOPIC.match(flat + " ")) and not _EN_PREDICATE.search(flat) and len(flat.split()) <= 8
+    return bool(_CJK_TOPIC.search(flat))

@@ -39,7 +39,7 @@ from mimomem.history.sentence import (
     sentence_type,
     strongly_scoped,
 )
-from mimomem.history.sentence_frame import opinion_or_hedge
+from mimomem.history.sentence_frame import opinion_or_hedge, topic_only
 from mimomem.history.signals import is_trivial, normalize_command, statements_in
 from mimomem.history.tool_text import quotable_error
 from mimomem.passes.promote_found import FOUND, cause_items, value_items
@@ -129,7 +129,7 @@ def said_items(said: Said) -> list[Item]:
     attached = -1
     for i, sentence in enumerate(parts):
         flat = clean_text(sentence)
-        if is_fragment(sentence) or _INTRODUCES.search(sentence):
+        if is_fragment(sentence) or _INTRODUCES.search(sentence) or topic_only(sentence):
             continue  # "credentials.yaml has", "A few conventions here:": a clause without what it waits for
         typed = sentence_type(flat)
         # a question is never kept, whatever modal word it holds ("提交前要跑什么脚本？" is no rule); a

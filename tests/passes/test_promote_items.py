@@ -216,3 +216,24 @@ def test_an_order_in_quotation_marks_is_someone_elses(text: str) -> None:
 def test_an_order_around_a_quoted_value_is_the_users() -> None:
     assert [s for s, _ in _items('Always use "snake_case" for column names.')] == ["Rules"]
     assert [s for s, _ in _items("以后 commit message 统一用“feat: xxx”格式")] == ["Rules"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FYI for the Redis stuff",
+        "About the Kafka consumer",
+        "Background on billing-api",
+        "关于 Redis 那块",
+        "Redis 관련해서요",
+    ],
+)
+def test_a_topic_without_anything_said_of_it_keeps_nothing(text: str) -> None:
+    assert _items(text) == []
+
+
+def test_a_topic_with_a_statement_or_a_choice_is_kept() -> None:
+    assert [s for s, _ in _items("For caching we went with LRU")] == ["Architecture decisions"]
+    assert [t for _, t in _items("About the Kafka consumer: it commits offsets every 5s.")] == [
+        "it commits offsets every 5s"
+    ]
