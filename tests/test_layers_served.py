@@ -102,3 +102,11 @@ def test_the_rule_reads_what_it_should() -> None:
     assert "typing" not in imports_at_load("mimomem.served.plans")  # under TYPE_CHECKING
     assert "mimomem.common.files" not in imports_at_load("mimomem.served.plans")  # inside save_plan
     assert "typing" in imports_at_load("mimomem.text._tokenizer_py")
+
+
+def test_the_served_room_is_on_the_served_path_and_the_slow_side_is_not() -> None:
+    """Every module of ``mimomem/served/`` may be loaded by a served hook (so each obeys the rule above);
+    no module of ``mimomem/context/``, which builds the plans, is ever loaded by one."""
+    room = {"mimomem.served", *(f"mimomem.served.{p.stem}" for p in (PACKAGE / "served").glob("[!_]*.py"))}
+    assert sorted(room - layers.SERVED) == []
+    assert sorted(m for m in layers.SERVED if m == "mimomem.context" or m.startswith("mimomem.context.")) == []
