@@ -67,7 +67,7 @@ def split_user_text(text: str) -> list[Segment]:
     look like a log or a stack trace.
     """
     out: list[Segment] = []
-    for kind, lines in _introduced(_blocks(text.replace("\r\n", "\n").split("\n"))):
+    for kind, lines in _referred(_introduced(_blocks(text.replace("\r\n", "\n").split("\n")))):
         body = "\n".join(lines).strip("\n")
         if not body.strip():
             continue
@@ -174,6 +174,40 @@ def _brought(lead_in: str, lines: list[str]) -> bool:
     return len(formal) >= 2 and 2 * len(formal) > len(items)
 
 
+_POINTS_AT = re.compile(
+    r"\b(?:this|these|the following|below)\b|下面|以下|如下|这段|这些|这个|これ|この|次の"
+    r"|아래|다음|이거|이것|이\s*내용",
+    re.I,
+)
+"""A demonstrative pointing at a text ("Summarize this:", "这段…", "이거 봐 주세요") or back at one ("is this
+still accurate?", "这些还适用吗")."""
+
+
+def _enough(lead_in: str, lines: list[str]) -> bool:
+    """Lines enough for a lead-in to introduce a text: two, or one when the lead-in points at it."""
+    return len([line for line in lines if line.strip()]) >= INTRODUCED_LINES or bool(_POINTS_AT.search(lead_in))
+
+
+def _referred(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
+    """``blocks`` with a typed text of two lines or more marked pasted when the message ends by asking
+    about it ("…\n\nis this still accurate?", "…\n\n这些还适用吗？"): the lines were material for the
+    question, not the user's own statements."""
+    from mimomem.history.sentence import QUESTION, sentence_type
+    from mimomem.history.sentence_frame import inceptive
+
+    typed = [n for n, (kind, lines) in enumerate(blocks) if kind == TYPED and any(line.strip() for line in lines)]
+    if len(typed) < 2:
+        return blocks
+    last = " ".join(" ".join(blocks[typed[-1]][1]).split())
+    before = typed[-2]
+    if len(last) > 160 or not _POINTS_AT.search(last) or sentence_type(last) != QUESTION:
+        return blocks  # "Can you add this to CONTRIBUTING.md?" asks to use the user's own lines
+    body = [line for line in blocks[before][1] if line.strip()]
+    if len(body) < INTRODUCED_LINES or inceptive(body[0]):
+        return blocks
+    return [(PASTED, lines) if n == before else (kind, lines) for n, (kind, lines) in enumerate(blocks)]
+
+
 def _introduced(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
     """``blocks`` with the lines a lead-in introduces marked pasted: a typed line ending with a colon
     ("here's our team wiki:", "贴一下我们的规范：") followed by :data:`INTRODUCED_LINES` or more lines, in
@@ -189,7 +223,7 @@ def _introduced(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str
             out.append((kind, lines))
             introduced = None
             continue
-        if introduced is not None and len(lines) >= INTRODUCED_LINES and _brought(introduced, lines):
+        if introduced is not None and _enough(introduced, lines) and _brought(introduced, lines):
             out.append((PASTED, lines))
             introduced = None
             continue
@@ -197,7 +231,7 @@ def _introduced(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str
         for n, line in enumerate(lines):
             if _LEAD_IN.search(line) and not strongly_scoped(line):
                 rest = lines[n + 1 :]
-                if len(rest) >= INTRODUCED_LINES and _brought(line, rest):
+                if rest and _enough(line, rest) and _brought(line, rest):
                     out += [(TYPED, lines[: n + 1]), (PASTED, rest)]
                     break
                 if not rest:

@@ -93,3 +93,17 @@ def test_the_users_own_short_list_after_a_neutral_lead_in_stays_typed(text: str)
 )
 def test_a_document_after_a_lead_in_is_pasted(text: str) -> None:
     assert [s.kind for s in split_user_text(text)] == [TYPED, PASTED]
+
+
+def test_lines_the_message_then_asks_about_are_material() -> None:
+    text = "All PRs need two approvals.\nNever deploy on Fridays.\n\nis this still accurate?"
+    assert [s.kind for s in split_user_text(text)] == [PASTED, TYPED]
+    assert [s.kind for s in split_user_text("所有接口必须加鉴权\n周末不发布\n\n这些还适用吗？")] == [PASTED, TYPED]
+    own = "From now on squash merges.\nRebase before pushing.\n\nCan you update CONTRIBUTING.md with this?"
+    assert {s.kind for s in split_user_text(own)} == {TYPED}  # a request to use the user's own lines
+
+
+def test_a_lead_in_pointing_at_a_text_introduces_even_one_line() -> None:
+    text = "Summarize this:\n\nAlways restart nginx after a deploy. The cache lives on cache-2."
+    assert [s.kind for s in split_user_text(text)] == [TYPED, PASTED]
+    assert {s.kind for s in split_user_text("记一下：\n监控大盘是 https://grafana.example.cn/d/api")} == {TYPED}
