@@ -16,6 +16,11 @@ and refuse to promote it as a rule: "deploy with this key: [redacted ...]" is no
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
 MARK = "[redacted "
 """How a redacted span starts (``[redacted <kind>]``)."""
 
@@ -26,23 +31,53 @@ _SEEN_LIMIT = 8 << 20
 _seen_chars = 0
 
 
-_before = ""
-"""The end of the text redacted last: a label it ended on may have its value in the next text."""
 _BEFORE_CHARS = 120
+
+
+@dataclass
+class Window:
+    """What :func:`redact` remembers of the texts it redacted just before, in order."""
+
+    before: str = ""
+    """The end of the text redacted last: a label it ended on may have its value in the next text."""
+    recent: list[bool] = field(default_factory=list)
+    """Whether each of the last texts named a credential (a password pasted in parts)."""
+
+
+_PROCESS = Window()
+"""The window of texts redacted outside :func:`redaction_window` (one process, one stream of texts)."""
+_WINDOW: ContextVar[Window | None] = ContextVar("mimomem_redaction_window", default=None)
+
+
+@contextmanager
+def redaction_window() -> Iterator[Window]:
+    """A window of its own for one transcript read from start to end: a label that ended one read
+    (one session's last turn, or the same transcript read before by another pass) never makes the
+    first text of the next read its value.  Per context, so threads and tasks never share one."""
+    token = _WINDOW.set(Window())
+    try:
+        yield _current()
+    finally:
+        _WINDOW.reset(token)
+
+
+def _current() -> Window:
+    return _WINDOW.get() or _PROCESS
 
 
 def redact(text: str, before: str | None = None) -> str:
     """``text`` with every likely secret replaced by ``[redacted <kind>]`` (idempotent).
 
     ``before`` is the text that came just before (a turn asking "What's the admin password?" whose
-    answer ``text`` is "it's X"); by default, the text this process redacted last (a transcript is
-    redacted block by block, in order).
+    answer ``text`` is "it's X"); by default, the text redacted last in the current window
+    (:func:`redaction_window`: a transcript is redacted block by block, in order).
     """
-    global _seen_chars, _before
+    global _seen_chars
     if not text:
         return text
-    prev = _before if before is None else before[-_BEFORE_CHARS:]
-    _before = text[-_BEFORE_CHARS:]
+    window = _current()
+    prev = window.before if before is None else before[-_BEFORE_CHARS:]
+    window.before = text[-_BEFORE_CHARS:]
     answered = _parts(_answered(prev, text), before)
     if answered != text:
         from mimomem.common.secrets import redact_secrets
@@ -112,18 +147,15 @@ def _answered(before: str, text: str) -> str:
     return "".join(out) + text[pos:] if out else text
 
 
-_recent: list[bool] = []
-"""Whether each of the last texts redacted in order named a credential (a password pasted in parts)."""
-
-
 def _parts(text: str, before: str | None) -> str:
     """``text`` with the pieces it names as parts of a credential redacted ("second part: X")."""
     from mimomem.common.secret_parts import RECENT_TEXTS, names_a_credential, part_values
 
     if before is None:
-        recent = any(_recent)
-        _recent.append(names_a_credential(text))
-        del _recent[:-RECENT_TEXTS]
+        window = _current().recent
+        recent = any(window)
+        window.append(names_a_credential(text))
+        del window[:-RECENT_TEXTS]
     else:
         recent = bool(before) and names_a_credential(before)
     found = list(part_values(text, recent))
@@ -139,4 +171,4 @@ def was_redacted(text: str) -> bool:
     return MARK in text
 
 
-__all__ = ["MARK", "redact", "was_redacted"]
+__all__ = ["MARK", "Window", "redact", "redaction_window", "was_redacted"]

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from mimomem.common.redaction import redaction_window
 from mimomem.history.history_store import HistoryStore, SourceState
 from mimomem.history.jsonl import read_jsonl
 from mimomem.history.records import ImportReport, MessageRecord, SessionRecord, TextPart, ToolPart
@@ -98,7 +99,7 @@ def import_transcript(store: HistoryStore, path: str | os.PathLike[str]) -> Impo
     key = os.path.abspath(os.fspath(path))
     state = store.source_state(key)
     reader = _Transcript(store, key)
-    with store.batch():
+    with store.batch(), redaction_window():
         result = read_jsonl(
             key,
             reader.line,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mimomem.common.redaction import redaction_window
 from mimomem.history.episode import Episode
 from mimomem.history.jsonl import read_jsonl
 from mimomem.history.provenance import TOOL_CALL, TYPED
@@ -126,12 +127,13 @@ def digest_lines(lines: list[tuple[int, dict[str, Any]]] | list[dict[str, Any]],
     digest = Digest()
     episode = Episode()
     skips: Counter[str] = Counter()
-    for n, item in enumerate(lines):
-        offset, obj = item if isinstance(item, tuple) else (n, item)
-        try:
-            _digest_line(digest, episode, obj, default_sid, offset, skips)
-        except (TypeError, ValueError, AttributeError, RecursionError):
-            digest.skipped += 1
+    with redaction_window():  # this read's texts only: a label another read ended on is not this one's
+        for n, item in enumerate(lines):
+            offset, obj = item if isinstance(item, tuple) else (n, item)
+            try:
+                _digest_line(digest, episode, obj, default_sid, offset, skips)
+            except (TypeError, ValueError, AttributeError, RecursionError):
+                digest.skipped += 1
     digest.skipped += sum(skips.values())
     digest.errors = [(f.call.summary, f.error, f.fix or None) for f in episode.finish() if not f.call.unsafe]
     digest.fetched_run = {c.command for c in episode.calls if c.runs_fetched and c.command is not None}

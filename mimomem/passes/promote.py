@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from mimomem.common.redaction import was_redacted
+from mimomem.common.redaction import redaction_window, was_redacted
 from mimomem.common.secrets import scan_secrets
 from mimomem.history.episode import Episode, clip
 from mimomem.history.evidence_items import Provenance
@@ -200,7 +200,8 @@ def read_episode(transcript: str, session_id: str, offset: int, head: str) -> tu
         except (TypeError, ValueError, AttributeError, RecursionError):
             skips["line not promotable"] += 1
 
-    result = read_jsonl(transcript, line, offset=offset, head=head)
+    with redaction_window():  # this read's texts only (the digest read the same transcript before)
+        result = read_jsonl(transcript, line, offset=offset, head=head)
     return episode, result.end, result.head, sum(skips.values()) + sum(result.skipped.values())
 
 

@@ -144,3 +144,19 @@ def test_the_value_turn_after_a_label_turn_is_read_redacted() -> None:
         ).blocks  # type: ignore[union-attr]
     ]
     assert texts[0] == turns[0] and "Nq4wEr7tYu2i" not in texts[1] and was_redacted(texts[1])
+
+
+def test_each_read_has_a_window_of_its_own() -> None:
+    """A label one read ended on never makes the first text of another read its value: the digest
+    and then promotion read one transcript twice at SessionEnd, and a long-lived process (the MCP
+    server, an SDK harness) reads many sessions' transcripts one after the other."""
+    from mimomem.common.redaction import redaction_window
+
+    answer = "it's Kq7vLm2xPz"
+    with redaction_window():
+        assert redact("What's the Jenkins admin password?") == "What's the Jenkins admin password?"
+        assert "Kq7vLm2xPz" not in redact(answer)  # the next text of the same read: its value
+    with redaction_window():
+        redact("What's the Jenkins admin password?")
+    with redaction_window():
+        assert redact(answer) == answer  # another read's first text: no label before it

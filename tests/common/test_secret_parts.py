@@ -13,8 +13,8 @@ SECOND = "second part: vT72LmZa  (join them with nothing in between)"
 
 def test_a_password_in_two_turns_with_a_reply_between() -> None:
     """The attack's d04: transcript blocks are redacted in order; the assistant's reply sits between."""
-    redaction._recent.clear()
-    out = [redaction.redact(t) for t in (FIRST, "Done.", SECOND)]
+    with redaction.redaction_window():
+        out = [redaction.redact(t) for t in (FIRST, "Done.", SECOND)]
     joined = "\n".join(out)
     assert "Pk93xQ" not in joined and "vT72LmZa" not in joined
     assert out[2].startswith("second part: [redacted credential-part]")
@@ -50,11 +50,11 @@ def test_no_piece(before: str, text: str) -> None:
 
 
 def test_pieces_far_from_a_credential_are_kept() -> None:
-    redaction._recent.clear()
-    redaction.redact("The staging admin password is rotated weekly.")
-    for _ in range(8):
-        redaction.redact("ok")
-    assert redaction.redact("Section two, first part: Rk29x1") == "Section two, first part: Rk29x1"
+    with redaction.redaction_window():
+        redaction.redact("The staging admin password is rotated weekly.")
+        for _ in range(8):
+            redaction.redact("ok")
+        assert redaction.redact("Section two, first part: Rk29x1") == "Section two, first part: Rk29x1"
 
 
 def test_piece_ok() -> None:
