@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 
 MARK = "[redacted "
 """How a redacted span starts (``[redacted <kind>]``)."""
@@ -34,14 +33,17 @@ _seen_chars = 0
 _BEFORE_CHARS = 120
 
 
-@dataclass
 class Window:
-    """What :func:`redact` remembers of the texts it redacted just before, in order."""
+    """What :func:`redact` remembers of the texts it redacted just before, in order (a plain class:
+    the hooks' hot path imports this module and never ``dataclasses``)."""
 
-    before: str = ""
-    """The end of the text redacted last: a label it ended on may have its value in the next text."""
-    recent: list[bool] = field(default_factory=list)
-    """Whether each of the last texts named a credential (a password pasted in parts)."""
+    __slots__ = ("before", "recent")
+
+    def __init__(self) -> None:
+        self.before = ""
+        """The end of the text redacted last: a label it ended on may have its value in the next text."""
+        self.recent: list[bool] = []
+        """Whether each of the last texts named a credential (a password pasted in parts)."""
 
 
 _PROCESS = Window()
