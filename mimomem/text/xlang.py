@@ -92,15 +92,19 @@ class Lookup:
 
     def rows_in(self, text: str) -> list[tuple[str, ...]]:
         """The translations of every row whose head occurs in ``text``, in file order."""
-        hits: list[tuple[int, tuple[str, ...]]] = []
+        return [others for _, others in self.heads_in(text)]
+
+    def heads_in(self, text: str) -> list[tuple[str, tuple[str, ...]]]:
+        """(head, translations) of every row whose head occurs in ``text``, in file order."""
+        hits: list[tuple[int, str, tuple[str, ...]]] = []
         blobs = self.data["heads"]
         for first in {*text, ""}:
             rows = self._heads.get(first)
             if rows is None:
                 blob = blobs.get(first)
                 rows = self._heads[first] = marshal.loads(blob) if blob is not None else []
-            hits += [(i, others) for i, head, others in rows if head in text]
-        return [others for _, others in sorted(hits)]
+            hits += [(i, head, others) for i, head, others in rows if head in text]
+        return [(head, others) for _, head, others in sorted(hits)]
 
 
 LOOKUP_VERSION = 2

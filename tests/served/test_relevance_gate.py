@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from mimomem.context.stale import words
 from mimomem.served.entries import Entry
-from mimomem.served.entry_recall import query_terms, rank, terms_text
+from mimomem.served.entry_recall import (
+    _matching,
+    covered_words,
+    named_parts,
+    query_terms,
+    rank,
+    terms_text,
+    unknown_words,
+)
 
 
 def _entries(texts: list[str]) -> list[tuple[Entry, frozenset[str]]]:
@@ -39,3 +47,68 @@ def test_a_negative_contraction_is_grammar_not_a_term() -> None:
     assert "don" not in terms_text(query_terms("Why don’t we use advisory locks?"))
     assert "doesn" not in terms_text(query_terms("The build doesn't start"))
     assert "don" in terms_text(query_terms("Don is the owner of the billing service"))  # a name, not don't
+
+
+MEMORY = [
+    "对账任务改到每天 03:15 跑，因为 02:30 跟数据库备份撞了。",
+    "发票编号每个租户单独计数，按月重置，规则写在 services/invoice/numbering.py。",
+    "本地测试库用 docker compose up -d db-test 起，端口是 55432。",
+    "排序：批量开票时按 tenant 排序后依次加锁，避免死锁。",
+    "publishing happens only in the release pipeline on ci-runner-03.",
+    "The dashboard reads TIDEPOOL_API_BASE=https://api.staging.tidepool.dev from .env.development.local.",
+    "TrendChart merges every line past the sixth into 其他.",
+    "git commit -am then git push origin HEAD:deploy-fixes; never force push to main.",
+    *(f"Session {n}: ran the unit tests and the lint, all green." for n in range(8)),
+]
+"""A small mixed memory: Chinese facts, English facts, names, and filler that every memory has."""
+
+
+def _ranked(prompt: str) -> list[str]:
+    return [r.entry.text for r in rank(_entries(MEMORY), query_terms(prompt))]
+
+
+def test_a_chinese_prompt_whose_other_words_no_entry_holds_gets_nothing() -> None:
+    """生产 and 保留 are words no entry holds: 数据库 and 备份 beside them do not make the backup entry relevant
+    (the old gate weighed each unheld bigram a quarter, as if every one spanned two words)."""
+    assert _ranked("生产数据库的备份保留多少天？") == []
+    assert _ranked("发票金额的四舍五入规则是什么？") == []
+    assert _ranked("测试覆盖率要达到多少？") == []
+    assert _ranked("对账任务和数据库备份为什么撞了？")[0].startswith("对账任务改到")
+    assert _ranked("发票编号按什么规则计数？")[0].startswith("发票编号")
+
+
+def test_a_translation_counts_as_the_word_it_translates_not_as_another() -> None:
+    """'sort' is 排序 in English: with 快速 (held nowhere) the prompt shares one word with the entry, not two."""
+    terms = query_terms("帮我写个快速排序")
+    assert "sort" in terms_text(terms)
+    assert _ranked("帮我写个快速排序") == []
+    sorting = [t for t in terms if terms_text([t])[0] in ("排序", "sort")]
+    assert covered_words(sorting) == 1
+
+
+def test_an_english_prompt_about_something_no_entry_holds_gets_nothing() -> None:
+    assert _ranked("What does the release pipeline post to Slack?") == []
+    assert _ranked("Where does the release pipeline run?")[0].startswith("publishing happens")
+
+
+def test_an_unheld_word_that_is_part_of_a_name_the_entry_holds_is_covered() -> None:
+    """'base' is part of TIDEPOOL_API_BASE: the entry holds what the prompt asks for under another spelling."""
+    assert _ranked("What is the staging API base URL?")[0].startswith("The dashboard reads")
+    assert named_parts(("base", "url", "chart"), "reads TIDEPOOL_API_BASE from TrendChart.tsx") == 2
+
+
+def test_unknown_words_count_english_words_and_chinese_stretches() -> None:
+    entries = _entries(MEMORY)
+    for prompt, expected in (
+        ("生产数据库的备份保留多少天？", 2),  # 生产, 保留 (多少 is a question word, 天 alone is no word)
+        ("poetry 版本不支持，怎么解决？", 3),  # poetry, 不支持 (one word), 解决
+        ("Which port does Redis listen on?", 2),  # redis, listen: 端口, the translation of port, is held
+        ("对账任务每天几点跑？", 0),
+    ):
+        terms = query_terms(prompt)
+        postings = {tok: 0 for t in terms for tok in t.tokens}
+        for i, (_, held) in enumerate(entries):
+            for tok in postings.keys() & held:
+                postings[tok] |= 1 << i
+        count, _ = unknown_words(terms, [_matching(t, postings) for t in terms])
+        assert count == expected, prompt
