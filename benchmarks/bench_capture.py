@@ -15,6 +15,7 @@ supersession included) and scores the result:
 
     python benchmarks/bench_capture.py                 # the dev split
     python benchmarks/bench_capture.py --split heldout # the held-out split (reported once)
+    python benchmarks/bench_capture.py --split split-c # split C (reported once, never tuned on)
     python benchmarks/bench_capture.py --json --show-fails
 
 Nothing is asserted: the numbers are for benchmarks/README.md.
