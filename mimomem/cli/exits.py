@@ -59,6 +59,8 @@ def database_advice(args: argparse.Namespace, exc: sqlite3.DatabaseError) -> str
     if db is None:
         return f"SQLite: {exc}"
     what = getattr(args, "db_what", "index database")
+    if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc):  # SQLITE_FULL: the write was undone
+        return f"{what} {db}: {exc}; nothing of this run was written: free space on that disk and run it again"
     if isinstance(exc, sqlite3.OperationalError):
         return f"{what} {db}: {exc}; pass --db with a writable file path, or retry if another process holds it"
     if getattr(args, "db", None) and not might_be_ours(db):
