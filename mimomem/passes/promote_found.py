@@ -209,11 +209,15 @@ def value_items(episode: Episode) -> list[tuple[Call, str]]:
     data record of the output (:func:`_records`) whose value the model's answer then repeats, or whose
     key the user's question names, or whose value a later edit or command holds."""
     out: list[tuple[Call, str]] = []
-    last_use: dict[str, int] = {}  # a distinctive term -> the last call whose edit or command holds it
+    last_use: dict[str, int] = {}  # a distinctive term -> the last call whose edit writes it or command holds it
+    replaced: dict[tuple[str, str], int] = {}  # (file, text an edit replaced) -> the last such edit
     for n, c in enumerate(episode.calls):
-        for token in _tokens(f"{c.change} {c.command or ''}"):
+        old, written = _sides(c.change)
+        for token in _tokens(f"{written} {c.command or ''}"):
             if len(token) >= 6 and _strong(token):
                 last_use[token] = n
+        for file in c.files if old else ():
+            replaced[(file, old)] = n
     index = {id(c): n for n, c in enumerate(episode.calls)}
     spans = list(_spans(episode))
     for k, (said, calls, model) in enumerate(spans):
@@ -230,6 +234,8 @@ def value_items(episode: Episode) -> list[tuple[Call, str]]:
             if not (answer.could_quote or asked.words or asked.loanwords or later):
                 continue
             for record in _records(call, _could_link(call.output.casefold(), answer, asked, later)):
+                if _edited_away(record, call, at, replaced):
+                    continue
                 terms = _tokens(record.text)
                 score = 4 * quotes(answer, record) + key_score(record.key, asked)
                 score += any(_strong(t) for t in terms & asked.terms)
@@ -240,6 +246,26 @@ def value_items(episode: Episode) -> list[tuple[Call, str]]:
             chosen = [r for s, r in scored if s == best or s >= 8][:MAX_VALUES]
             out += [(call, _value_item(r, call)) for r in chosen]
     return out[-MAX_FOUND:]
+
+
+_CHANGE = re.compile(r"`(.*)` -> `(.*)`")
+
+
+def _sides(change: str) -> tuple[str, str]:
+    """(the text an edit replaced, the text it wrote) of a call's ``change`` (``old`` -> ``new``, or
+    ``added`` lines: nothing replaced); ("", "") for a call that edits nothing."""
+    found = _CHANGE.fullmatch(change)
+    return (found.group(1), found.group(2)) if found else ("", change)
+
+
+def _edited_away(record: Record, call: Call, at: int, replaced: dict[tuple[str, str], int]) -> bool:
+    """Whether a line the agent read was then replaced by its own edit of that file: read before an edit
+    (the host's Edit needs a Read first), the old value is stale the moment it is kept."""
+    line = record.text.strip()
+    return any(
+        n > at and file in call.reads and len(old) >= 3 and len(line) >= 3 and (old in line or line in old)
+        for (file, old), n in replaced.items()
+    )
 
 
 def found_supersedes(new: str, old: str) -> bool | None:

@@ -172,3 +172,27 @@ def test_an_answer_that_only_cites_the_line_and_a_value_deep_in_a_long_file() ->
     b = _Build().user("which smtp host do we send mail through?")
     b.read("/r/config/settings.yaml", lines).say("smtp-relay.example.")
     assert _found(b) == ["/r/config/settings.yaml:403: `mail.smtp_host: smtp-relay.example` (read by the agent)"]
+
+
+def test_a_line_the_agent_read_and_then_edited_away_is_not_kept() -> None:
+    """The host's Edit needs a Read first: the read line is the old value, stale once the edit lands, and the
+    edit's old side is what it replaced, not a use of it. The value the edit writes, read elsewhere, is used."""
+    b = _Build().user("We're moving to Node 22.3.0: the platform team no longer allows 20.11.1. Update .nvmrc.")
+    b.read("/r/.nvmrc", ["20.11.1"])
+    b.read("/r/.github/workflows/ci.yml", ["node-version: 22.3.0", "cache: pnpm"])
+    b.tool("Edit", {"file_path": "/r/.nvmrc", "old_string": "20.11.1", "new_string": "22.3.0"}, "ok")
+    b.say("Done: .nvmrc now says 22.3.0, as CI's node-version already did; 20.11.1 is gone.")
+    found = _found(b)
+    assert not any("20.11.1" in f for f in found)
+    b = _Build().user("Point the map at the ocean style")
+    b.read("/r/src/map/config.ts", ['styleId: "streets-v2-eu-central",'])
+    b.tool(
+        "Edit",
+        {
+            "file_path": "/r/src/map/config.ts",
+            "old_string": 'styleId: "streets-v2-eu-central"',
+            "new_string": 'styleId: "ocean-v4"',
+        },
+        "ok",
+    )
+    assert not any("streets-v2" in f for f in _found(b))
