@@ -35,7 +35,7 @@ Span = tuple[str, int, int]
 _TOKEN_USER = lazy(r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://(?P<value>[A-Za-z0-9_\-]{20,200})@[A-Za-z0-9\[]")
 _GO_DSN = lazy(r"(?<![\w:/.])[\w.\-]{1,64}:(?P<value>[^\s:@/\"'()]{1,128})@(?:tcp|tcp4|tcp6|udp|unix)\(")
 _ORACLE = lazy(
-    r"(?i)(?:\b(?:sqlplus|sqlldr|expdp|impdp|rman|exp|imp|sqlcl|sql)\b[^\n]*?\s|jdbc:oracle:[a-z]+:@?)"
+    r"(?i)(?:\b(?:sqlplus|sqlldr|expdp|impdp|rman|sqlcl)\b[^\n]*?\s|jdbc:oracle:[a-z]+:@?)"
     r"['\"]?[A-Za-z][\w$#]{0,29}/(?P<value>[^\s/@'\"]{1,128})@"
 )
 _SAMBA = lazy(r"(?:\s-U[ \t]*|\s--user[= \t])['\"]?[^\s%'\"]{1,64}%(?P<value>[^\s'\"]{1,128})")
@@ -44,9 +44,16 @@ _SQL = lazy(
     r"(?P<q>['\"])(?P<value>[^'\"\s]{1,128})(?P=q)(?=\s*(?:[;,)]|$|\s))"
 )
 _CONFIG_LINE = lazy(
-    r"(?m)^[ \t]*(?P<name>[A-Za-z_][\w.\-]{2,40})[ \t]+(?P<q>['\"]?)(?P<value>[^\s'\"]{6,128})(?P=q)[ \t]*$"
+    r"(?im)^[ \t]*(?P<name>[A-Za-z_][\w.\-]{0,30}(?:pass|pwd|auth|secret)[\w.\-]{0,20})"
+    r"[ \t]+(?P<q>['\"]?)(?P<value>[^\s'\"]{6,128})(?P=q)[ \t]*$"
 )
 _SHORT_OPTION = lazy(r"(?<=\s)-(?P<flag>[pPw])(?:[ \t]+|(?=[^\s-]))(?P<q>['\"]?)(?P<value>[^\s'\"]{6,128})(?P=q)")
+_VERB_HINT = lazy(
+    r"(?i)(?:change|set|reset|update)[_\-]?(?:user[_\-]?)?passw|add[_\-]?user|useradd|create[_\-]?user|htpasswd"
+)
+"""A part every subcommand that sets a password holds (see ``_SETS_PASSWORD``)."""
+_OPTION_HINT = lazy(r"\s-[pPw]")
+"""A part every ``_SHORT_OPTION`` match holds."""
 _PROGRAM_LINE = lazy(r"^[ \t]*(?:\$[ \t]+|sudo[ \t]+)?[A-Za-z0-9_.\-/]+(?:[ \t]|$)")
 _SETS_PASSWORD = lazy(
     r"(?i)^(?:change|set|reset|update)[_\-]?(?:user[_\-]?)?passw(?:or)?d$|^add[_\-]?user$|^adduser$|^useradd$"
@@ -115,7 +122,10 @@ def set_commands(text: str) -> Iterator[Span]:
 def connection_strings(text: str) -> Iterator[Span]:
     """The password slot of a Go DSN, an Oracle connect string and Samba's ``user%password``."""
     if "@" in text:
-        for pattern in (_GO_DSN, _ORACLE):
+        low = needle_text(text)
+        go = any(f"@{net}(" in low for net in ("tcp", "unix", "udp"))
+        oracle = any(word in low for word in ("sqlplus", "sqlldr", "expdp", "impdp", "rman", "sqlcl", "jdbc:oracle"))
+        for pattern in (_GO_DSN,) * go + (_ORACLE,) * oracle:
             for m in pattern.finditer(text):
                 if password_value_ok(m.group("value")):
                     yield "dsn-password", m.start("value"), m.end("value")
@@ -148,15 +158,23 @@ def config_lines(text: str) -> Iterator[Span]:
 
 def command_passwords(text: str) -> Iterator[Span]:
     """A chosen password given to ``-P`` / ``-p`` / ``-w``, or after a subcommand that sets one."""
-    start = 0
-    for line in text.split("\n"):
-        offset, start = start, start + len(line) + 1
+    hinted: dict[int, list[bool]] = {}  # the start of each line holding a hint: [an option, a verb]
+    low = needle_text(text)
+    present = ("-p" in low or "-w" in low, "passw" in low or "user" in low)  # what each hint holds
+    for k, hint in enumerate((_OPTION_HINT, _VERB_HINT)):
+        for m in hint.finditer(text) if present[k] else ():  # only the lines of a hint are read
+            hinted.setdefault(text.rfind("\n", 0, m.start()) + 1, [False, False])[k] = True
+    for offset, (options, verbs) in sorted(hinted.items()):
+        stop = text.find("\n", offset)
+        line = text[offset : stop if stop != -1 else len(text)]
         if len(line) > 2000 or not _PROGRAM_LINE.match(line):
             continue
-        for m in _SHORT_OPTION.finditer(line):
-            if _chosen(m.group("value")) and "/" not in m.group("value"):
-                yield "password-argument", offset + m.start("value"), offset + m.end("value")
-        yield from _positional(line, offset)
+        if options:
+            for m in _SHORT_OPTION.finditer(line):
+                if _chosen(m.group("value")) and "/" not in m.group("value"):
+                    yield "password-argument", offset + m.start("value"), offset + m.end("value")
+        if verbs:
+            yield from _positional(line, offset)
 
 
 def program_name(word: str) -> str:

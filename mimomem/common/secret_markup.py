@@ -21,11 +21,13 @@ from mimomem.common.secret_context import generic_value_is_secret
 Span = tuple[str, int, int]
 
 _ELEMENT = lazy(
-    r"<(?P<tag>[A-Za-z_][\w.\-:]{0,60})(?:\s[^<>]{0,200})?>[ \t]*(?P<value>[^<>\s]{1,256})[ \t]*</(?P=tag)\s*>"
+    r"(?i)<(?P<tag>[\w.\-:]{0,40}(?:pass|pwd|secret|token|key|auth|credential)[\w.\-:]{0,40})"
+    r"(?:\s[^<>]{0,200})?>[ \t]*(?P<value>[^<>\s]{1,256})[ \t]*</(?P=tag)\s*>"
 )
 _CREDENTIAL = lazy(r"(?i)pass|pwd|secret|token|credential|api[_\-]?key|auth")
 _NAME_VALUE = lazy(
-    r"(?i)(?<![\w\-])[\"']?(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<label>[A-Za-z_][\w.\-]{0,60})[\"']?"
+    r"(?i)(?<![\w\-])[\"']?(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"(?P<label>[\w.\-]{0,40}(?:pass|pwd|secret|token|key|auth|credential)[\w.\-]{0,40})[\"']?"
     r"[^{}\[\]\n]{0,40}?(?:\n[ \t]*)?[,;\s]*[\"']?value[\"']?[ \t]*[:=][ \t]*"
     r"(?P<q>[\"']?)(?P<value>[^\s\"',}<>]{1,256})"
 )
