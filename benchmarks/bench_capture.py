@@ -2,7 +2,7 @@
 
 Reads the adversarial capture set (``corpora/capture/{dev,heldout}.yaml`` and the transcripts
 ``corpora/capture/build.py`` wrote for them), promotes each case's sessions in order into an
-empty ``MEMORY.md`` with the real promotion code (``read_episode`` -> ``items_of`` -> ``plan``,
+empty ``MEMORY.md`` with the real promotion code (``read_episode`` -> ``promotable`` -> ``plan``,
 supersession included) and scores the result:
 
 - a case of a kind worth keeping passes when every expected item is one bullet of its section
@@ -33,8 +33,7 @@ from typing import Any
 
 from mimomem.bench.e2e.dataset import contains
 from mimomem.passes.memory_doc import MemoryDoc, item_text
-from mimomem.passes.promote import plan, read_episode
-from mimomem.passes.promote_items import items_of
+from mimomem.passes.promote import plan, promotable, read_episode
 
 ROOT = Path(__file__).resolve().parents[1] / "corpora" / "capture"
 SECTION_KIND = {
@@ -78,7 +77,7 @@ def memory_of(case: dict[str, Any], split: str, sids: dict[str, str]) -> str:
         sid = sids[f"{case['id']}-{n + 1}"]
         path = ROOT / f"e2e-{split}" / "transcripts" / case["project"] / f"{sid}.jsonl"
         episode, *_ = read_episode(str(path), sid, 0, "")
-        planned, _history = plan(live, items_of(episode), {}, today="2026-12-01")
+        planned, _history = plan(live, promotable(episode), {}, today="2026-12-01")
         live = planned.text
     return live or ""
 
@@ -133,7 +132,7 @@ def together(split: str) -> dict[str, Any]:
             sid = sids[f"{case['id']}-{n + 1}"]
             path = ROOT / f"e2e-{split}" / "transcripts" / case["project"] / f"{sid}.jsonl"
             episode, *_ = read_episode(str(path), sid, 0, "")
-            planned, _history = plan(live.get(case["project"]), items_of(episode), {}, today="2026-12-01")
+            planned, _history = plan(live.get(case["project"]), promotable(episode), {}, today="2026-12-01")
             live[case["project"]] = planned.text
     per_kind: dict[str, Counter[str]] = {}
     fails = []

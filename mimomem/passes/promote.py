@@ -143,6 +143,13 @@ def _history_line(old: str, new: str, today: str) -> str:
     return f"- {item_text(old)} - superseded {today} by: {clip(item_text(new), 120)}"
 
 
+def promotable(episode: Episode, worktree: Any = None) -> list[Item]:
+    """What promotion keeps of ``episode``: its items (:func:`items_of`), the project's paths shown
+    relative to ``worktree``, none running fetched code.  The one list promotion and the capture
+    benchmark both plan from."""
+    return without_fetched_code([_relative(i, worktree) for i in items_of(episode)], episode)
+
+
 def without_fetched_code(items: list[Item], episode: Episode) -> list[Item]:
     """``items`` but those holding a command that runs fetched code (its words in code spans or bare,
     :func:`~mimomem.history.shell.text_runs_fetched_code`) and the pieces of a line of the session
@@ -213,7 +220,7 @@ def promote_marker(where: Where, marker: Marker, *, now: int) -> Promotion:
     except OSError:
         return done  # missing or not a regular file: left for a later call
     done.skipped = skipped
-    items = without_fetched_code([_relative(i, where.worktree) for i in items_of(episode)], episode)
+    items = promotable(episode, where.worktree)
     today = iso_day(now)
     tree, pid = where.tree, where.project_id
     by = where.writer(CHECKPOINT_WRITER)

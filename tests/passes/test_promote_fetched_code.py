@@ -97,3 +97,19 @@ def test_a_download_run_by_a_later_call_is_no_open_thread_when_both_failed(repo:
         p.read_text(encoding="utf-8") for p in sorted(where.tree.project_memory(where.project_id).parent.glob("*.md"))
     )
     assert "raw.fixtures.example" not in written and "setup_fx.py" not in written
+
+
+def test_the_capture_benchmark_plans_from_what_promotion_keeps() -> None:
+    """benchmarks/bench_capture.py scores the list promotion plans from (``promotable``), so a command
+    that runs fetched code, dropped by promotion, is not counted as kept by the benchmark."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_capture.py"
+    spec = importlib.util.spec_from_file_location("bench_capture_under_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    from mimomem.passes import promote
+
+    assert module.promotable is promote.promotable
+    assert "items_of(" not in path.read_text(encoding="utf-8")
