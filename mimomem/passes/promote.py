@@ -56,12 +56,15 @@ from mimomem.passes.promote_state import (
     retire,
     write_marker,
 )
-from mimomem.passes.supersede import supersedes, without_clauses
+from mimomem.passes.supersede import obsoletes, supersedes, without_clauses
 from mimomem.passes.wording import sourced
 from mimomem.tree.agents import CHECKPOINT_WRITER
 from mimomem.tree.where import Where
 
 KEYED = (RULES, DECISIONS, FACTS)
+DONE = (FOUND,)
+"""Sections whose items an edit makes obsolete: a value the agent read from a file that a later edit
+changed (:func:`~mimomem.passes.supersede.obsoletes`)."""
 """Sections whose items a newer value supersedes.  In :data:`FOUND` only a value a tool revealed
 supersedes, and only an older value of that section (the agent's diagnoses never do)."""
 
@@ -117,6 +120,12 @@ def plan(
             for c in [c for c in accepted if c.section in keyed and _supersedes(c.section, line, c.item)]:
                 accepted.remove(c)
                 history.append(_history_line(c.item, line, iso_day(item.time) if item.time else today))
+        for heading, old in [(h, o) for h, o in doc.all_items() if h in DONE and obsoletes(line, o)]:
+            doc.remove(heading, [old])  # a value read from a file since edited
+            history.append(_history_line(old, line, iso_day(item.time) if item.time else today))
+        for c in [c for c in accepted if c.section in DONE and obsoletes(line, c.item)]:
+            accepted.remove(c)
+            history.append(_history_line(c.item, line, iso_day(item.time) if item.time else today))
         accepted.append(Candidate(item.section, line, clip(item.text, 80)))
     return plan_memory(doc.render(), accepted, spill_files, today=today), history
 

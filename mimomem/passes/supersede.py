@@ -282,3 +282,24 @@ def without_clauses(new: str, old: str) -> str | None:
         cite_old = f"{cite_old[:-1]}, {cite_new.group(1)})"
     sep = "，" if re.search(r"[\u3000-\u9fff]", old) else ", "
     return "- " + sep.join(p for n, p in enumerate(parts) if n not in gone) + cite_old
+
+
+_EDIT = re.compile(r"\bedited (?P<path>\S+) \(`(?P<before>[^`]+)` -> `(?P<after>[^`]+)`\)")
+_READ = re.compile(r"^(?:- )?(?P<path>\S+?):\d+: `(?P<shown>[^`]+)`")
+
+
+def obsoletes(new: str, old: str) -> bool:
+    """``new`` records an edit of a file whose old text holds the value ``old`` read from that file
+    (``ci.yml:4: `key: pnpm-store-v2``` after ``edited ci.yml (`…v2…` -> `…v3…`)``): the value read is
+    no longer the file's.  A workflow or a failure's fix that used a value the user later retired
+    stays: it is what happened ("how was that fixed?" is still answered by it)."""
+    edit, read = _EDIT.search(new), _READ.match(item_text(old))
+    if not (edit and read and _same_file(edit.group("path"), read.group("path"))):
+        return False
+    shown = read.group("shown").strip()
+    return shown in edit.group("before") and shown not in edit.group("after")
+
+
+def _same_file(one: str, other: str) -> bool:
+    a, b = one.lstrip("./"), other.lstrip("./")
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)

@@ -51,7 +51,7 @@ def split_port(value: str) -> tuple[str, str] | None:
 
 
 _UNIT = "|".join(sorted(_SECONDS, key=len, reverse=True)) + r"|[KMGT]i?B|[kmgt]b|个|台|条|次|件|개|명|대|回|%"
-_SLOT = rf"[A-Za-z0-9#/~][A-Za-z0-9_.:/@#+~-]*(?:(?<=\d)\s?(?:{_UNIT})(?![A-Za-z]))?"
+_SLOT = rf"(?<![A-Za-z0-9_.:/@#+~-])[A-Za-z0-9#/~][A-Za-z0-9_.:/@#+~-]*(?:(?<=\d)\s?(?:{_UNIT})(?![A-Za-z]))?"
 """A value in a change's slot: a word, name, number, host or path (a number keeps its unit)."""
 _OLD = f"(?P<old>{_SLOT})"
 _VERB = r"(?:\s+(?:the\s+)?[a-z]+(?:s|ed|ing)?)?"

@@ -159,3 +159,34 @@ def test_a_change_without_a_value_or_a_request_is_not(text: str) -> None:
     from mimomem.passes.promote_items import is_fact
 
     assert not is_fact(text)
+
+
+def test_a_workflow_or_fix_that_used_a_value_the_user_retired_stays() -> None:
+    from mimomem.passes.supersede import obsoletes
+
+    switch = "- 我们决定从 poetry 换成 uv，因为 CI 上太慢 (user, 2026-10-10, s:1e882d63)"
+    # "how was that fixed?" is still answered by what happened
+    assert not obsoletes(switch, "- `poetry install` failed - fixed: `poetry env use 3.11` (tool, 2026-10-05)")
+
+
+def test_an_edit_of_the_file_a_value_was_read_from_retires_the_value() -> None:
+    from mimomem.passes.supersede import obsoletes
+
+    read = "- .github/workflows/ci.yml:4: `key: pnpm-store-v2-${{ hashFiles('x') }}` (read by the agent)"
+    edit = (
+        "- CI is red on TP-1108 - fixed: edited .github/workflows/ci.yml (`key: pnpm-store-v2-${{ hashFiles('x') }}`"
+        " -> `key: pnpm-store-v3-${{ hashFiles('x') }}`) (user, 2026-10-09, s:c910b7a7)"
+    )
+    assert obsoletes(edit, read)
+    assert not obsoletes(edit.replace(".github/workflows/ci.yml", "deploy/other.yml"), read)  # another file
+
+
+def test_the_plan_moves_a_value_read_from_a_file_since_edited_to_history() -> None:
+    from mimomem.passes.promote_found import FOUND
+    from mimomem.passes.promote_items import FAILURES
+
+    read = "- deploy/app.env:3: `WORKERS=4` (read by the agent) (tool, 2026-12-01, s:00000001)"
+    live = f"# Project memory\n\n## {FOUND}\n\n{read}\n"
+    fix = "`make up` failed - fixed: edited deploy/app.env (`WORKERS=4` -> `WORKERS=8`)"
+    planned, history = plan(live, [Item(FAILURES, fix, "tool", "00000002-0000", 1765000000000)], {}, today="2026-12-06")
+    assert "`WORKERS=4` (read" not in planned.text and len(history) == 1 and "WORKERS=4" in history[0]
