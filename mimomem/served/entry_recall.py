@@ -102,6 +102,8 @@ class PromptTerm(NamedTuple):
     """Index of the token in the prompt (consecutive Chinese bigrams of one word are adjacent)."""
     span: tuple[int, int] = (-1, -1)
     """Where in the prompt the word is (an alternative: the word it translates), ``[start, end)``."""
+    sentence: int = 0
+    """Which sentence of the prompt the word is in (:func:`unknown_words` weighs each sentence apart)."""
 
 
 class RecalledEntry(NamedTuple):
@@ -124,6 +126,7 @@ def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Loo
     seen: set[str] = set()
     out: list[PromptTerm] = []
     kept: list[tuple[str, tuple[int, int]]] = []
+    ends = [m.end() for m in _SENTENCE_END.finditer(prompt)]
     for position, tok in enumerate(tokenize(prompt)):
         text = tok.text
         if is_stop(text) or negated_auxiliary(prompt, tok.end):
@@ -134,11 +137,21 @@ def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Loo
             continue
         seen.add(text)
         weak = text in template
-        span = (tok.start, tok.end)
-        out.append(PromptTerm((text,), TEMPLATE_WEIGHT if weak else 1.0, not weak, position=position, span=span))
+        span, sentence = (tok.start, tok.end), _sentence_of(ends, tok.start)
+        weight = TEMPLATE_WEIGHT if weak else 1.0
+        out.append(PromptTerm((text,), weight, not weak, position=position, span=span, sentence=sentence))
     if out:
-        out += _expansions(prompt, kept, {t.tokens for t in out}, lookup)
+        alternatives = _expansions(prompt, kept, {t.tokens for t in out}, lookup)
+        out += [t._replace(sentence=_sentence_of(ends, t.span[0])) for t in alternatives]
     return out
+
+
+def _sentence_of(ends: list[int], at: int) -> int:
+    return sum(1 for end in ends if end <= at)
+
+
+_SENTENCE_END = re.compile(r"[。！？!?；;\n]+|\.(?=\s)")
+"""Where a sentence ends: a question and a remark after it ("端口是多少？部署前要确认一下") are weighed apart."""
 
 
 def _expansions(
@@ -227,14 +240,8 @@ def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) ->
     return _distinct(chosen)
 
 
-def _gate(
-    entries: Sequence[Cached] | EntryIndex,
-    terms: Sequence[PromptTerm],
-    groups: list[tuple[int, float, int]],
-    postings: dict[str, int],
-    matching: list[int],
-    floor: float,
-) -> dict[int, float]:
+def _gate(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm], groups: list[tuple[int, float, int]],
+          postings: dict[str, int], matching: list[int], floor: float) -> dict[int, float]:  # fmt: skip
     """The entries of ``groups`` (terms matched as bits, score, entries as bits) that pass the gate, with
     their scores (see the module docstring)."""
     # A prompt naming a word no entry holds ("Sentry") is about that: the project's own words beside it say nothing.
@@ -331,15 +338,17 @@ def _enough(hit: Sequence[PromptTerm], postings: dict[str, int], wide: float) ->
     return specific and df <= RARE_DF
 
 
-def unknown_words(terms: Sequence[PromptTerm], matching: Sequence[int]) -> tuple[int, tuple[str, ...]]:
-    """How many words of the prompt no entry holds, in either language, and the English ones: an English
-    word none of whose alternatives any entry holds either; in Chinese, each stretch of characters that
-    no held bigram (nor a held alternative's source word, nor a stop word) covers, a word per two whole
-    characters (a third is most often a particle or a negation: 不支持 is one word).  The bigrams alone
-    cannot tell 生产 in 生产数据库, a word no entry holds, from 产数, which spans two words."""
+def unknown_words(terms: Sequence[PromptTerm], matching: Sequence[int]) -> tuple[dict[int, float], tuple[PromptTerm, ...]]:  # fmt: skip  # noqa: E501
+    """How many words of each sentence of the prompt no entry holds, in either language, and the English
+    ones: an English word none of whose alternatives any entry holds either (half: as often the question's
+    frame - host, configured - as its topic); in Chinese, each stretch of
+    characters that no held bigram (nor a held alternative's source word, nor a stop word) covers, a word
+    per two whole characters (a third is most often a particle or a negation: 不支持 is one word).  The
+    bigrams alone cannot tell 生产 in 生产数据库, a word no entry holds, from 产数, which spans two words."""
     held = [t.span for k, t in enumerate(terms) if t.alternative and matching[k]]
-    latin: list[str] = []
+    latin: list[PromptTerm] = []
     chars: dict[int, str] = {}
+    sentence_at: dict[int, int] = {}
     covered: set[int] = set()
     for a, b in held:
         covered.update(range(a, b))
@@ -350,54 +359,69 @@ def unknown_words(terms: Sequence[PromptTerm], matching: Sequence[int]) -> tuple
         if token.isascii():
             translated = any(a < term.span[1] and term.span[0] < b for a, b in held)
             if term.distinctive and not matching[k] and not translated:
-                latin.append(token)
+                latin.append(term)
             continue
         start, end = term.span
         chars.update(zip(range(start, end), token, strict=False))
+        sentence_at.update(dict.fromkeys(range(start, end), term.sentence))
         if matching[k]:
             covered.update(range(start, end))
-    count, run = len(latin), 0
+    counts: dict[int, float] = {}
+    for term in latin:  # an English word no entry holds is as often the question's frame (host, configured)
+        counts[term.sentence] = counts.get(term.sentence, 0) + UNSEEN_WEIGHT
+    run, last = 0, -2
     for i in [*sorted(chars), -2]:
         grammar = i in chars and (is_stop(chars.get(i - 1, "") + chars[i]) or is_stop(chars[i] + chars.get(i + 1, "")))
         if i in chars and i not in covered and not grammar and (run == 0 or i - 1 in chars):
-            run += 1
+            run, last = run + 1, i
             continue
-        count += run // 2
-        run = 1 if i in chars and i not in covered and not grammar else 0
-    return count, tuple(latin)
+        if run >= 2:
+            counts[sentence_at[last]] = counts.get(sentence_at[last], 0) + run // 2
+        run, last = (1, i) if i in chars and i not in covered and not grammar else (0, -2)
+    return counts, tuple(latin)
+
+
+def covered_words(hit: Sequence[PromptTerm]) -> dict[int, int]:
+    """Words of each sentence of the prompt that ``hit`` (the terms an entry holds) covers: an English word, a
+    run of Chinese bigrams (:func:`_words`), an alternative only when the word it translates is not held."""
+    own = [t for t in hit if not t.alternative]
+    counts: dict[int, int] = {}
+    for unit in units([t._replace(distinctive=True) for t in own]):
+        counts[unit[0].sentence] = counts.get(unit[0].sentence, 0) + _words(unit)
+    spans = [t.span for t in own]
+    for term in hit:
+        if term.alternative and not any(a < term.span[1] and term.span[0] < b for a, b in spans):
+            spans.append(term.span)
+            counts[term.sentence] = counts.get(term.sentence, 0) + 1
+    return counts
 
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.\-/][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z]*|[A-Z][a-z]+[A-Z][A-Za-z]*")
 _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
-def named_parts(latin: Sequence[str], text: str) -> int:
-    """How many of ``latin`` (unheld English words, stemmed) are parts of a name in ``text``: an identifier
-    split at ``_ . - /`` and case changes (``base`` in TIDEPOOL_API_BASE, ``chart`` in TrendChart)."""
+def named_parts(latin: Sequence[PromptTerm], text: str) -> dict[int, int]:
+    """How many of ``latin`` (unheld English words) of each sentence are parts of a name in ``text``: an
+    identifier split at ``_ . - /`` and case changes (``base`` in TIDEPOOL_API_BASE, ``chart`` in TrendChart)."""
     parts = {stem(p.casefold()) for name in _NAME.findall(text) for p in _PART.findall(name)}
-    return sum(word in parts for word in latin)
+    counts: dict[int, int] = {}
+    for term in latin:
+        if term.tokens[0] in parts:
+            counts[term.sentence] = counts.get(term.sentence, 0) + 1
+    return counts
 
 
-def covered_words(hit: Sequence[PromptTerm]) -> int:
-    """Words of the prompt that ``hit`` (the terms an entry holds) covers: an English word, a run of
-    Chinese bigrams (:func:`_words`), an alternative only when the word it translates is not held."""
-    own = [t for t in hit if not t.alternative]
-    count = sum(_words(unit) for unit in units([t._replace(distinctive=True) for t in own]))
-    spans = [t.span for t in own]
-    for term in hit:
-        if term.alternative and not any(a < term.span[1] and term.span[0] < b for a, b in spans):
-            spans.append(term.span)
-            count += 1
-    return count
-
-
-def _outweighs(hit: Sequence[PromptTerm], unheld: int, named: int = 0) -> bool:
-    """Whether the entry covers more of the prompt's words than no entry holds: a prompt whose unknown
-    part is as large as what the entry shares with it asks about what memory does not know ("the
-    release pipeline" beside "post to Slack"), unless the entry holds an identifier it names (4173, BIL-482).
-    ``named``: unheld words the entry holds as parts of a name (:func:`named_parts`), covered after all."""
-    if unheld <= named or covered_words(hit) + named > unheld - named:
-        return True
+def _outweighs(hit: Sequence[PromptTerm], unheld: dict[int, float], named: dict[int, int] | None = None) -> bool:
+    """Whether, in some sentence of the prompt, the entry covers more of its words than no entry holds: a
+    sentence whose unknown part is as large as what the entry shares with it asks about what memory does
+    not know ("the release pipeline" beside "post to Slack"), unless the entry holds an identifier the
+    prompt names (4173, BIL-482).  ``named``: unheld words the entry holds as parts of a name
+    (:func:`named_parts`), covered after all."""
+    named = named or {}
+    for sentence, count in covered_words(hit).items():
+        extra = named.get(sentence, 0)
+        if count + extra > unheld.get(sentence, 0) - UNSEEN_WEIGHT * extra:
+            return True
     return any(not t.alternative and any(c.isdigit() or c in "_-." for c in t.tokens[0]) for t in hit)
 
 
