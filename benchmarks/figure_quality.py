@@ -450,28 +450,31 @@ ROUND_TWO = (
 )
 
 
+def secret_cells(run: dict[str, Any], key: str | None = None) -> list[str]:
+    """Caught / stored / look-alikes redacted of one secrets-bench run: mimomem's row (the first), or the
+    peer ``key``'s (which stores nothing: it only scans)."""
+    mine = run["scanners"][next(iter(run["scanners"]))]  # the mimomem row comes first
+    s = mine if key is None else run["scanners"][key]
+    stored = f"{s['stored']} / {s['secrets']}" if key is None else "-"
+    return [f"{s['caught']} / {s['secrets']}", stored, f"{s['flagged']} / {s['non_secrets']}"]
+
+
 @figure("secrets-round-two", ROUND_TWO)
 def secrets_round_two(data: dict[str, Any]) -> str:
     """Caught / stored / look-alikes redacted on the dev set, the first held-out split and the second."""
     dev_b, held_b, new_b, dev_a, held_a, new_a = (data[name] for name in ROUND_TWO)
 
-    def cells(run: dict[str, Any], key: str | None = None) -> list[str]:
-        mine = run["scanners"][next(iter(run["scanners"]))]  # the mimomem row comes first
-        s = mine if key is None else run["scanners"][key]
-        stored = f"{s['stored']} / {s['secrets']}" if key is None else "-"
-        return [f"{s['caught']} / {s['secrets']}", stored, f"{s['flagged']} / {s['non_secrets']}"]
-
     rows = [
-        ["mimomem before (main at 49dde18)", *cells(dev_b), *cells(held_b), *cells(new_b)],
+        ["mimomem before (main at 49dde18)", *secret_cells(dev_b), *secret_cells(held_b), *secret_cells(new_b)],
         [
             "mimomem after (clauses, next sentence and turn, options, twice)",
-            *cells(dev_a),
-            *cells(held_a),
-            *cells(new_a),
+            *secret_cells(dev_a),
+            *secret_cells(held_a),
+            *secret_cells(new_a),
         ],
     ]
     for label, key in ADVERSARIAL_PEERS[:3]:
-        rows.append([label, *cells(dev_a, key), *cells(held_a, key), *cells(new_a, key)])
+        rows.append([label, *secret_cells(dev_a, key), *secret_cells(held_a, key), *secret_cells(new_a, key)])
     head = ["scanner", "dev: caught", "stored", "redacted", "held-out: caught", "stored", "redacted"]
     head += ["held-out 2: caught", "stored", "redacted"]
     lines = ["", "| " + " | ".join(head) + " |", "|---|" + "---:|" * 9]

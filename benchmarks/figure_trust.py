@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from figure_defs import figure
+from figure_quality import secret_cells
 
 UNSAFE = (
     "unsafe-commands-dev-before",
@@ -63,18 +64,17 @@ def secrets_round_three(data: dict[str, Any]) -> str:
     """Caught / stored / look-alikes redacted on dev-3 and both halves of heldout-3, before and after."""
     dev_b, held_b, blind_b, dev_a, held_a, blind_a = (data[name] for name in ROUND_THREE)
 
-    def cells(run: dict[str, Any], key: str | None = None) -> list[str]:
-        mine = run["scanners"][next(iter(run["scanners"]))]  # the mimomem row comes first
-        s = mine if key is None else run["scanners"][key]
-        stored = f"{s['stored']} / {s['secrets']}" if key is None else "-"
-        return [f"{s['caught']} / {s['secrets']}", stored, f"{s['flagged']} / {s['non_secrets']}"]
-
     rows = [
-        ["mimomem before (main at 6c4d56d)", *cells(dev_b), *cells(held_b), *cells(blind_b)],
-        ["mimomem after (connection grammars, markup records, …)", *cells(dev_a), *cells(held_a), *cells(blind_a)],
+        ["mimomem before (main at 6c4d56d)", *secret_cells(dev_b), *secret_cells(held_b), *secret_cells(blind_b)],
+        [
+            "mimomem after (connection grammars, markup records, …)",
+            *secret_cells(dev_a),
+            *secret_cells(held_a),
+            *secret_cells(blind_a),
+        ],
     ]
     for label, key in PEERS:
-        rows.append([label, *cells(dev_a, key), *cells(held_a, key), *cells(blind_a, key)])
+        rows.append([label, *secret_cells(dev_a, key), *secret_cells(held_a, key), *secret_cells(blind_a, key)])
     head = ["scanner", "dev-3: caught", "stored", "redacted", "heldout-3: caught", "stored", "redacted"]
     head += ["heldout-3b: caught", "stored", "redacted"]
     lines = ["", "| " + " | ".join(head) + " |", "|---|" + "---:|" * 9]
