@@ -5,31 +5,26 @@ never tuned on: benchmarks/bench_unsafe_commands.py reports it.)"""
 
 from __future__ import annotations
 
-import json
+import importlib.util
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from mimomem.history.episode import Episode
-from mimomem.history.provenance import TOOL_CALL
-from mimomem.history.shell import text_runs_fetched_code
-from mimomem.history.signals import is_unsafe_command
-from mimomem.history.transcript import Part
 
-DEV = Path(__file__).parents[1] / "data" / "shell" / "dev.jsonl"
-CASES = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines() if line.strip()]
+def _bench() -> Any:
+    """benchmarks/bench_unsafe_commands.py: the test asks its ``refused``, so the test and the benchmark judge alike."""
+    path = Path(__file__).parents[2] / "benchmarks" / "bench_unsafe_commands.py"
+    spec = importlib.util.spec_from_file_location("bench_unsafe_commands", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def refused(case: dict[str, Any]) -> bool:
-    if case["where"] == "sentence":
-        return text_runs_fetched_code(case["text"])
-    if case["where"] == "command":
-        return is_unsafe_command(case["text"])
-    episode = Episode()
-    for i, command in enumerate(case["calls"]):
-        episode.add(Part(TOOL_CALL, "", "s", i, f"u{i}", tool="Bash", call_id=f"c{i}", input={"command": command}))
-    return any(call.unsafe for call in episode.calls)
+BENCH = _bench()
+CASES: list[dict[str, Any]] = BENCH.load(BENCH.DATA / "dev.jsonl")
+refused = BENCH.refused
 
 
 def _id(case: dict[str, Any]) -> str:
