@@ -60,6 +60,9 @@ POSITIVE = {"rule", "decision", "fact", "found", "failure", "workflow", "superse
 it is a false positive unless expected); the other cases of what must not be kept (pasted text, an
 order in tool output, an unsafe command) may rightly leave a failure and its fix or a safe workflow:
 their bullets are not counted, only their forbidden strings are checked."""
+NOT_FOUND = "not-found"
+"""A case whose tool output nobody asked about or used: any bullet of "Found by the agent" fails it and
+counts against that section's precision (its other sections are not counted)."""
 
 
 def _builder() -> Any:
@@ -108,6 +111,7 @@ def score_case(case: dict[str, Any], live: str) -> dict[str, Any]:
     forbidden = [f for f in case.get("forbid", []) if contains(live, str(f))]
     stray = [b for i, (k, b) in enumerate(found) if i not in matched_bullets]
     strict = case["kind"] in STRICT_NEGATIVE and any(k in KEPT for k, _ in found)
+    strict |= case["kind"] == NOT_FOUND and any(k == "found" for k, _ in found)
     return {
         "id": case["id"],
         "kind": case["kind"],
@@ -161,6 +165,7 @@ def run(split: str) -> dict[str, Any]:
     for r in rows:
         for kind, _b, ok in r["bullets"] if r["kind"] in POSITIVE or r["kind"] in STRICT_NEGATIVE else ():
             (tp if ok else fp)[kind] += 1
+        fp["found"] += sum(k == "found" for k, _b, _ok in r["bullets"]) if r["kind"] == NOT_FOUND else 0
         for kind, ok in r["expects"]:
             exp[kind] += 1
             got[kind] += ok
@@ -226,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
             "supersede-split-2",
             "found-dev",
             "found-split",
+            "found-split-2",
         ),
     )
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")

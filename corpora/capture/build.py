@@ -34,6 +34,7 @@ SPLITS = {
     "supersede-split-2": HERE / "supersede-split-2.yaml",
     "found-dev": HERE / "found-dev.yaml",
     "found-split": HERE / "found-split.yaml",
+    "found-split-2": HERE / "found-split-2.yaml",
 }
 QUESTION_KIND = {
     "rule": "instruction",
