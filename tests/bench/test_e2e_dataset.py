@@ -35,6 +35,7 @@ def test_both_splits_asked_apart_load_with_related_questions_beside_the_distract
     assert splits[("new-distractors", True)] == 20 and not splits[("new-distractors", False)]
     assert splits[("split-2", True)] >= 30 and splits[("split-2", False)] >= 10
     assert splits[("gate-dev", True)] >= 30 and splits[("gate-dev", False)] >= 10
+    assert splits[("split-3", True)] >= 30 and splits[("split-3", False)] >= 10
 
 
 def test_transcripts_have_the_real_formats_features() -> None:

@@ -115,7 +115,7 @@ def load_devset(path: Path) -> DevSet:
 EXTRA_DISTRACTORS = "distractors-heldout.jsonl"
 """Unrelated prompts written after the gate's calibration and never tuned on (optional)."""
 
-EXTRA_FILES = (EXTRA_DISTRACTORS, "distractors-split-2.jsonl", "distractors-dev.jsonl")
+EXTRA_FILES = (EXTRA_DISTRACTORS, "distractors-split-2.jsonl", "distractors-dev.jsonl", "distractors-split-3.jsonl")
 """Splits asked after the questions and reported apart (each optional): unrelated prompts, and in the
 second and third, related ones beside them that must still get context (so a gate that goes silent
 shows); the third is the relevance gate's dev set, the first two were never tuned on."""
