@@ -47,6 +47,7 @@ CORPUS_FILES = (
     "e2e-dev/distractors-heldout.jsonl",
     "e2e-dev/distractors-split-2.jsonl",
     "e2e-dev/distractors-dev.jsonl",
+    "e2e-dev/distractors-split-3.jsonl",
     "e2e-dev/transcripts/*/*.jsonl",
     "e2e-dev/sessions/*.yaml",
     "e2e-dev/host-memory/*/*.md",
