@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -73,16 +74,39 @@ def _builder() -> Any:
     return module
 
 
-def memory_of(case: dict[str, Any], split: str, sids: dict[str, str]) -> str:
-    """The live ``MEMORY.md`` after promoting every session of ``case`` in order."""
+def memory_of(case: dict[str, Any], split: str, sids: dict[str, str], retired: list[str] | None = None) -> str:
+    """The live ``MEMORY.md`` after promoting every session of ``case`` in order (the history lines
+    promotion wrote - what it retired - appended to ``retired``)."""
     live: str | None = None
     for n, _ in enumerate(case["sessions"]):
         sid = sids[f"{case['id']}-{n + 1}"]
         path = ROOT / f"e2e-{split}" / "transcripts" / case["project"] / f"{sid}.jsonl"
         episode, *_ = read_episode(str(path), sid, 0, "")
-        planned, _history = plan(live, promotable(episode), {}, today="2026-12-01")
+        planned, history = plan(live, promotable(episode), {}, today="2026-12-01")
         live = planned.text
+        if retired is not None:
+            retired += history
     return live or ""
+
+
+def wrongly_retired(case: dict[str, Any], retired: list[str]) -> list[str]:
+    """Old items of ``retired`` (history lines) that ``case`` said and should still hold: any of a
+    kept-both case, one without a forbidden (old) string of a superseded case - a false supersession."""
+    olds = [line.split(" - superseded ", 1)[0] for line in retired]
+    if case["kind"] == "kept-both":
+        return olds
+    return [o for o in olds if not any(contains(o, str(f)) for f in case.get("forbid", []))]
+
+
+def origin(item: str, cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """The case whose typed turns an item came from: the one sharing most of its words."""
+    said = set(re.findall(r"\w+", item_text(item).casefold()))
+
+    def share(case: dict[str, Any]) -> int:
+        text = " ".join(str(e.get("user", "")) for s in case["sessions"] for e in s).casefold()
+        return len(said & set(re.findall(r"\w+", text)))
+
+    return max(cases, key=share)
 
 
 def bullets(text: str) -> list[tuple[str, str]]:
@@ -131,22 +155,28 @@ def together(split: str) -> dict[str, Any]:
     data = _builder().load(split)
     sids = _names(split, data, {})
     live: dict[str, str | None] = {}
+    retired: dict[str, list[str]] = {}
     for case in data["cases"]:
         for n, _ in enumerate(case["sessions"]):
             sid = sids[f"{case['id']}-{n + 1}"]
             path = ROOT / f"e2e-{split}" / "transcripts" / case["project"] / f"{sid}.jsonl"
             episode, *_ = read_episode(str(path), sid, 0, "")
-            planned, _history = plan(live.get(case["project"]), promotable(episode), {}, today="2026-12-01")
+            planned, history = plan(live.get(case["project"]), promotable(episode), {}, today="2026-12-01")
             live[case["project"]] = planned.text
+            retired.setdefault(case["project"], []).extend(history)
     per_kind: dict[str, Counter[str]] = {}
     fails = []
+    cases = [c for c in data["cases"] if c["kind"] in POSITIVE]
     for case in data["cases"]:
         if case["kind"] not in POSITIVE:
             continue
         r = score_case(case, live.get(case["project"]) or "")
         ok = not r["missed"] and not r["forbidden"]
-        per_kind.setdefault(case["kind"], Counter()).update(total=1, passed=int(ok))
+        mine = [r for r in retired.get(case["project"], []) if origin(r.split(" - superseded ", 1)[0], cases) is case]
+        wrong = wrongly_retired(case, mine)
+        per_kind.setdefault(case["kind"], Counter()).update(total=1, passed=int(ok), wrongly_retired=int(bool(wrong)))
         fails += [] if ok else [f"{case['id']}: missed={r['missed']} forbidden={r['forbidden']}"]
+        fails += [f"{case['id']}: wrongly retired {w!r}" for w in wrong]
     return {"split": split, "per_kind": {k: dict(v) for k, v in per_kind.items()}, "fails": fails}
 
 
@@ -154,10 +184,16 @@ def run(split: str) -> dict[str, Any]:
     data = _builder().load(split)
     manifest = json.loads((ROOT / f"e2e-{split}" / "manifest.json").read_text(encoding="utf-8"))
     sids = _names(split, data, manifest)
-    rows = [score_case(case, memory_of(case, split, sids)) for case in data["cases"]]
+    rows = []
+    for case in data["cases"]:
+        retired: list[str] = []
+        row = score_case(case, memory_of(case, split, sids, retired))
+        rows.append({**row, "wrongly_retired": wrongly_retired(case, retired)})
     per_kind: dict[str, Counter[str]] = {}
     for r in rows:
-        per_kind.setdefault(r["kind"], Counter()).update(total=1, passed=int(r["passed"]))
+        per_kind.setdefault(r["kind"], Counter()).update(
+            total=1, passed=int(r["passed"]), wrongly_retired=int(bool(r["wrongly_retired"]))
+        )
     tp: Counter[str] = Counter()
     fp: Counter[str] = Counter()
     exp: Counter[str] = Counter()
@@ -205,9 +241,9 @@ def _names(split: str, data: dict[str, Any], manifest: dict[str, Any]) -> dict[s
 
 def format_text(result: dict[str, Any]) -> str:
     lines = [f"## capture, {result['split']} split: {result['passed']}/{result['cases']} cases", ""]
-    lines += ["| kind | passed |", "|---|---|"]
+    lines += ["| kind | passed | wrongly retired |", "|---|---|---|"]
     for kind, c in sorted(result["per_kind"].items()):
-        lines.append(f"| {kind} | {c.get('passed', 0)}/{c['total']} |")
+        lines.append(f"| {kind} | {c.get('passed', 0)}/{c['total']} | {c.get('wrongly_retired', 0)} |")
     lines += ["", "| section | precision | recall | bullets | expected |", "|---|---|---|---|---|"]
     for kind, e in result["extraction"].items():
         p = "-" if e["precision"] is None else f"{e['precision']:.2f}"
@@ -229,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
             "supersede-split",
             "split-c",
             "supersede-split-2",
+            "supersede-split-3",
             "found-dev",
             "found-split",
             "found-split-2",
@@ -244,9 +281,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.together:
         shared = together(args.split)
-        print(f"## capture, {args.split} split, each project in one MEMORY.md\n\n| kind | passed |\n|---|---|")
+        print(f"## capture, {args.split} split, each project in one MEMORY.md\n")
+        print("| kind | passed | wrongly retired |\n|---|---|---|")
         for kind, c in sorted(shared["per_kind"].items()):
-            print(f"| {kind} | {c.get('passed', 0)}/{c['total']} |")
+            print(f"| {kind} | {c.get('passed', 0)}/{c['total']} | {c.get('wrongly_retired', 0)} |")
         if args.show_fails:
             print("\n".join(shared["fails"]))
         return 0
@@ -257,10 +295,10 @@ def main(argv: list[str] | None = None) -> int:
     print(format_text(result))
     if args.show_fails:
         for r in result["rows"]:
-            if not r["passed"] or r["stray"]:
+            if not r["passed"] or r["stray"] or r["wrongly_retired"]:
                 print(
                     f"{'FAIL' if not r['passed'] else 'ok  '} {r['id']} {r['kind']}: missed={r['missed']} "
-                    f"forbidden={r['forbidden']} stray={r['stray']}"
+                    f"forbidden={r['forbidden']} stray={r['stray']} wrongly retired={r['wrongly_retired']}"
                 )
     return 0
 

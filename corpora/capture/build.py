@@ -32,6 +32,7 @@ SPLITS = {
     "supersede-split": HERE / "supersede-split.yaml",
     "split-c": HERE / "split-c.yaml",
     "supersede-split-2": HERE / "supersede-split-2.yaml",
+    "supersede-split-3": HERE / "supersede-split-3.yaml",
     "found-dev": HERE / "found-dev.yaml",
     "found-split": HERE / "found-split.yaml",
     "found-split-2": HERE / "found-split-2.yaml",
