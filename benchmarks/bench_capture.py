@@ -16,6 +16,7 @@ supersession included) and scores the result:
     python benchmarks/bench_capture.py                 # the dev split
     python benchmarks/bench_capture.py --split heldout # the held-out split (reported once)
     python benchmarks/bench_capture.py --split split-c # split C (reported once, never tuned on)
+    python benchmarks/bench_capture.py --split split-d # split D (blind: run at the start and the end)
     python benchmarks/bench_capture.py --json --show-fails
 
 Nothing is asserted: the numbers are for benchmarks/README.md.
@@ -269,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
             "found-dev",
             "found-split",
             "found-split-2",
+            "split-d",
         ),
     )
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")

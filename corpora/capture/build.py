@@ -36,6 +36,7 @@ SPLITS = {
     "found-dev": HERE / "found-dev.yaml",
     "found-split": HERE / "found-split.yaml",
     "found-split-2": HERE / "found-split-2.yaml",
+    "split-d": HERE / "split-d.yaml",
 }
 QUESTION_KIND = {
     "rule": "instruction",

@@ -78,3 +78,12 @@ def test_split_c_holds_the_extraction_kinds_and_loads_as_an_e2e_set() -> None:
     assert {"rule", "decision", "fact", "not-question", "not-request", "not-pasted", "not-opinion"} <= set(kinds)
     assert len({c["id"] for c in cases}) == len(cases) >= 40
     load_devset(ROOT / "e2e-split-c")  # every answer is in a transcript
+
+
+def test_split_d_holds_facts_in_not_a_fact_frames_and_loads_as_an_e2e_set() -> None:
+    cases = _build().load("split-d")["cases"]
+    kinds = Counter(c["kind"] for c in cases)
+    assert kinds["fact"] >= 20 and kinds["not-narration"] >= 10
+    assert {"rule", "decision", "not-question", "not-request", "not-fragment"} <= set(kinds)
+    assert len({c["id"] for c in cases}) == len(cases) >= 40
+    load_devset(ROOT / "e2e-split-d")  # every answer is in a transcript
