@@ -15,6 +15,10 @@ asking for a scope that belongs to no project (``claude-code``).
 The hosts' own memory of this project (Claude Code's auto-memory, Codex's and Gemini CLI's saved
 memories: :mod:`mimomem.search.host_hits`) is a third list, scope ``host``; ``MIMOMEM_HOST_MEMORY=0``
 leaves it out.
+
+The query is parsed once, here (:func:`mimomem.text.query.parse_query`), and that parse goes to the
+three sources, to the check that a tree hit's match is not only boilerplate, and to the wider search
+that explains an empty result.
 """
 
 from __future__ import annotations
@@ -22,10 +26,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from mimomem.search.hits import Found, Results
+from mimomem.search.hits import Emptied, Found, Results
 from mimomem.search.host_hits import host_hits
 from mimomem.search.memory_index import MemoryIndex
 from mimomem.search.params import MAX_LIMIT, SEARCH_TYPES, TYPES, Filters, check_limit, check_type
+from mimomem.text.query import Query, parse_query
 from mimomem.text.tokens import tokenize
 from mimomem.tree.boilerplate import content_only
 from mimomem.tree.where import Where, header_cache, session_projects
@@ -40,25 +45,6 @@ FETCH = 50
 """Hits asked from each source before scoping and fusion (more when the caller asks for more)."""
 
 
-def search_everything(
-    where: Where,
-    query: str,
-    *,
-    limit: int = 10,
-    all_projects: bool = False,
-    curated: bool = True,
-    index: MemoryIndex | None = None,
-    store: CuratedMemory | None = None,
-) -> list[Found]:
-    """Tree and curated hits for ``query``, fused and scoped (see the module docstring).
-
-    ``limit`` must be 1..``MAX_LIMIT`` (``InvalidLimitError`` otherwise).  A long-lived caller
-    (the MCP server) passes its open ``index`` and curated ``store`` to skip reopening them.
-    """
-    filters = Filters(all_projects=all_projects, curated=curated)
-    return list(fuse(where, query, filters, limit=limit, index=index, store=store).hits)
-
-
 def fuse(
     where: Where,
     query: str,
@@ -69,30 +55,92 @@ def fuse(
     index: MemoryIndex | None = None,
     store: CuratedMemory | None = None,
 ) -> Results:
-    """The search under :func:`search_everything` and :func:`mimomem.memory.search.search`, with ``filters``."""
+    """The search of :func:`mimomem.memory.search.search`: the ``limit`` best hits of the three sources under
+    ``filters``, and for an empty result the filters that emptied it (``emptied_by``).
+
+    ``limit`` must be 1..``MAX_LIMIT`` (``InvalidLimitError`` otherwise).  The query is parsed here, once, and
+    the parse goes to every source and to the explanation's wider search.  A long-lived caller (the MCP
+    server) passes its open ``index`` and curated ``store`` to skip reopening them.
+    """
     check_limit(limit, maximum=MAX_LIMIT)
+    parsed = parse_query(query)
+    hits, tree = _fused(where, parsed, filters, limit, backend, index, store)
+    emptied = None if hits else _emptied_by(where, parsed, filters, backend, index, store)
+    if tree is None:
+        used = backend or (index.backend_name if index is not None else "")
+        return Results(query, used, hits, filters=filters, emptied_by=emptied)
+    return Results(query, tree.backend, hits, tree.hints, tree.warnings, filters, emptied)
+
+
+def _fused(
+    where: Where,
+    parsed: Query,
+    filters: Filters,
+    limit: int,
+    backend: str | None,
+    index: MemoryIndex | None,
+    store: CuratedMemory | None,
+) -> tuple[tuple[Found, ...], Results | None]:
+    """The ``limit`` best hits by reciprocal rank, and the tree's own results (None: the tree was not searched)."""
     fetch = max(FETCH, limit)
     tree_hits: list[Found] = []
     ranked: Results | None = None
     if _tree_type(filters.type):
-        tree_hits, ranked = _tree_hits(where, query, filters, fetch, backend, index)
-    curated_hits = _curated_hits(where, query, filters, fetch, store)
+        tree_hits, ranked = _tree_hits(where, parsed, filters, fetch, backend, index)
+    curated_hits = _curated_hits(where, parsed, filters, fetch, store)
     cwd = str(where.worktree) if where.worktree is not None else None
-    hosts = host_hits(cwd, query, filters, fetch, [*tree_hits, *curated_hits])
+    hosts = host_hits(cwd, parsed, filters, fetch, [*tree_hits, *curated_hits])
     fused: dict[str, tuple[float, Found]] = {}
     for source in (tree_hits, curated_hits, hosts):
         for rank, hit in enumerate(source, 1):
             score = fused.get(hit.path, (0.0, hit))[0] + 1.0 / (K + rank)
             fused[hit.path] = (score, hit)
     ordered = sorted(fused.values(), key=lambda item: (-item[0], item[1].path))
-    hits = tuple(replace(hit, score=score) for score, hit in ordered[:limit])
-    if ranked is None:
-        return Results(query, backend or (index.backend_name if index is not None else ""), hits, filters=filters)
-    return Results(query, ranked.backend, hits, ranked.hints, ranked.warnings, filters)
+    return tuple(replace(hit, score=score) for score, hit in ordered[:limit]), ranked
+
+
+def _emptied_by(
+    where: Where,
+    parsed: Query,
+    filters: Filters,
+    backend: str | None,
+    index: MemoryIndex | None,
+    store: CuratedMemory | None,
+) -> Emptied | None:
+    """Which filters emptied the result, and how many matches there are without them.
+
+    One search with every filter dropped and every project searched; its hits are then held to
+    each smaller set of filters (each given filter dropped on its own first, the others kept, then
+    all of them together), as that search would have narrowed them.  The counts are of that one
+    search's best ``MAX_LIMIT`` over its relative score floor, so a filter that keeps only weak
+    matches beside strong ones elsewhere can read as emptying nothing."""
+    given = list(filters.named())
+    if not given:
+        return None
+    widest = Filters(all_projects=True, curated=filters.curated)
+    hits = _fused(where, parsed, widest, MAX_LIMIT, backend, index, store)[0]
+    owners = session_projects(where.tree) if any(h.scope == "session" for h in hits) else {}
+    tries = [(name,) for name in given] + ([tuple(given)] if len(given) > 1 else [])
+    for dropped in tries:
+        wider = filters.without(dropped)
+        found = sum(1 for h in hits if _kept(where, h, wider, owners))
+        if found:
+            return Emptied(dropped, found)
+    return None
+
+
+def _kept(where: Where, hit: Found, filters: Filters, owners: dict[str, str]) -> bool:
+    """Whether the search under ``filters`` keeps ``hit`` (the rules of the sources below, applied afterwards)."""
+    wanted = ((filters.scope, hit.scope), (filters.scope_id, hit.scope_id), (filters.type, hit.type))
+    if any(asked and asked != have for asked, have in wanted):
+        return False
+    if hit.source != "tree" or filters.all_projects or filters.scope_id:
+        return True
+    return of_this_project(where, hit, owners, filters.scope)
 
 
 def _tree_hits(
-    where: Where, query: str, filters: Filters, fetch: int, backend: str | None, index: MemoryIndex | None
+    where: Where, parsed: Query, filters: Filters, fetch: int, backend: str | None, index: MemoryIndex | None
 ) -> tuple[list[Found], Results | None]:
     if not where.tree.root.is_dir():
         return [], None
@@ -100,7 +148,7 @@ def _tree_hits(
     index = index if index is not None else MemoryIndex(where.tree, progress=False)
     try:
         ranked = index.search(
-            query, backend=backend, scope=filters.scope, scope_id=filters.scope_id, type=filters.type, limit=fetch
+            parsed, backend=backend, scope=filters.scope, scope_id=filters.scope_id, type=filters.type, limit=fetch
         )
         wide = filters.all_projects or bool(filters.scope_id)
         owners = session_projects(where.tree) if not wide and any(h.scope == "session" for h in ranked) else {}
@@ -109,8 +157,7 @@ def _tree_hits(
     finally:
         if own:
             index.close()
-    terms = {t.text for t in tokenize(query)}
-    return [h for h in scoped if _matches_content(bodies.get(h.path), terms)], ranked
+    return [h for h in scoped if _matches_content(bodies.get(h.path), parsed)], ranked
 
 
 def _tree_type(type: str | None) -> bool:
@@ -133,28 +180,31 @@ def of_this_project(where: Where, hit: Found, owners: dict[str, str], asked: str
     return scope == asked  # a scope of no project (claude-code): only when asked for by name
 
 
-def _matches_content(text: str | None, terms: set[str]) -> bool:
-    """False when the file's real content (boilerplate removed) holds none of the query's terms
-    (``text``: the file as the index holds it; ``None``: not there, as for a file gone meanwhile)."""
+def _matches_content(text: str | None, parsed: Query) -> bool:
+    """False when the file's real content (boilerplate removed) holds none of the query's terms, a term
+    held when all its tokens are (``text``: the file as the index holds it; ``None``: not there, as for a
+    file gone meanwhile)."""
     if text is None:
         return False
     have = {t.text for t in tokenize(content_only(text))}
-    return bool(terms & have) or not terms
+    return any(have.issuperset(term.tokens) for term in parsed.terms) or not parsed.terms
 
 
-def _curated_hits(where: Where, query: str, filters: Filters, fetch: int, store: CuratedMemory | None) -> list[Found]:
+def _curated_hits(
+    where: Where, parsed: Query, filters: Filters, fetch: int, store: CuratedMemory | None
+) -> list[Found]:
     from mimomem.curated.memory import CURATED_SCOPES
     from mimomem.curated.store import CuratedMemory
 
     if not filters.curated or (filters.scope and filters.scope not in CURATED_SCOPES):
         return []
     if store is not None:
-        recalled = store.recall(query, limit=fetch, count_hits=False)
+        recalled = store.recall(parsed, limit=fetch, count_hits=False)
     elif where.worktree is None:
         return []
     else:
         with header_cache(where):
-            recalled = CuratedMemory(project_root=where.worktree).recall(query, limit=fetch, count_hits=False)
+            recalled = CuratedMemory(project_root=where.worktree).recall(parsed, limit=fetch, count_hits=False)
     out = []
     for item in recalled:
         m = item.memory

@@ -48,57 +48,9 @@ def search(
     filters = filters if filters is not None else Filters()
     fused = fuse(where, query, filters, limit=limit, backend=backend, index=index, store=store)
     hints = tuple(h for h in fused.hints if h == TRUNCATED_HINT)
-    emptied = None
     if not fused.hits:
         hints += tuple(line.format(root=where.tree.root) for line in ESCALATION_HINTS)
-        emptied = _emptied_by(where, query, filters, backend, index, store)
-    return replace(fused, hints=hints, emptied_by=emptied)
-
-
-def _emptied_by(
-    where: Where,
-    query: str,
-    filters: Filters,
-    backend: str | None,
-    index: MemoryIndex | None,
-    store: CuratedMemory | None,
-) -> Emptied | None:
-    """Which filters emptied the result, and how many matches there are without them.
-
-    One search with every filter dropped and every project searched; its hits are then held to
-    each smaller set of filters (each given filter dropped on its own first, the others kept, then
-    all of them together), as that search would have narrowed them.  The counts are of that one
-    search's best ``MAX_LIMIT`` over its relative score floor, so a filter that keeps only weak
-    matches beside strong ones elsewhere can read as emptying nothing."""
-    from mimomem.memory.fusion import fuse
-    from mimomem.search.params import MAX_LIMIT
-    from mimomem.tree.where import session_projects
-
-    given = list(filters.named())
-    if not given:
-        return None
-    widest = Filters(all_projects=True, curated=filters.curated)
-    hits = fuse(where, query, widest, limit=MAX_LIMIT, backend=backend, index=index, store=store).hits
-    owners = session_projects(where.tree) if any(h.scope == "session" for h in hits) else {}
-    tries = [(name,) for name in given] + ([tuple(given)] if len(given) > 1 else [])
-    for dropped in tries:
-        wider = filters.without(dropped)
-        found = sum(1 for h in hits if _kept(where, h, wider, owners))
-        if found:
-            return Emptied(dropped, found)
-    return None
-
-
-def _kept(where: Where, hit: Found, filters: Filters, owners: dict[str, str]) -> bool:
-    """Whether the search under ``filters`` keeps ``hit`` (:func:`mimomem.memory.fusion.fuse`'s rules)."""
-    from mimomem.memory.fusion import of_this_project
-
-    wanted = ((filters.scope, hit.scope), (filters.scope_id, hit.scope_id), (filters.type, hit.type))
-    if any(asked and asked != have for asked, have in wanted):
-        return False
-    if hit.source != "tree" or filters.all_projects or filters.scope_id:
-        return True
-    return of_this_project(where, hit, owners, filters.scope)
+    return replace(fused, hints=hints)
 
 
 def explain(results: Results, spell: Mapping[str, str]) -> list[str]:

@@ -127,10 +127,12 @@ class DocumentIndex:
     ) -> Query:
         """The ``Query`` a backend evaluates (unicode61 only looks at the raw text).
 
-        ``segment`` / ``phrases`` go to ``parse_query`` when given; None keeps its defaults.
+        ``segment`` / ``phrases`` go to ``parse_query`` when given; None keeps its defaults.  A ``Query``
+        is evaluated as given, except by ``fts5-unicode61``: it reads the words of the text that was
+        parsed (``mimo_query`` of ``Query.text``, the text up to ``MAX_QUERY_CHARS``).
         """
         if isinstance(query, Query):
-            return query
+            return mimo_query(query.text) if backend == "fts5-unicode61" else query
         if not isinstance(query, str):
             raise TypeError(f"query must be str or Query, got {type(query).__name__}")
         if backend == "fts5-unicode61":

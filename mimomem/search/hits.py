@@ -6,8 +6,8 @@
   asked): the raw engine over ``(doc_id, text)`` documents in the SQLite cache.
 * Every memory search -> :class:`Results` of :class:`Found` (a memory file or curated
   memory, where it lives, labelled for people, its score and a snippet):
-  ``MemoryIndex.search`` (the tree's cache alone), :func:`mimomem.memory.search.search`
-  (the one search every front end calls) and ``search_everything`` (its hits as a list).
+  ``MemoryIndex.search`` (the tree's cache alone) and :func:`mimomem.memory.search.search`
+  (the one search every front end calls).
 * ``DocumentIndex.rank`` and a backend's ``rank`` -> :class:`RankedRow` (a cache row and
   its score, no floor and no snippet): the step the searches above are built on, not
   something a front end sees.

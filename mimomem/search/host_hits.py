@@ -16,6 +16,7 @@ from mimomem.common.secrets import redact_secrets
 from mimomem.search.hits import Found
 from mimomem.search.params import Filters
 from mimomem.text.bm25 import BM25Index
+from mimomem.text.query import Query
 from mimomem.text.tokens import tokenize
 from mimomem.tree import host_files, host_paths
 
@@ -53,14 +54,14 @@ def _document(path: str, host: str, text: str, problem: str) -> tuple[str, str, 
 
 def host_hits(
     where_cwd: str | None,
-    query: str,
+    query: Query,
     filters: Filters,
     fetch: int,
     own: Sequence[Found],
     env: Mapping[str, str] | None = None,
 ) -> list[Found]:
-    """The host memory files matching ``query`` under ``filters``, best first, without those that repeat
-    one of ``own`` (mimomem's hits); ``[]`` when the filters leave hosts out."""
+    """The host memory files matching the parsed ``query`` under ``filters``, best first, without those that
+    repeat one of ``own`` (mimomem's hits); ``[]`` when the filters leave hosts out."""
     if filters.scope not in (None, "host") or (filters.scope_id and filters.scope_id not in host_paths.HOSTS):
         return []
     env = os.environ if env is None else env

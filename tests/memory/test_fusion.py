@@ -7,10 +7,14 @@ from pathlib import Path
 import pytest
 
 from mimomem.curated.store import CuratedMemory
-from mimomem.memory.fusion import search_everything
+from mimomem.memory.search import Filters, Found, search
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
 from mimomem.tree.writer import Writer
+
+
+def _hits(where: Where, query: str, *, all_projects: bool = False) -> list[Found]:
+    return list(search(where, query, Filters(all_projects=all_projects)))
 
 
 @pytest.fixture
@@ -36,7 +40,7 @@ def two_projects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Where
 
 def test_default_scope_is_the_current_project(two_projects: tuple[Where, Where]) -> None:
     shop, _ = two_projects
-    hits = search_everything(shop, "数据库端口")
+    hits = _hits(shop, "数据库端口")
     labels = [h.label for h in hits]
     assert labels and all("blog" not in label and "s2" not in label for label in labels)
     assert {h.source for h in hits} == {"tree", "curated"}  # one list, both stores
@@ -45,15 +49,15 @@ def test_default_scope_is_the_current_project(two_projects: tuple[Where, Where])
 
 def test_all_projects_widens(two_projects: tuple[Where, Where]) -> None:
     shop, _ = two_projects
-    labels = [h.label for h in search_everything(shop, "数据库端口", all_projects=True)]
+    labels = [h.label for h in _hits(shop, "数据库端口", all_projects=True)]
     assert any("blog" in label for label in labels)
     assert any(label.startswith("session s2 of blog") for label in labels)
 
 
 def test_template_boilerplate_is_not_matched(two_projects: tuple[Where, Where]) -> None:
     shop, _ = two_projects
-    assert search_everything(shop, "design decisions") == []
-    assert search_everything(shop, "near-duplicate entry") == []
+    assert _hits(shop, "design decisions") == []
+    assert _hits(shop, "near-duplicate entry") == []
 
 
 def test_the_cli_list_is_in_the_order_of_the_score_it_shows(
@@ -83,7 +87,7 @@ def test_a_search_reads_no_hit_file(two_projects: tuple[Where, Where], monkeypat
     import os
 
     shop, _ = two_projects
-    first = search_everything(shop, "数据库端口", all_projects=True)  # builds the index
+    first = _hits(shop, "数据库端口", all_projects=True)  # builds the index
     root = str(shop.tree.root)
     opened: list[str] = []
     real_open, real_os_open = builtins.open, os.open
@@ -99,7 +103,7 @@ def test_a_search_reads_no_hit_file(two_projects: tuple[Where, Where], monkeypat
     monkeypatch.setattr(builtins, "open", spy_open)
     monkeypatch.setattr(io, "open", spy_open)  # pathlib's
     monkeypatch.setattr(os, "open", spy_os_open)
-    again = search_everything(shop, "数据库端口", all_projects=True)
+    again = _hits(shop, "数据库端口", all_projects=True)
     assert [h.path for h in again] == [h.path for h in first] != []
     assert [p for p in opened if p.startswith(root) and p.endswith(".md")] == []
-    assert search_everything(shop, "design decisions") == []  # the template's words alone still match nothing
+    assert _hits(shop, "design decisions") == []  # the template's words alone still match nothing

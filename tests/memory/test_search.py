@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from mimomem.curated.store import CuratedMemory
-from mimomem.memory.fusion import search_everything
+from mimomem.memory.fusion import fuse
 from mimomem.memory.search import Emptied, Filters, Found, explain, search
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
@@ -43,7 +43,7 @@ def shop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Where, Where]
 def test_without_filters_it_is_the_fused_search(shop: tuple[Where, Where]) -> None:
     here, _ = shop
     results = search(here, "数据库端口")
-    assert _seen(results) == _seen(search_everything(here, "数据库端口"))  # the hook's search is the same call
+    assert _seen(results) == _seen(fuse(here, "数据库端口", Filters()))  # the hook's search is the same call
     assert {h.source for h in results} == {"tree", "curated"} and results.backend
 
 
@@ -82,7 +82,7 @@ def test_leaving_curated_out_is_the_tree_alone(shop: tuple[Where, Where]) -> Non
     here, _ = shop
     tree_only = search(here, "数据库端口", Filters(curated=False))
     assert tree_only and {h.source for h in tree_only} == {"tree"}
-    assert _seen(tree_only) == _seen(search_everything(here, "数据库端口", curated=False))
+    assert _seen(tree_only) == _seen(fuse(here, "数据库端口", Filters(curated=False)))
 
 
 def test_the_tree_index_returns_the_same_result_type(shop: tuple[Where, Where]) -> None:
@@ -102,7 +102,6 @@ def test_the_tree_index_returns_the_same_result_type(shop: tuple[Where, Where]) 
 
 def _emptied_by_rerunning(where: Where, query: str, filters: Filters) -> Emptied | None:
     """The explanation as it was first computed: the search run again once per dropped filter."""
-    from mimomem.memory.fusion import fuse
     from mimomem.search.params import MAX_LIMIT
 
     given = list(filters.named())
@@ -134,7 +133,7 @@ def test_an_empty_result_is_explained_by_one_more_search(
 
     here, _ = shop
     runs: list[Filters] = []
-    real = fusion.fuse
+    real = fusion._fused
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         runs.append(args[2])
@@ -145,7 +144,7 @@ def test_an_empty_result_is_explained_by_one_more_search(
         expected = _emptied_by_rerunning(here, query, filters)
         runs.clear()
         with monkeypatch.context() as patch:
-            patch.setattr(fusion, "fuse", counting)
+            patch.setattr(fusion, "_fused", counting)
             results = search(here, query, filters)
         if results:
             assert len(runs) == 1
