@@ -47,13 +47,20 @@ def payload(name: str, repo: Path) -> str:
     return text.replace("{cwd}", str(repo)).replace("{transcript}", str(repo.parent / "transcript.jsonl"))
 
 
+_SAID: list[str] = [""]
+"""What the last ``call`` printed on stderr: a hook fails open, so an empty stdout hides its reason there."""
+
+
 def call(raw: str) -> tuple[str, str]:
     out, err = io.StringIO(), io.StringIO()
     assert claude_code.run(io.StringIO(raw), out, err) == 0
+    _SAID[0] = err.getvalue()
     return out.getvalue(), err.getvalue()
 
 
 def context_of(stdout: str, event: str) -> str:
+    if not stdout:
+        pytest.fail(f"the {event} hook printed nothing; its stderr said: {_SAID[0]!r}")
     data = json.loads(stdout)
     assert data["hookSpecificOutput"]["hookEventName"] == event
     return str(data["hookSpecificOutput"]["additionalContext"])
