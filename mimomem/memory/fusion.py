@@ -16,9 +16,9 @@ The hosts' own memory of this project (Claude Code's auto-memory, Codex's and Ge
 memories: :mod:`mimomem.search.host_hits`) is a third list, scope ``host``; ``MIMOMEM_HOST_MEMORY=0``
 leaves it out.
 
-The query is parsed once, here (:func:`mimomem.text.query.parse_query`), and that parse goes to the
-three sources, to the check that a tree hit's match is not only boilerplate, and to the wider search
-that explains an empty result.
+The query comes parsed (:func:`mimomem.memory.search.search` parses it once), and that parse goes to
+the three sources, to the check that a tree hit's match is not only boilerplate, and to the wider
+search that explains an empty result: no source parses or tokenizes the query again.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from mimomem.search.hits import Emptied, Found, Results
 from mimomem.search.host_hits import host_hits
 from mimomem.search.memory_index import MemoryIndex
 from mimomem.search.params import MAX_LIMIT, SEARCH_TYPES, TYPES, Filters, check_limit, check_type
-from mimomem.text.query import Query, parse_query
+from mimomem.text.query import Query
 from mimomem.text.tokens import tokenize
 from mimomem.tree.boilerplate import content_only
 from mimomem.tree.where import Where, header_cache, session_projects
@@ -47,7 +47,7 @@ FETCH = 50
 
 def fuse(
     where: Where,
-    query: str,
+    parsed: Query,
     filters: Filters,
     *,
     limit: int = 10,
@@ -55,21 +55,19 @@ def fuse(
     index: MemoryIndex | None = None,
     store: CuratedMemory | None = None,
 ) -> Results:
-    """The search of :func:`mimomem.memory.search.search`: the ``limit`` best hits of the three sources under
-    ``filters``, and for an empty result the filters that emptied it (``emptied_by``).
+    """The search of :func:`mimomem.memory.search.search` for a parsed query: the ``limit`` best hits of the
+    three sources under ``filters``, and for an empty result the filters that emptied it (``emptied_by``).
 
-    ``limit`` must be 1..``MAX_LIMIT`` (``InvalidLimitError`` otherwise).  The query is parsed here, once, and
-    the parse goes to every source and to the explanation's wider search.  A long-lived caller (the MCP
+    ``limit`` must be 1..``MAX_LIMIT`` (``InvalidLimitError`` otherwise).  A long-lived caller (the MCP
     server) passes its open ``index`` and curated ``store`` to skip reopening them.
     """
     check_limit(limit, maximum=MAX_LIMIT)
-    parsed = parse_query(query)
     hits, tree = _fused(where, parsed, filters, limit, backend, index, store)
     emptied = None if hits else _emptied_by(where, parsed, filters, backend, index, store)
     if tree is None:
         used = backend or (index.backend_name if index is not None else "")
-        return Results(query, used, hits, filters=filters, emptied_by=emptied)
-    return Results(query, tree.backend, hits, tree.hints, tree.warnings, filters, emptied)
+        return Results(parsed.text, used, hits, filters=filters, emptied_by=emptied)
+    return Results(parsed.text, tree.backend, hits, tree.hints, tree.warnings, filters, emptied)
 
 
 def _fused(
@@ -150,14 +148,17 @@ def _tree_hits(
         ranked = index.search(
             parsed, backend=backend, scope=filters.scope, scope_id=filters.scope_id, type=filters.type, limit=fetch
         )
-        wide = filters.all_projects or bool(filters.scope_id)
-        owners = session_projects(where.tree) if not wide and any(h.scope == "session" for h in ranked) else {}
-        scoped = [h for h in ranked if wide or of_this_project(where, h, owners, filters.scope)]
-        bodies = index.bodies([h.path for h in scoped])  # as ranked: the search reconciled the index first
+        bodies = index.bodies([h.path for h in ranked])  # as ranked: the search reconciled the index first
     finally:
         if own:
             index.close()
-    return [h for h in scoped if _matches_content(bodies.get(h.path), parsed)], ranked
+    wide = filters.all_projects or bool(filters.scope_id)
+    owners = session_projects(where.tree) if not wide and any(h.scope == "session" for h in ranked) else {}
+    return [
+        h
+        for h in ranked
+        if (wide or of_this_project(where, h, owners, filters.scope)) and _matches_content(bodies.get(h.path), parsed)
+    ], ranked
 
 
 def _tree_type(type: str | None) -> bool:

@@ -1,9 +1,9 @@
 """The one memory search: ``search(where, query, filters)``, called alike by the CLI, the MCP server and the hooks.
 
-It ranks the memory tree and the curated store together (:mod:`mimomem.memory.fusion`:
-reciprocal-rank fusion, narrowed to the caller's project unless the filters widen it) and
-returns one result type, :class:`~mimomem.search.hits.Results` of
-:class:`~mimomem.search.hits.Found`.  An empty result says why: which filter emptied it and
+It parses the query once and ranks the memory tree, the curated store and the hosts' own memory
+together (:mod:`mimomem.memory.fusion`: reciprocal-rank fusion, narrowed to the caller's project
+unless the filters widen it) and returns one result type, :class:`~mimomem.search.hits.Results`
+of :class:`~mimomem.search.hits.Found`.  An empty result says why: which filter emptied it and
 how many matches there are without it (:class:`Emptied`), that only this project was searched,
 and the escalation advice.  :func:`explain` words that in a
 front end's own spelling (``--scope`` for the CLI, ``scope=`` for MCP).
@@ -43,14 +43,15 @@ def search(
     """
     from mimomem.memory.fusion import fuse
     from mimomem.search.memory_index import ESCALATION_HINTS
-    from mimomem.text.query import TRUNCATED_HINT
+    from mimomem.text.query import TRUNCATED_HINT, parse_query
 
     filters = filters if filters is not None else Filters()
-    fused = fuse(where, query, filters, limit=limit, backend=backend, index=index, store=store)
+    parsed = parse_query(query)  # once: every source and the explanation take this parse
+    fused = fuse(where, parsed, filters, limit=limit, backend=backend, index=index, store=store)
     hints = tuple(h for h in fused.hints if h == TRUNCATED_HINT)
     if not fused.hits:
         hints += tuple(line.format(root=where.tree.root) for line in ESCALATION_HINTS)
-    return replace(fused, hints=hints)
+    return replace(fused, query=query, hints=hints)
 
 
 def explain(results: Results, spell: Mapping[str, str]) -> list[str]:

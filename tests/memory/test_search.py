@@ -11,6 +11,7 @@ import pytest
 from mimomem.curated.store import CuratedMemory
 from mimomem.memory.fusion import fuse
 from mimomem.memory.search import Emptied, Filters, Found, explain, search
+from mimomem.text.query import parse_query
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
 
@@ -43,7 +44,8 @@ def shop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Where, Where]
 def test_without_filters_it_is_the_fused_search(shop: tuple[Where, Where]) -> None:
     here, _ = shop
     results = search(here, "数据库端口")
-    assert _seen(results) == _seen(fuse(here, "数据库端口", Filters()))  # the hook's search is the same call
+    fused = fuse(here, parse_query("数据库端口"), Filters())
+    assert _seen(results) == _seen(fused)  # the hook's search is the same call
     assert {h.source for h in results} == {"tree", "curated"} and results.backend
 
 
@@ -82,7 +84,7 @@ def test_leaving_curated_out_is_the_tree_alone(shop: tuple[Where, Where]) -> Non
     here, _ = shop
     tree_only = search(here, "数据库端口", Filters(curated=False))
     assert tree_only and {h.source for h in tree_only} == {"tree"}
-    assert _seen(tree_only) == _seen(fuse(here, "数据库端口", Filters(curated=False)))
+    assert _seen(tree_only) == _seen(fuse(here, parse_query("数据库端口"), Filters(curated=False)))
 
 
 def test_the_tree_index_returns_the_same_result_type(shop: tuple[Where, Where]) -> None:
@@ -106,7 +108,7 @@ def _emptied_by_rerunning(where: Where, query: str, filters: Filters) -> Emptied
 
     given = list(filters.named())
     for dropped in [(name,) for name in given] + ([tuple(given)] if len(given) > 1 else []):
-        found = len(fuse(where, query, filters.without(dropped), limit=MAX_LIMIT).hits)
+        found = len(fuse(where, parse_query(query), filters.without(dropped), limit=MAX_LIMIT).hits)
         if found:
             return Emptied(dropped, found)
     return None
