@@ -45,6 +45,7 @@ NAMED_SETS = {
     "adversarial-dev-3": ADVERSARIAL / "dev-3.jsonl",
     "adversarial-heldout-3": ADVERSARIAL / "heldout-3.jsonl",
     "adversarial-heldout-3b": ADVERSARIAL / "heldout-3b.jsonl",
+    "adversarial-dev-4": ADVERSARIAL / "dev-4.jsonl",
     "adversarial-heldout-4": ADVERSARIAL / "heldout-4.jsonl",
 }
 

@@ -21,13 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
+from mimomem.common.secret_label_values import _value_ok, _word
 from mimomem.common.secret_labels import (
     Span,
     _after_link,
     _more,
     _value_at,
-    _value_ok,
-    _word,
 )
 from mimomem.common.secret_values import char_classes, shannon_entropy
 
@@ -66,7 +65,7 @@ def _clause_end(text: str, start: int) -> int:
     return limit
 
 
-def _strong(value: str, password: bool, quoted: bool) -> bool:
+def _strong(value: str, password: bool, quoted: bool, after: str = "") -> bool:
     """A value far from its label: chosen or random, never a word, a number or a version."""
     if len(value) < 8 or value.isdigit() or char_classes(value) < 3 or _version(value):
         return False
@@ -78,7 +77,7 @@ def _strong(value: str, password: bool, quoted: bool) -> bool:
     parts = value.split("/")
     if len(parts) > 1 and all(0 < len(p) <= 8 and p.isalnum() for p in parts):
         return False  # a list of names: x448/x25519, amd64/arm64v8
-    return _value_ok(value, quoted, password, "secret", "") and shannon_entropy(value) >= 2.5
+    return _value_ok(value, quoted, password, "secret", after) and shannon_entropy(value) >= 2.5
 
 
 def _version(value: str) -> bool:
@@ -111,10 +110,10 @@ def _values_from(text: str, v: int, password: bool, strong: bool) -> Iterator[tu
     while v != -1:
         start, stop, quoted, resume = _value_at(text, v)
         value = text[start:stop]
-        if not value or " " in value or not _value_ok(value, quoted, password, "secret", text[stop:]):
+        if not value or " " in value or not _value_ok(value, quoted, password, "secret", text[stop : stop + 600]):
             break
         found.append((start, stop))
-        any_strong = any_strong or _strong(value, password, quoted)
+        any_strong = any_strong or _strong(value, password, quoted, text[stop : stop + 600])
         v = _more(text, resume)
     if found and (any_strong or not strong):
         yield from found
@@ -168,20 +167,59 @@ def next_sentence(text: str, end: int, password: bool) -> Iterator[tuple[int, in
         q += 1
     if breaks > 2:
         return
+    opening = q
     word = _word(text, q)
     while word and word.lower() in _LEADS:  # "It's X", "here it is: X"
         q += len(word)
         while q < len(text) and text[q] in " \t:：":
             q += 1
         word = _word(text, q)
-    if q >= len(text) or not text[q].isascii():
-        return
-    start, vstop, quoted, _ = _value_at(text, q)
-    after = text[vstop : vstop + 1]
-    if after and after not in " \t\n\r." and after.isascii():
-        return  # the value must end its word: followed by a space, the end, or a particle (X だよ, X 这个)
-    if _strong(text[start:vstop], password, quoted):
-        yield start, vstop
+    for v in (q, *_after_reply(text, opening), *_after_lead(text, q)):
+        if v < len(text) and text[v].isascii():
+            start, vstop, quoted, _ = _value_at(text, v)
+            after = text[vstop : vstop + 1]
+            if after and after not in " \t\n\r." and after.isascii():
+                continue  # the value must end its word: followed by a space, the end, or a particle (X だよ)
+            if _strong(text[start:vstop], password, quoted, text[vstop : vstop + 600]):
+                yield start, vstop
+                return
+
+
+_LEAD_CHARS = 12
+"""How long a lead before the value's bridge may be ("New:", 新的是, 新しいのは, 새 거는, 이걸로 쓰세요:)."""
+
+
+def _after_lead(text: str, q: int) -> Iterator[int]:
+    """Where a value starts after a short lead of words and its bridge, at ``q``: "New: X", 新的：X,
+    新しいのは X, 새 거는 X.  The lead holds letters and spaces only (no digit, no sign, no line break)."""
+    for p in range(q, min(len(text), q + _LEAD_CHARS)):
+        c = text[p]
+        if not (c.isalpha() or c in " \t" or (p > q and c in ":：")):
+            return
+        if p > q and (c in ":：" or text[p - 1] in " \t" or not c.isascii()):
+            v = _after_link(text, p)
+            if v > p:
+                yield v
+                return
+
+
+def _after_reply(text: str, q: int) -> Iterator[int]:
+    """After a reply of one to three words closing its own sentence ("Here.", "Sure!"): the next line."""
+    k, words = q, 0
+    while k < len(text) and words < 3:
+        w = _word(text, k)
+        if not w:
+            break
+        words += 1
+        k += len(w)
+        if k < len(text) and text[k] in ".!" and text[k + 1 : k + 2] == "\n":
+            k += 2
+            while k < len(text) and text[k] in " \t":
+                k += 1
+            yield k
+            return
+        while k < len(text) and text[k] in " \t":
+            k += 1
 
 
 def in_file_name(text: str, end: int) -> Iterator[tuple[int, int]]:

@@ -103,8 +103,20 @@ def hook_paths(text: str) -> Iterator[Span]:
         return
     for m in _HOOK_PATH.finditer(text):
         value = m.group("value")
-        if char_classes(value) >= 3 and shannon_entropy(value) >= 3.5 and not is_placeholder(value):
+        random = char_classes(value) >= 3 or _lower_random(value)
+        if random and shannon_entropy(value) >= 3.5 and not is_placeholder(value):
             yield "webhook-token", m.start("value"), m.end("value")
+
+
+def _lower_random(value: str) -> bool:
+    """A random run of lower case and digits (Mattermost's, Rocket.Chat's tokens): digits spread through
+    letters beyond hex (a commit id is hex; a slug is words), no run of letters as long as a word."""
+    if not value.isalnum() or value != value.lower() or sum(c.isdigit() for c in value) < 3:
+        return False
+    if all(c in "0123456789abcdef" for c in value):
+        return False
+    longest = max(len(run) for run in re.split(r"\d+", value))
+    return longest <= 8
 
 
 def set_commands(text: str) -> Iterator[Span]:

@@ -164,8 +164,8 @@ _CMD_TAIL = r"[^\n|;&]*?"  # the rest of the same command
 _CLI_NEEDLES = (("pass", "pwd"), ("mysql", "mariadb"), ("sshpass", "login", "twine"), ("redis-cli",), ("-u", "--user"))
 """Per command-line pattern: the text must contain one of these (lower case) for it to run."""
 _CLI_PATTERNS = [
-    # --password X, --password=X, --db-password X, --http-passwd=X (any program)
-    lazy(r"(?i)(?<![\w\-])--[\w\-]*?pass(?:word|wd)?(?:=|[ \t]+)" + _ARG),
+    # --password X, --password=X, --db-password X, --http-passwd=X, and Java's single dash: -storepass X
+    lazy(r"(?i)(?<![\w\-])--?[\w\-]*?pass(?:word|wd)?(?:=|[ \t]+)" + _ARG),
     # mysql -pSECRET (attached: "-p SECRET" would name a database)
     lazy(r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b" + _CMD_TAIL + r"\s-p" + _ARG),
     # sshpass -p X, docker login -p X, twine upload -p X

@@ -16,7 +16,7 @@ not matter, what follows it does.  The value is the first token after a *bridge*
 Because the bridge must start right after the head, a head that modifies another noun is not
 a label: "password *length* is 12", "token *count* 4096", 密码*长度*至少8位, トークン*数*,
 비밀번호 *변경* 주기 name a property of the credential, not the credential.  The value's own
-shape then decides, by what the head is (``_password_value`` / ``_key_value``): a password or a
+shape then decides, by what the head is (:mod:`mimomem.common.secret_label_values`): a password or a
 PIN may be short or all digits (but a number followed by a unit, "12 characters", 8位, 8자리,
 is a quantity), a key or a token must mix letters and digits.  Placeholders, paths and words
 never count.  After the value, a list (``A / B``, ``A and B``, ``A、B``) names more values of
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from mimomem.common.secret_label_values import _value_ok, _word
 from mimomem.common.secret_needles import needle_text
-from mimomem.common.secret_values import char_classes, decodes_to_prose, is_placeholder, is_sequential, shannon_entropy
 
 Span = tuple[str, int, int]
 
@@ -114,34 +114,12 @@ _TRAILING = ".,;:)]}>\"'`([{<"
 _ENDS = "\"'`,}]"
 _SPACE = " \t"
 
-# -- what a value is not ---------------------------------------------------------------------------------
-_CJK_UNITS = "位个個字桁次天日秒分時时年月周週回件枚人条條名자개일회초분년월주시"
-_UNIT_WORDS = frozenset(
-    (
-        *("char", "chars", "character", "characters", "digit", "digits", "letter", "letters", "word", "words"),
-        *("symbol", "symbols", "day", "days", "hour", "hours", "h", "minute", "minutes", "min", "mins"),
-        *("second", "seconds", "sec", "secs", "s", "ms", "time", "times", "byte", "bytes", "bit", "bits"),
-        *("token", "tokens", "item", "items", "entries", "attempt", "attempts", "tries", "year", "years"),
-        *("month", "months", "week", "weeks", "k"),
-    )
-)
-_SEPARATORS = "_-./"
-
 
 def _skip(text: str, i: int) -> int:
     n = len(text)
     while i < n and text[i] in _SPACE:
         i += 1
     return i
-
-
-def _word(text: str, i: int) -> str:
-    """The run of ASCII letters (and apostrophes) at ``i``."""
-    j = i
-    n = len(text)
-    while j < n and ((text[j].isascii() and text[j].isalpha()) or text[j] in "'’"):
-        j += 1
-    return text[i:j]
 
 
 def _head_at(text: str, low: str, at: int) -> tuple[int, bool] | None:
@@ -206,6 +184,8 @@ def _zh_link(text: str, i: int) -> int:
     verb = next((v for v in _ZH_VERBS if text.startswith(v, q)), None)
     if verb is not None and text.startswith(_ZH_RESULTS, q + len(verb)):
         q += len(verb) + 1
+    elif q > i and text.startswith("用", q):
+        q += 1  # 就用 X, 先用 X: "use" hands the value over after an adverb (用 alone is a preposition)
     elif text.startswith(_ZH_COPULAS, q):
         q += 1
     else:
@@ -278,21 +258,49 @@ def _value_at(text: str, v: int) -> tuple[int, int, bool, int]:
     """The value at ``v``: its start and end (to its closing quote, or trailing punctuation dropped),
     whether it was quoted, and where a list of more values would go on."""
     close = _OPEN.get(text[v : v + 1])
+    if close is None and text[v : v + 1] == "{" and v and text[v - 1] == "=":
+        k = text.find("}", v + 1, min(len(text), v + 130))  # ODBC's braced value: Pwd={a;b[c};
+        if k != -1 and text[k + 1 : k + 2] in ("", ";", "\n", " ") and " " not in text[v + 1 : k]:
+            return v + 1, k, True, k + 1
     start = v + 1 if close else v
     end = start
     n = len(text)
-    while end < n and "!" <= text[end] <= "~" and (close or text[end] not in _ENDS):
+    inside = _open_brackets(text, v)
+    while end < n and "!" <= text[end] <= "~" and (close or text[end] not in _ENDS or _ends_not(text[end], inside)):
+        if text[end] in ";&" and _next_field(text, end + 1):
+            break  # a connection string's or a query's next field: Pwd=x;Encrypt=yes, password=x&ssl=1
         end += 1  # unquoted, a value ends at a quote, a comma or a closing brace (JSON: "tokens":20},"id")
     if close:  # a quoted value runs to its closing quote on the same line, spaces and all (a passphrase)
         k = text.find(close, start, min(n, start + 100))
         inner = text[start:k]
         spaced = " " in inner and (len(inner) > 40 or ";" in inner or "/" in inner or " -" in inner)  # a command
-        plain = inner.strip() == inner and "\n" not in inner and not any(q in inner for q in "\"'`")
+        # a quote of the other kind inside one word is part of a password (password="Ab'[c9"), not code
+        plain = inner.strip() == inner and "\n" not in inner and not (" " in inner and any(q in inner for q in "\"'`"))
         if k != -1 and plain and not spaced:
             return start, k, True, k + 1
     while end > start and text[end - 1] in _TRAILING:
         end -= 1
     return start, end, False, end
+
+
+def _open_brackets(text: str, v: int) -> str:
+    """The square brackets and braces still open on the line before ``v`` (a JSON list or object)."""
+    line = text[text.rfind("\n", 0, v) + 1 : v]
+    depth = {"]": line.count("[") - line.count("]"), "}": line.count("{") - line.count("}")}
+    return "".join(c for c, d in depth.items() if d > 0)
+
+
+def _ends_not(c: str, inside: str) -> bool:
+    """A closing bracket belongs to an unquoted value unless a bracket of its kind is open before it."""
+    return c in "]}" and c not in inside
+
+
+def _next_field(text: str, i: int) -> bool:
+    """Does a ``Key=`` field start at ``i`` (after a ``;`` or an ``&``)?"""
+    k = i
+    while k < len(text) and k - i <= 40 and (text[k].isalnum() or text[k] in "_ -."):
+        k += 1
+    return k > i and text[i] != " " and text.startswith("=", k)
 
 
 def _more(text: str, i: int) -> int:
@@ -307,109 +315,6 @@ def _more(text: str, i: int) -> int:
 
 def _starts_word(text: str, at: int) -> bool:
     return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
-
-
-def _camel_words(value: str) -> bool:
-    """A type or class name: capitalised words and digits (``X448PublicKey``, ``Ed25519PrivateKey``)."""
-    if not value.isalnum():
-        return False  # a sign inside (EbqI!Mfvg7) is a chosen password's, never a class name's
-    rest, i, words = [], 0, 0
-    while i < len(value):
-        c = value[i]
-        j = i + 1
-        if c.isupper():
-            while j < len(value) and value[j].islower():
-                j += 1
-        if j - i >= 3:
-            words += 1
-        elif not c.isdigit():
-            rest.append(c)
-        i = j
-    return words >= 2 and len(rest) <= 2
-
-
-def _identifier(value: str) -> bool:
-    """Words, paths and identifiers: ``prod/db/credentials``, ``layout_v2``, ``user_id``, ``_pep_440_key``."""
-    if _camel_words(value):
-        return True
-    if "_" in value and value.isidentifier() and all(p.islower() or p.isdigit() or not p for p in value.split("_")):
-        return True
-    if not any(c.isdigit() for c in value):
-        return all((c.isascii() and c.isalpha()) or c in _SEPARATORS for c in value)
-    parts, seps = [], 0
-    part = ""
-    for c in value:
-        if c in _SEPARATORS:
-            parts.append(part)
-            part, seps = "", seps + 1
-        else:
-            part += c
-    parts.append(part)
-    first, rest = parts[0], parts[1:]
-    return bool(seps) and first.isascii() and first.isalpha() and all(0 < len(p) <= 12 and p.isalnum() for p in rest)
-
-
-def _not_a_value(value: str) -> bool:
-    """URLs, paths, variables, flags, versions, dates, and code: a call, an index, an attribute."""
-    if "://" in value or value[0] in "~/.$%@-\\:#" or any(c in value for c in "([{") or value[1:3] == ":\\":
-        return True
-    if value.endswith(":"):
-        return True  # a key of its own ("group:"), not a value
-    name, eq, _ = value.partition("=")
-    if eq and name.replace("_", "").replace("-", "").isalpha():
-        return True  # an assignment or an attribute of its own (name="dream"): not the label's value
-    if not value.strip("0123456789.-/:") and not value.isdigit():
-        return True  # 1.2.3, 2024-01-15, 12:30
-    return "." in value and all(part.isidentifier() for part in value.split("."))  # os.environ, cfg.db.pw
-
-
-def _quantity(after: str) -> bool:
-    """A number followed by a unit is a quantity: "12 characters", 8位, 8자리, 16文字."""
-    rest = after.lstrip(_SPACE)
-    if rest[:1] and rest[0] in _CJK_UNITS:
-        return True
-    word = _word(rest, 0).lower()
-    return word in _UNIT_WORDS or rest.startswith("%")
-
-
-def _password_value(value: str, quoted: bool, after: str) -> bool:
-    """A password, passphrase or PIN: short values count, so does a run of digits that is no quantity."""
-    if value.isdigit():
-        return 4 <= len(value) <= 16 and len(set(value)) > 1 and not _quantity(after)
-    if quoted:  # spaces and all (a passphrase), but not words of a script no keyboard types a password in
-        return len(value) >= 4 and len(set(value.lower())) > 2 and any(c.isascii() and c.isalnum() for c in value)
-    core = value.strip("!#&*+,.:;?")
-    if len(value) < 4 or char_classes(value) < 2 or is_sequential(value) or (core.isalpha() and core.islower()):
-        return False  # too short, one kind of character, a run, or a word with a sign (a YAML tag: !vault)
-    letters = value.replace("_", "").replace("-", "")
-    if letters.isalpha():  # letters only: random when neither case dominates (camelCase words are mostly lower)
-        upper = sum(1 for c in letters if c.isupper()) / len(letters)
-        return len(letters) >= 6 and 0.3 <= upper <= 0.7
-    return not _identifier(value) and shannon_entropy(value) >= 1.9
-
-
-def _key_value(value: str, quoted: bool, hex_ok: bool) -> bool:
-    """A key, token or secret: eight characters or more mixing letters and digits, not a word or a bare key's hash."""
-    if len(value) < (6 if quoted else 8) or not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value):
-        return False
-    if _identifier(value) or is_sequential(value) or shannon_entropy(value) < 2.5:
-        return False
-    parts = value.split("-")
-    if len(parts) > 1 and any(len(p) >= 4 and p.isalpha() and p[1:].islower() for p in parts):
-        return False  # words joined by hyphens: "HS256-signed", "v2-Release"
-    if not hex_ok and all(c in "0123456789abcdefABCDEF-" for c in value):
-        return False  # "key: <sha>": a cache or lookup key, not a credential
-    return not decodes_to_prose(value.rstrip("="))
-
-
-def _value_ok(value: str, quoted: bool, password: bool, head: str, after: str) -> bool:
-    if value.isdigit() and len(set(value)) > 1:  # a PIN such as 2992 (is_placeholder drops two-digit mixes)
-        return password and _password_value(value, quoted, after)
-    if not value or is_placeholder(value) or _not_a_value(value):
-        return False
-    if password:
-        return _password_value(value, quoted, after)
-    return _key_value(value, quoted, hex_ok=head.lower().rstrip("s") not in ("key", "キー", "키", "auth"))
 
 
 def _candidates(text: str, prefilter: bool) -> tuple[str, list[int]]:
@@ -447,10 +352,12 @@ def label_values(text: str, *, prefilter: bool = True) -> Iterator[Span]:
             if not linked and head in ("pin", "code"):
                 continue  # "Pin python3-foo": the verb; "authorization_code #475": a name
             start, stop, quoted, resume = _value_at(text, v)
-            # a quoted value counts as such in prose ("will be 'x'"), not in code (f(password='x'), X_PASSWORD: "y")
-            quoted = quoted and linked and "=" not in text[end:start] and _starts_word(text, at)
-            first = " " not in text[start:stop] or quoted  # spaces only inside quotes after a link
-            first = first and _value_ok(text[start:stop], quoted, password, head, text[stop:])
+            # a quoted value with spaces is a passphrase by its shape alone, in prose and in code alike;
+            # a quoted word counts as such in prose ("will be 'x'"), not in code (f(password='x'), X_PASSWORD: "y")
+            spaced = " " in text[start:stop]
+            first = quoted and password if spaced else True  # spaces only inside quotes, after a password's label
+            quoted = quoted and (spaced or (linked and "=" not in text[end:start] and _starts_word(text, at)))
+            first = first and _value_ok(text[start:stop], quoted, password, head, text[stop : stop + 600])
             if first:
                 yield kind, start, stop
                 done = stop
@@ -459,7 +366,7 @@ def label_values(text: str, *, prefilter: bool = True) -> Iterator[Span]:
                 quoted = quoted and linked
                 if " " in text[start:stop] and not quoted:
                     break
-                if not _value_ok(text[start:stop], quoted, password, head, text[stop:]):
+                if not _value_ok(text[start:stop], quoted, password, head, text[stop : stop + 600]):
                     break
                 yield kind, start, stop
                 done = stop

@@ -1,0 +1,197 @@
+"""What the value after a credential label is, and what it is not (the label rule's value shapes).
+
+:mod:`mimomem.common.secret_labels` finds a label and the token after its bridge; this module
+decides by the token's own shape whether it is the credential: a password or a PIN may be short
+or all digits (but a number followed by a unit is a quantity), a key or a token mixes letters
+and digits, a quoted value with spaces is a passphrase only when a word of it holds a digit and
+none is a function word of a sentence.  Words, identifiers, paths, URLs, variables, versions and
+code (a call or an index the line closes again) never count; a bracket a password holds does.
+"""
+
+from __future__ import annotations
+
+from mimomem.common.secret_values import char_classes, decodes_to_prose, is_placeholder, is_sequential, shannon_entropy
+
+_SPACE = " \t"
+
+
+def _word(text: str, i: int) -> str:
+    """The run of ASCII letters (and apostrophes) at ``i``."""
+    j = i
+    n = len(text)
+    while j < n and ((text[j].isascii() and text[j].isalpha()) or text[j] in "'’"):
+        j += 1
+    return text[i:j]
+
+
+# -- what a value is not ---------------------------------------------------------------------------------
+_CJK_UNITS = "位个個字桁次天日秒分時时年月周週回件枚人条條名자개일회초분년월주시"
+_UNIT_WORDS = frozenset(
+    (
+        *("char", "chars", "character", "characters", "digit", "digits", "letter", "letters", "word", "words"),
+        *("symbol", "symbols", "day", "days", "hour", "hours", "h", "minute", "minutes", "min", "mins"),
+        *("second", "seconds", "sec", "secs", "s", "ms", "time", "times", "byte", "bytes", "bit", "bits"),
+        *("token", "tokens", "item", "items", "entries", "attempt", "attempts", "tries", "year", "years"),
+        *("month", "months", "week", "weeks", "k"),
+    )
+)
+_SEPARATORS = "_-./"
+
+
+def _camel_words(value: str) -> bool:
+    """A type or class name: capitalised words and digits (``X448PublicKey``, ``Ed25519PrivateKey``)."""
+    if not value.isalnum():
+        return False  # a sign inside (EbqI!Mfvg7) is a chosen password's, never a class name's
+    rest, i, words = [], 0, 0
+    while i < len(value):
+        c = value[i]
+        j = i + 1
+        if c.isupper():
+            while j < len(value) and value[j].islower():
+                j += 1
+        if j - i >= 3:
+            words += 1
+        elif not c.isdigit():
+            rest.append(c)
+        i = j
+    return words >= 2 and len(rest) <= 2
+
+
+def _identifier(value: str) -> bool:
+    """Words, paths and identifiers: ``prod/db/credentials``, ``layout_v2``, ``user_id``, ``_pep_440_key``."""
+    if _camel_words(value):
+        return True
+    if "_" in value and value.isidentifier() and all(p.islower() or p.isdigit() or not p for p in value.split("_")):
+        return True
+    if not any(c.isdigit() for c in value):
+        return all((c.isascii() and c.isalpha()) or c in _SEPARATORS for c in value)
+    parts, seps = [], 0
+    part = ""
+    for c in value:
+        if c in _SEPARATORS:
+            parts.append(part)
+            part, seps = "", seps + 1
+        else:
+            part += c
+    parts.append(part)
+    first, rest = parts[0], parts[1:]
+    return bool(seps) and first.isascii() and first.isalpha() and all(0 < len(p) <= 12 and p.isalnum() for p in rest)
+
+
+_CODE_REACH = 600
+"""How far after a value a bracket it opens is looked for closing (a call's arguments over a few lines)."""
+
+
+def _code(value: str, after: str) -> bool:
+    """A call, an index or a template (``hash(pw, salt)``, ``passwords[uid]``, ``{token}``): a bracket
+    closed again after a name.  A bracket a password holds is never closed, or not after a name."""
+    if value[0] in "([{<":
+        return True
+    line = value + after[:_CODE_REACH]  # a call's arguments may go on over the next lines
+    for i, c in enumerate(value):
+        if c in ")]}":
+            return False
+        if c in "([{":
+            name = value[:i]
+            if not (name[0].isalpha() or name[0] == "_") or not all(ch.isalnum() or ch in "_." for ch in name):
+                return False
+            depth = 0
+            for k in range(i, len(line)):
+                depth += (line[k] in "([{") - (line[k] in ")]}")
+                if depth == 0:
+                    return not line[k + 1 : k + 2].isalnum()
+            return False
+    return False
+
+
+def _not_a_value(value: str, after: str = "") -> bool:
+    """URLs, paths, variables, flags, versions, dates, and code: a call, an index, an attribute."""
+    if "://" in value or value[0] in "~/.$%@-\\:#" or value[1:3] == ":\\":
+        return True
+    if any(c in value for c in "()[]{}") and _code(value, after):
+        return True
+    if value.endswith(":"):
+        return True  # a key of its own ("group:"), not a value
+    name, eq, _ = value.partition("=")
+    if eq and name.replace("_", "").replace("-", "").isalpha():
+        return True  # an assignment or an attribute of its own (name="dream"): not the label's value
+    if not value.strip("0123456789.-/:") and not value.isdigit():
+        return True  # 1.2.3, 2024-01-15, 12:30
+    return "." in value and all(part.isidentifier() for part in value.split("."))  # os.environ, cfg.db.pw
+
+
+def _quantity(after: str) -> bool:
+    """A number followed by a unit is a quantity: "12 characters", 8位, 8자리, 16文字."""
+    rest = after.lstrip(_SPACE)
+    if rest[:1] and rest[0] in _CJK_UNITS:
+        return True
+    word = _word(rest, 0).lower()
+    return word in _UNIT_WORDS or rest.startswith("%")
+
+
+def _password_value(value: str, quoted: bool, after: str) -> bool:
+    """A password, passphrase or PIN: short values count, so does a run of digits that is no quantity."""
+    if value.isdigit():
+        return 4 <= len(value) <= 16 and len(set(value)) > 1 and not _quantity(after)
+    if " " in value:
+        return _passphrase(value)
+    if quoted:  # a quoted word in prose, but not words of a script no keyboard types a password in
+        return len(value) >= 4 and len(set(value.lower())) > 2 and any(c.isascii() and c.isalnum() for c in value)
+    core = value.strip("!#&*+,.:;?")
+    if len(value) < 4 or char_classes(value) < 2 or is_sequential(value) or (core.isalpha() and core.islower()):
+        return False  # too short, one kind of character, a run, or a word with a sign (a YAML tag: !vault)
+    letters = value.replace("_", "").replace("-", "")
+    if letters.isalpha():  # letters only: random when neither case dominates (camelCase words are mostly lower)
+        upper = sum(1 for c in letters if c.isupper()) / len(letters)
+        return len(letters) >= 6 and 0.3 <= upper <= 0.7
+    return not _identifier(value) and shannon_entropy(value) >= 1.9
+
+
+_FUNCTION_WORDS = frozenset(
+    (
+        *("a", "an", "the", "this", "that", "it", "its", "is", "are", "was", "be", "not", "no", "never", "yet"),
+        *("in", "on", "at", "to", "of", "for", "from", "by", "with", "as", "same", "and", "or", "me", "you"),
+        *("your", "our", "we", "i", "he", "she", "they", "him", "her", "them", "what", "whatever", "here", "there"),
+    )
+)
+"""English's closed classes (articles, pronouns, prepositions, auxiliaries): a sentence holds them, a
+passphrase of chosen or random words does not."""
+
+
+def _passphrase(value: str) -> bool:
+    """A quoted value with spaces: a passphrase when a word of it mixes digits in (``EVQ2gr nA0tMR``,
+    ``Tiger lamp 42 orbit!``) and none is a function word of a sentence ("see the vault", "use the one
+    from 1Password", "set me in CI"): the value's own shape, whatever label or syntax stands before it."""
+    words = value.split()
+    if len(words) < 2 or len(value) < 8 or len(value) > 64:
+        return False
+    if any(w.strip(".,;:!?()\"'").lower() in _FUNCTION_WORDS for w in words):
+        return False
+    return any(any(c.isdigit() for c in w) for w in words) and all(c.isascii() and c.isprintable() for c in value)
+
+
+def _key_value(value: str, quoted: bool, hex_ok: bool) -> bool:
+    """A key, token or secret: eight characters or more mixing letters and digits, not a word or a bare key's hash."""
+    if len(value) < (6 if quoted else 8) or not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value):
+        return False
+    if _identifier(value) or is_sequential(value) or shannon_entropy(value) < 2.5:
+        return False
+    parts = value.split("-")
+    if len(parts) > 1 and any(len(p) >= 4 and p.isalpha() and p[1:].islower() for p in parts):
+        return False  # words joined by hyphens: "HS256-signed", "v2-Release"
+    if not hex_ok and all(c in "0123456789abcdefABCDEF-" for c in value):
+        return False  # "key: <sha>": a cache or lookup key, not a credential
+    return not decodes_to_prose(value.rstrip("="))
+
+
+def _value_ok(value: str, quoted: bool, password: bool, head: str, after: str) -> bool:
+    if value.isdigit() and len(set(value)) > 1:  # a PIN such as 2992 (is_placeholder drops two-digit mixes)
+        return password and _password_value(value, quoted, after)
+    if not value or is_placeholder(value) or _not_a_value(value, after):
+        return False
+    if password:
+        return _password_value(value, quoted, after)
+    return _key_value(value, quoted, hex_ok=head.lower().rstrip("s") not in ("key", "キー", "키", "auth"))
+
+
+__all__: list[str] = []
