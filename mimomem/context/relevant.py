@@ -1,9 +1,9 @@
-"""What is relevant right now: curated rules and memories, and ``load_when`` routing.
+"""The curated store of a project, and what of it a new session receives (hard rules, the outline).
 
-The curated store is opened on the project's ``.memory/`` (and the global curated root);
-its scenarios (``load_when``) are matched against the prompt with the same bigram
-tokenizer as search, so "部署到生产环境" routes to a memory whose scenario is "部署 生产".
-Nothing here loads jieba: the per-prompt path must stay fast.
+The curated store is opened on the project's ``.memory/`` (and the global curated root).  What a
+prompt receives of it (scenario matches, then recall) is answered from the plan:
+:func:`mimomem.context.plan.curated_part` builds the store's part, :func:`mimomem.served.prompt.curated_text`
+answers from it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from mimomem.tree.where import Where, header_cache
 
 if TYPE_CHECKING:
-    from mimomem.curated.memory import Memory
     from mimomem.curated.store import CuratedMemory
 
 
@@ -59,27 +58,6 @@ def curated_session_text(where: Where) -> str:
 
         out += ["", f"Outline (read any with `{agent_run('recall QUERY')}`):", *outline]
     return "\n".join(out) + "\n"
-
-
-def curated_prompt_text(where: Where, prompt: str, *, limit: int = 4) -> str:
-    """Curated memories for ``prompt``: scenario matches first, then recall; ``""`` if none
-    (:func:`mimomem.served.prompt.curated_text` over the store's plan part)."""
-    import time
-
-    from mimomem.context.plan import curated_part
-    from mimomem.served.prompt import curated_text
-
-    if not prompt.strip():
-        return ""
-    return curated_text(curated_part(where), prompt, time.time(), limit=limit)
-
-
-def routed(store: CuratedMemory, prompt: str) -> list[Memory]:
-    """Live memories whose ``load_when`` scenario matches ``prompt`` (``curated.routing``: bigram term
-    overlap, no superseded memory, never a ``rule-proposal``)."""
-    from mimomem.curated.routing import routed as scenario_routed
-
-    return scenario_routed(store, prompt)
 
 
 def _one_line(text: str, limit: int = 200) -> str:

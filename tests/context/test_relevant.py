@@ -6,14 +6,16 @@ would, then reads what ``session_context`` / ``prompt_context`` inject.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from mimomem.context.assemble import prompt_context, session_context
-from mimomem.context.relevant import curated_prompt_text, curated_session_text
+from mimomem.context.plan import curated_part
+from mimomem.context.relevant import curated_session_text
 from mimomem.curated.store import CuratedMemory
-from mimomem.served.prompt import MAX_BODY_CHARS
+from mimomem.served.prompt import MAX_BODY_CHARS, curated_text
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.where import Where, locate
 
@@ -28,6 +30,11 @@ def where(tree: MemoryTree, repo: Path, tmp_path: Path, monkeypatch: pytest.Monk
 
 def store(repo: Path) -> CuratedMemory:
     return CuratedMemory(project_root=repo)
+
+
+def curated_prompt_text(where: Where, prompt: str) -> str:
+    """What a prompt receives of curated memory: the served answer over the store's plan part."""
+    return curated_text(curated_part(where), prompt, time.time()) if prompt.strip() else ""
 
 
 def test_a_users_hard_rule_is_injected_at_every_session_start_before_project_memory(where: Where, repo: Path) -> None:
