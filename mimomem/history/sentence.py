@@ -30,9 +30,10 @@ import re
 
 from mimomem.history.sentence_frame import (
     AFTER_DONE,
-    about_the_moment,
     asks_in_clause,
     describes_behaviour,
+    en_condition,
+    en_occasion,
     inceptive,
     one_off,
     opinion_or_hedge,
@@ -55,6 +56,7 @@ from mimomem.history.sentence_ko import (
     ko_condition_of_action,
     ko_plain_present,
 )
+from mimomem.history.sentence_moment import after_interjection
 
 QUESTION, REQUEST, STATEMENT = "question", "request", "statement"
 
@@ -74,10 +76,10 @@ _JA_FINAL = re.compile(
     r"(?:か|かな|かね|っけ|だっけ|でしたっけ|ですか|ますか|でしょうか|の|よね|でしょ)\s*[。.!！]*\s*$"
 )
 _ZH_WH = re.compile(
-    r"多少|几(?:个|位|天|次|号|点|分|秒|岁|年|台|条|G|g)|什么|啥|哪(?:个|些|里|儿|天|台)?|谁|怎么|怎样|为什么|为啥|如何|是否"
+    r"(?<![很许許好太差没沒不])多(?:久|大|长时间|長時間|长|長|高|远|遠|少)|几(?:个|位|天|次|号|点|分|秒|岁|年|台|条|G|g)|什么|啥|哪(?:个|些|里|儿|天|台)?|谁|怎么|怎样|为什么|为啥|如何|是否"
 )
 _ZH_A_NOT_A = re.compile(r"([是有能会要对行可好在用])(?:不|没)\1")
-_ZH_UNIVERSAL = re.compile(r"(?:什么|谁|哪(?:个|里|儿)?|多少|怎么)(?:都|也)")
+_ZH_UNIVERSAL = re.compile(r"(?:什么|谁|哪(?:个|里|儿)?|多少|多久|多大|多长|怎么)(?:都|也)")
 """An interrogative bound by 都 / 也 is a universal ("谁都不许" = nobody may), not a question."""
 _ZH_ASK_FRAME = re.compile(
     r"^(?:我想知道|想知道|想问|请问|问一下|问下|不知道|不确定|不清楚|你知道|帮我?(?:查|看|确认|瞧|找)|确认一下|看看|看下|看一下|查一下|找一下|查下)"
@@ -94,6 +96,8 @@ _EN_AUX = _words(
 _EN_WH = frozenset(["what", "which", "where", "when", "who", "whom", "whose", "why", "how"])
 _EN_ASK_FRAME = re.compile(
     r"^(?:i\s+wonder|wondering|not\s+sure\s+(?:if|whether)|do\s+you\s+know|any\s+idea|i'?d\s+like\s+to\s+know|"
+    r"(?:does\s+|do\s+)?(?:any|some)(?:one|body)\s+(?:know|remember|recall)s?\s+(?:whether|if|what|which|where|when|who|how|why)|"
+    r"i\s+(?:forget|forgot|can'?t\s+remember|don'?t\s+remember|don'?t\s+know)\s+(?:whether|if|what|which|where|when|who|how|why)|"
     r"i\s+want\s+to\s+know|curious\s+(?:if|whether|what|which|how|where|when|who)|can\s+you\s+(?:check|tell|find|look)|could\s+you\s+(?:check|tell|find|look))\b",
     re.I,
 )
@@ -176,7 +180,7 @@ _EN_CHOICE = re.compile(
     r"went for)\b",
     re.I,
 )
-_EN_CONTRAST = re.compile(r"\b(?:over|instead of|rather than|not)\b", re.I)
+_EN_CONTRAST = re.compile(r"\b(?:over(?!\s+\d)|instead of|rather than|not)\b", re.I)
 _ZH_CHOICE = re.compile(
     r"选了|选的|选用|定了|拍板|最后用|最终用|最后选|最终选|就用|决定|采用|改用|没用|不用|而不是|就落|落在|用.{1,20}吧|方案是|定为|定成"
 )
@@ -240,7 +244,7 @@ def is_question(text: str) -> bool:
     if _EN_ASK_FRAME.match(flat):
         return True
     if words[0] in _EN_WH and not re.match(r"^\w+\s+to\b", flat, re.I):
-        return True
+        return not (en_condition(flat) and words[1] not in _EN_AUX)  # "When you cut a release, bump …"
     return words[0] in _EN_AUX and len(words) > 1 and words[1] not in ("not", "n't")
 
 
@@ -260,7 +264,10 @@ def is_imperative(text: str) -> bool:
         return bool(_ZH_REQUEST_OPEN.match(flat) or _ZH_BA.search(flat) or _ZH_TO_SPEAKER.search(flat))
     if _EN_POLITE.match(flat) or _EN_NEG_IMPERATIVE.match(flat):
         return True
-    flat = re.sub(r"^(?:hmm+|huh|oops|ugh|wow|ah+|um+|uh|oh)\b[\s,!.…]*", "", flat, flags=re.I) or flat
+    flat = after_interjection(flat)
+    condition = en_condition(flat)
+    if condition:  # "If you add an env var, document it …": the main clause is the order
+        return is_imperative(condition[1])
     words = _en_words(re.sub(r"^(?:please|pls|plz|ok(?:ay)?|so|and|also)\b[\s,]*", "", flat, flags=re.I))
     if len(words) < 2 or words[0] in _EN_NOT_VERB or words[0] in _EN_AUX or words[0] in _EN_WH:
         return False
@@ -327,8 +334,20 @@ def is_standing(text: str) -> bool:
         # not over the objects of one task ("Fix all the lint errors", "把所有的 print 换成 logger")
         flat = _OBJECT_QUANTIFIER.sub(" ", flat)
         strong = strongly_scoped(flat)
-    weak = _WEAK_SCOPE.search(flat) or (hangul(flat) and KO_WEAK_SCOPE.search(flat)) or _generic_subject(flat)
+    weak = (
+        _WEAK_SCOPE.search(flat)
+        or (hangul(flat) and KO_WEAK_SCOPE.search(flat))
+        or _generic_subject(flat)
+        or _ordered_on_occasion(flat)
+    )
     return strong or prohibition or (bool(weak) and (deontic or order))
+
+
+def _ordered_on_occasion(flat: str) -> bool:
+    """An order or a norm under a condition of occasion ("If you add an env var, document it …"); not a
+    fact under one ("If you ever need prod access, Priya owns the IAM roles")."""
+    main = en_condition(flat)
+    return main is not None and en_occasion(flat) and bool(is_imperative(main[1]) or _EN_DEONTIC.search(main[1]))
 
 
 _KO_TOPIC = re.compile(r"^(?!(?:이|그|저)\s)\S+(?:\s+\S+)?\s?(?:은|는)\s")
@@ -475,21 +494,3 @@ def is_written_norm(text: str) -> bool:
     if hangul(flat) and not _kana(flat):
         return ko_plain_present(flat)
     return _kana(flat) and bool(_JA_PLAIN_ACTION.search(flat))
-
-
-_PLAN = re.compile(
-    r"^(?:i'?ll|i will|i'?m going to|i am going to|let me|let'?s|we'?ll need|we need to|we should|i think|"
-    r"maybe|perhaps|probably|i guess|i want to|i'?d like to|trying to|i tried|we tried)\b"
-    r"|^(?:i'?m|i am)\s+(?:just\s+|still\s+|now\s+)?\w+ing\b"
-    r"|^(?:this is|here is|here'?s|here are|these are)\s+(?:the|my|a|an|what)\b"
-    r"|^(?:我来|我先|我们先|我想|我要|我打算|打算|准备|要不|也许|可能|好像|感觉|我觉得|试了|我正在|我在(?:看|查|跑|试|改))"
-    r"|^(?:たぶん|多分|と思う)",
-    re.I,
-)
-
-
-def is_plan_or_guess(text: str) -> bool:
-    """A plan or a guess ("I'll look at …", "我觉得 …"), the speaker's activity in progress ("I'm looking at
-    …", "我正在查 …"), material shown ("Here is the error …"), a reaction, a hypothesis or the speaker's
-    experience (:func:`~mimomem.history.sentence_frame.about_the_moment`): not a fact."""
-    return bool(_PLAN.search(text.strip())) or opinion_or_hedge(text) or about_the_moment(text)

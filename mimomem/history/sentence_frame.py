@@ -172,31 +172,6 @@ def describes_behaviour(text: str) -> bool:
     return bool(_JA_DESCRIPTION.search(flat))
 
 
-_REACTION = re.compile(
-    r"^(?:thanks|thank you|thx|nice|great|cool|awesome|perfect|sweet|oops|ugh|yay|wow|whoa|hmm+|huh|damn|argh|ah+|aha"
-    r"|uh|um+|welp|yikes)\b[\s,!.…-]*"
-    r"|^(?:谢谢|多谢|好了|太好了|终于|哎|唉|嗯+|哇|奇怪|完了|糟了)[\s，,!！。…]*"
-    r"|^(?:ありがとう|よかった|やった|あれ|うーん|おっ|おお|しまった)[\s、,!！。…]*"
-    r"|^(?:고마워요|고맙습니다|감사합니다|좋아요|오|아|음+|헐|앗)[\s,!.…]+",
-    re.I,
-)
-_HYPOTHETICAL = re.compile(r"^(?:if|suppose|imagine|what if)\b|^(?:要是|如果|假如|假设|万一)|^もし|^만약|^만일", re.I)
-_EXPERIENCE = re.compile(
-    r"^(?:i|i'm|i am)\s+(?:(?:still|now|also|just)\s+)?(?:get|see|have|can'?t|cannot|don'?t|keep|need|want)\b"
-    r"|^我(?!们)(?:这边|这里)?(?:一直|还是|又)?(?:遇到|碰到|看到|这报|报|拿到|收到|连不上)"
-    r"|^(?:私|僕|俺)(?:は|も|の)",
-    re.I,
-)
-
-
-def about_the_moment(text: str) -> bool:
-    """A reaction to what just happened ("Thanks, that fixed the 502", "好了，…没了", "Hmm, the p99 went
-    up …"), a hypothesis ("If we moved to Postgres 16 …", "要是换成 Redis …") or the speaker's own
-    experience in the present ("I get ECONNREFUSED on 5432 …"): about this session, not a lasting fact."""
-    flat = text.strip()
-    return bool(_REACTION.match(flat) or _HYPOTHETICAL.match(flat) or _EXPERIENCE.match(flat))
-
-
 _EN_TOPIC = re.compile(
     r"^(?:(?:fyi|btw|also|and|oh|ok|so)[\s,]+)*(?:about|regarding|re|concerning|as for"
     r"|(?:\w+\s+){0,1}(?:background|context|notes?|question|thoughts|update)\s+(?:on|for|about|re))\b[:\s]"
@@ -222,3 +197,27 @@ def topic_only(text: str) -> bool:
     if flat.isascii():
         return bool(_EN_TOPIC.match(flat + " ")) and not _EN_PREDICATE.search(flat) and len(flat.split()) <= 8
     return bool(_CJK_TOPIC.search(flat))
+
+
+_EN_CONDITION = re.compile(
+    r"^(?:if|when|whenever|once|before|after|any time|every time)\s+([^,;:]{3,80}),\s*(\S.*)$", re.I
+)
+_POLITENESS = re.compile(
+    r"^(?:you\s+)?(?:can|could|have (?:a |the )?(?:time|sec|second|minute|moment|chance)|get a chance|don'?t mind"
+    r"|want|like|prefer|are free|'re free|possible|needed|so|necessary)\b",
+    re.I,
+)
+
+
+def en_condition(text: str) -> tuple[str, str] | None:
+    """An English sentence opening with a subordinate clause ("If you add an env var, …", "When you cut a
+    release, …", "If you have time, …"), split into (condition, main clause); None when it has none."""
+    found = _EN_CONDITION.match(text.strip())
+    return (found.group(1), found.group(2)) if found else None
+
+
+def en_occasion(text: str) -> bool:
+    """The sentence opens with a condition of occasion ("If you add an env var, …"), not one of politeness
+    ("if you have time", "if you can", "if possible"): an order under it holds every time."""
+    condition = en_condition(text)
+    return condition is not None and not _POLITENESS.match(condition[0])

@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 
 KO_QUESTION_END = re.compile(
-    r"(?:까|까요|나요|니|냐|냐고|가요|죠|지요|는지|은지|인지|ㄴ지|던가|던가요|래요|을래|ㄹ래|을래요|ㄹ래요|려나|는가|인가"
+    r"(?:까|까요|나요|니|냐|냐고|(?<![로\s])가요|죠|지요|는지|은지|인지|ㄴ지|던가|던가요|래요|을래|ㄹ래|을래요|ㄹ래요|려나|는가|인가"
     r"|(?:[었았였했있없되]|하|는|리|이)나)\s*[.!~]*\s*$"
 )
 """Interrogative endings: -(ㅂ니)까, -나요, -니 / -냐, -(인)가요, -죠, -는지 (embedded), -ㄹ래(요), and the
-plain -나 / -인가 after a verb stem or the copula (돌리나, 였나, 아니었나, 8080 인가)."""
+plain -나 / -인가 after a verb stem or the copula (돌리나, 였나, 아니었나, 8080 인가).  가요 after the particle
+(으)로 or a space is the verb "go" ("채널로 가요"), not -(ㄴ)가요."""
 KO_EMBEDDED = re.compile(r"(?:는지|은지|인지|ㄴ지|을지|ㄹ지|던지)(?=\s|$|[,.])")
 """An embedded interrogative clause ("…는지 궁금해요", "30일인지 90일인지 알려줄 수 있어요")."""
 KO_WH = re.compile(
@@ -49,8 +50,11 @@ KO_PROHIBITION = re.compile(r"지\s*마|지\s*말|금지|면\s*안\s*(?:돼|됩�
 KO_STRONG_SCOPE = re.compile(r"앞으로|항상|언제나|매번|모든|늘\s|절대|무조건|반드시|이후로|계속|누구도|아무도")
 KO_WEAK_SCOPE = re.compile(r"전에|전에는|때|마다|할\s*때|경우")
 KO_CHOICE = re.compile(
-    r"기로\s*(?:했|하였|결정)|(?:으)?로\s*(?:정했|결정했|정하였|결정|갔|가기로|가요|간다)|채택|선택했|대신"
+    r"기로\s*(?:했|하였|결정)|(?:으)?로\s*(?:정했|결정했|정하였|결정|갔|가기로)|채택|선택했|대신"
+    r"|(?:으)?로\s*(?:가요|간다)(?=.*(?:때문|서요|니까|말고|보다))"
 )
+"""A choice: -기로 했다, (으)로 정했다, 채택, 대신; "…로 가요" (we go with) only with a reason or an alternative
+beside it - alone it says where something goes ("알림은 #alerts 채널로 가요")."""
 KO_REASON = re.compile(r"때문|이유는|이유가|왜냐하면|(?:아|어|해)서요?\s*[.]?\s*$")
 
 

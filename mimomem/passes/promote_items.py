@@ -31,7 +31,6 @@ from mimomem.history.sentence import (
     is_choice,
     is_fragment,
     is_imperative,
-    is_plan_or_guess,
     is_prohibition,
     is_standing,
     is_written_norm,
@@ -40,6 +39,7 @@ from mimomem.history.sentence import (
     strongly_scoped,
 )
 from mimomem.history.sentence_frame import opinion_or_hedge, topic_only
+from mimomem.history.sentence_moment import is_plan_or_guess
 from mimomem.history.signals import is_trivial, normalize_command, statements_in
 from mimomem.history.tool_text import quotable_error
 from mimomem.passes.promote_found import FOUND, cause_items, value_items
@@ -56,8 +56,9 @@ MAX_ITEM = 240
 
 _FILLER = re.compile(
     r"^(?:(?:(?:remember|note|nb|fyi|keep in mind|heads[- ]up)(?:\s+that)?"
-    r"|btw|also|oh|and|ok(?:ay)?(?: so)?|so|well|please|pls|hey|hi)\b[\s:,，：.!—–-]*"
-    r"|(?:记住|记得|注意|另外|还有|对了|顺便说一下|顺便|请|麻烦|好的|嗯|哦|那么|然后)[\s:,，：。!！]*)+",
+    r"|btw|by the way|also|oh|and|ok(?:ay)?(?: so)?|so|well|please|pls|hey|hi)\b[\s:,，：.!—–-]*"
+    r"|(?:记住|记得|注意|另外|还有|還有|对了|對了|顺便说一下|順便說一下|顺便|順便|请|請|麻烦|麻煩|好的|嗯|哦|那么|然后"
+    r"|ちなみに|あと|それと|ついでに|참고로|그리고)[\s:,，：、。!！]*)+",
     re.I,
 )
 _TRAILING_PLEASE = re.compile(r"[,，]?\s*(?:please|thanks|thank you|谢谢)[.!。！]*$", re.I)
@@ -203,10 +204,23 @@ _INTRODUCES = re.compile(r"(?:[:：]|\s[-–—]+|——)\s*$")
 """A sentence ending on a colon or a dash introduces what follows; alone it says nothing."""
 
 
+_PRESENTATIVE = re.compile(
+    r"^(?:here'?s|here is|here are|this is|that'?s)\b[^:：—–]{0,48}?(?:\s*[:：]|\s+[—–-]{1,2}\s)\s*(\S.*)$", re.I
+)
+"""A presentative head ("Here's how auth works:", "This is the important bit -") before a clause."""
+_SUBJECT_VERB = re.compile(
+    r"^(?:the|a|an|our|my|its|their|it|we|they|every|each|all|no)\s+(?:[\w.-]+\s+){0,3}[a-z]+(?:s|ed)\b", re.I
+)
+"""An English clause opening with its subject and a finite verb ("the worker reads …")."""
+
+
 def _after_lead_in(sentence: str) -> str:
     """The sentence a short lead-in before a colon introduces: an order about noting it ("记一下：X 是
     <URL>", "メモしといて：…", "적어 두세요: …") or a label without a value ("Quick note: X is …", "ちなみに：…")
     before a whole clause.  A head that names something ("Staging DB: db-stg-1") is kept with its value."""
+    shown = _PRESENTATIVE.match(sentence)
+    if shown and (_whole_clause(shown.group(1)) or _SUBJECT_VERB.match(shown.group(1))):
+        return shown.group(1)  # "This is the important bit - the worker reads …": the clause is what is said
     found = _LEAD_IN.match(sentence)
     if not found:
         return sentence
@@ -264,7 +278,7 @@ def pasted_items(said: Said) -> list[Item]:
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 _NAMED = re.compile(
     r"(?<=[^\W\d_A-Za-z])\s*[A-Za-z][A-Za-z0-9]+|[A-Za-z][A-Za-z0-9]+\s*(?=[^\W\d_A-Za-z])"
-    r"|(?<=\w\s)[A-Z][a-z]+[A-Z]?\w*|\b\d+(?:[.:]\d+)*\s*(?:[A-Za-z%]+|[^\W\d_A-Za-z])"
+    r"|(?<=[\w,;]\s)[A-Z][a-z]+[A-Z]?\w*|\b\d+(?:[.:]\d+)*\s*(?:[A-Za-z%]+|[^\W\d_A-Za-z])"
     r"|(?:是|归|找|由|联系人是|负责人是|对接人是)\s*[^\W\d_A-Za-z]{2,3}(?=在|负责|管|维护|处理|对接|[。，,；;]|$)"
     r"|[^\W\d_A-Za-z]{1,4}さん|[\uac00-\ud7a3]{2,4}\s*(?:님|씨)(?=\W|이|에|은|는|가|$)"
 )

@@ -6,7 +6,6 @@ import pytest
 
 from mimomem.history.sentence import QUESTION, REQUEST, is_standing, sentence_type
 from mimomem.history.sentence_frame import (
-    about_the_moment,
     asks_in_clause,
     describes_behaviour,
     inceptive,
@@ -15,6 +14,7 @@ from mimomem.history.sentence_frame import (
     polite_request,
     undecorated,
 )
+from mimomem.history.sentence_moment import about_the_moment
 
 
 def test_decoration_after_the_last_word_comes_off() -> None:

@@ -237,3 +237,44 @@ def test_a_topic_with_a_statement_or_a_choice_is_kept() -> None:
     assert [t for _, t in _items("About the Kafka consumer: it commits offsets every 5s.")] == [
         "it commits offsets every 5s"
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("This is the important bit - the worker reads its queue name from HARBOR_QUEUE.", "HARBOR_QUEUE"),
+        ("Cool, and the admin panel is only reachable through bastion-2.", "bastion-2"),
+        ("If you ever need prod access, Priya owns the IAM roles.", "Priya"),
+        ("그리고 참고로 슬랙 알림은 #hanok-alerts 채널로 가요.", "#hanok-alerts"),
+    ],
+)
+def test_a_fact_in_a_frame_of_the_moment_is_kept_as_a_fact(text: str, kept: str) -> None:
+    found = _items(text)
+    assert [s for s, t in found if kept in t] == ["Discovered durable knowledge"], found
+
+
+@pytest.mark.parametrize(
+    ("text", "section"),
+    [
+        ("If you add an env var, document it in docs/config.md the same day.", "Rules"),
+        ("When you cut a release, bump the version in pyproject.toml.", "Rules"),
+        ("If you have time, document it in docs/config.md.", None),
+    ],
+)
+def test_an_order_under_a_condition_of_occasion_is_a_rule_under_politeness_a_request(
+    text: str, section: str | None
+) -> None:
+    assert [s for s, _ in _items(text)] == ([section] if section else [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nightly 构建一次大概跑多久",
+        "上传接口现在最大能传多大",
+        "anybody remember whether the cron box still runs ubuntu 20",
+        "I forget if the staging DB is on 5433",
+    ],
+)
+def test_a_question_by_its_interrogative_or_an_embedded_whether_is_not_kept(text: str) -> None:
+    assert _items(text) == []
