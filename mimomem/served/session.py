@@ -136,6 +136,9 @@ def allocate(sizes: dict[str, int], budget: int) -> dict[str, int]:
 
 def _fit(name: str, text: str, budget: int, source: str, sectioned: bool) -> Budgeted:
     heading = f"## {TITLES[name]}\n"
+    if estimate_joined(heading, text) <= budget:  # its share is its size: whole (the parts apart count a token more)
+        nested = nest_headings(text)
+        return Budgeted(heading + nested, estimate_joined(heading, nested), estimate_tokens(text), False)
     room = budget - estimate_tokens(heading)
     if room <= 0:
         return Budgeted("", 0, estimate_tokens(text), True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mimomem.served.session import CAPS, allocate, nest_headings
+from mimomem.served.session import CAPS, allocate, fit_blocks, nest_headings
 
 
 def test_big_blocks_share_the_budget_by_their_caps_and_small_ones_get_all_they_need() -> None:
@@ -26,3 +26,15 @@ def test_allocate_gives_small_blocks_all_and_never_overspends() -> None:
 def test_nested_headings_make_one_outline() -> None:
     text = "# Project memory\n\n## Rules\n- a\n### Detail\n#hashtag stays\n"
     assert nest_headings(text) == "### Rules\n- a\n#### Detail\n#hashtag stays\n"
+
+
+def test_a_block_given_all_it_needs_is_shown_whole() -> None:
+    """A small block's share is its size under its heading (counted joined); the heading and the text
+    counted apart can be a token more, and the block was cut to its skeleton: the new session got the
+    sessions' headings only ("[truncated at ~113 tokens of ~114 ...]")."""
+    text = (
+        "# Recent sessions\n\n_The last sessions of this project in brief, newest first (mimomem promote)._\n\n"
+        "## 2026-11-27 s:aaaaaaaa\n- Goal: staging 的 Redis 端口是 6380\n"
+    )
+    (block,) = fit_blocks([("sessions", text, "/m/memory-sessions.md", True)], 4000)
+    assert not block.truncated and "- Goal: staging 的 Redis 端口是 6380" in block.text
