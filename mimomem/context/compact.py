@@ -16,7 +16,7 @@ import re
 _CITES = re.compile(r" \(([a-z]+), (\d{4}-\d{2}-\d{2})(?:, s:[0-9a-f]{4,})+\)$", re.M)
 _RAN = "Ran in order, all succeeded: "
 _WORKFLOWS = re.compile(r"^(#+ Workflows)\s*$", re.M)
-_BRIEF_LINE = re.compile(r"^- (?:Goal|Decided|Fixed|Open): (.+)$")
+_BRIEF_LINE = re.compile(r"^- (?:Goal|Changed|Decided|Fixed|Open): (.+)$")
 _BRIEF_HEAD = re.compile(r"^#+ \d{4}-\d{2}-\d{2} s:")
 
 

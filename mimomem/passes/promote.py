@@ -43,7 +43,7 @@ from mimomem.passes.base import read_text, save_undo
 from mimomem.passes.dream import Candidate, plan_memory, spill_text, spill_topics
 from mimomem.passes.memory_doc import INDEX_LINE, MemoryDoc, bullet_items, duplicate_of, item_text
 from mimomem.passes.promote_found import FOUND, found_supersedes
-from mimomem.passes.promote_items import DECISIONS, FACTS, FAILURES, RULES, Item, clean_text, items_of
+from mimomem.passes.promote_items import DECISIONS, FACTS, RULES, Item, items_of
 from mimomem.passes.promote_state import (
     Marker,
     marker_path,
@@ -56,6 +56,7 @@ from mimomem.passes.promote_state import (
     retire,
     write_marker,
 )
+from mimomem.passes.session_brief import brief_of
 from mimomem.passes.supersede import obsoletes, supersedes, without_clauses
 from mimomem.passes.wording import sourced
 from mimomem.tree.agents import CHECKPOINT_WRITER
@@ -69,8 +70,6 @@ changed (:func:`~mimomem.passes.supersede.obsoletes`)."""
 supersedes, and only an older value of that section (the agent's diagnoses never do)."""
 
 HISTORY_TOPIC, SESSIONS_TOPIC = "history", "sessions"
-BRIEF_CHARS = 100
-"""Characters of one line of a session brief (the full items are in MEMORY.md)."""
 
 
 @dataclass
@@ -179,25 +178,6 @@ def _flat(text: str) -> str:
     return " ".join(text.replace("`", "").split())
 
 
-def brief_of(episode: Episode, items: list[Item]) -> dict[str, list[str]]:
-    """Goal, decisions, fixes and open threads of one stretch of a session (none running fetched code)."""
-    typed = [s.text for s in episode.typed() if not text_runs_fetched_code(s.text)]
-    fixes = episode.finish()
-    unfixed = [
-        f"`{clip(f.call.summary, 80)}` still failing"
-        for f in fixes
-        if not f.fix and f.call.command and not f.call.unsafe and not text_runs_fetched_code(f.call.command)
-    ]
-    return {
-        "goal": [clip(clean_text(typed[0]), BRIEF_CHARS)] if typed else [],
-        "decided": [clip(i.text, BRIEF_CHARS) for i in items if i.section == DECISIONS][:2],
-        "fixed": [clip(i.text, BRIEF_CHARS) for i in items if i.section == FAILURES and " is flaky: " not in i.text][
-            :2
-        ],
-        "open": ([clip(clean_text(typed[-1]), BRIEF_CHARS)] if len(typed) > 1 else []) + unfixed[:1],
-    }
-
-
 def read_episode(transcript: str, session_id: str, offset: int, head: str) -> tuple[Episode, int, str, int]:
     """(episode, end offset, head mark, lines skipped) of ``transcript`` from ``offset`` (main thread only).
 
@@ -247,7 +227,7 @@ def promote_marker(where: Where, marker: Marker, *, now: int) -> Promotion:
     done.superseded = history
     times = [t for t in (s.time for s in episode.said) if t is not None] + [c.time for c in episode.calls if c.time]
     marker.time = max([marker.time or 0, *times]) or now
-    marker.brief = merge_brief(marker.brief, brief_of(episode, items))
+    marker.brief = merge_brief(marker.brief, brief_of(episode, items, where.worktree))
     marker.offset, marker.head = end, head
     write_marker(where, marker)
     gone = superseded_texts(read_text(tree.project_topic(pid, HISTORY_TOPIC)))

@@ -33,7 +33,8 @@ KEPT_SESSIONS = 32
 MAX_BRIEFS = 4
 """Sessions kept in ``memory-sessions.md`` (the newest; older ones stay in their notes and the history)."""
 
-BRIEF_FIELDS = ("goal", "decided", "fixed", "open")
+BRIEF_FIELDS = (("goal", "Goal"), ("changed", "Changed"), ("decided", "Decided"), ("fixed", "Fixed"), ("open", "Open"))
+"""A brief's fields and their labels, in the order shown (:mod:`mimomem.passes.session_brief` says what each holds)."""
 _PER_FIELD = 2
 
 
@@ -215,7 +216,7 @@ def merge_brief(old: dict[str, list[str]], new: dict[str, list[str]]) -> dict[st
     """The brief after one more stretch: the first goal stays, decisions and fixes add up, open is the newest."""
     out: dict[str, list[str]] = {}
     out["goal"] = (old.get("goal") or new.get("goal") or [])[:1]
-    for key in ("decided", "fixed"):
+    for key in ("changed", "decided", "fixed"):
         out[key] = list(dict.fromkeys([*old.get(key, []), *new.get(key, [])]))[-_PER_FIELD:]
     out["open"] = (new.get("open") or old.get("open") or [])[:_PER_FIELD]
     return {k: v for k, v in out.items() if v}
@@ -228,16 +229,17 @@ def render_briefs(all_markers: list[Marker], superseded: tuple[str, ...] = ()) -
     is left out: an old value is history, never shown beside the new one."""
     from mimomem.history.evidence_items import short_id  # the history package: not on the per-prompt path
     from mimomem.history.records import iso_day
+    from mimomem.passes.session_brief import shown_line
 
     shown = sorted((m for m in all_markers if m.brief), key=lambda m: -(m.time or 0))[:MAX_BRIEFS]
     out = ["# Recent sessions", "", "_The last sessions of this project in brief, newest first (mimomem promote)._", ""]
     for m in shown:
         out.append(f"## {iso_day(m.time)} s:{short_id(m.session_id)}")
-        for name, label in (("goal", "Goal"), ("decided", "Decided"), ("fixed", "Fixed"), ("open", "Open")):
+        for name, label in BRIEF_FIELDS:
             out += [
                 f"- {label}: {redact(line, before='')}"
                 for line in m.brief.get(name, [])
-                if not _stale(line, superseded)
+                if not _stale(line, superseded) and shown_line(name, line)
             ]
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
