@@ -14,15 +14,14 @@ import functools
 import re
 
 from mimomem.passes.memory_doc import item_text
-from mimomem.passes.supersede_subject import (
-    LATELY,
+from mimomem.passes.supersede_match import (
     different_subjects,
     disjoint,
     newer_value,
     same_subject,
-    subject_of,
     supersedes_by_subject,
 )
+from mimomem.passes.supersede_subject import LATELY, subject_of
 from mimomem.text._accel import tokenize_bigram
 
 CHANGE = re.compile(
