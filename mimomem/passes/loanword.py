@@ -113,3 +113,20 @@ def sounds_like(borrowed: str, english: str) -> bool:
     """``borrowed`` (katakana or hangul) is the English word ``english`` said as a loanword."""
     theirs = skeleton(english)
     return len(theirs) >= 2 and skeleton(borrowed) == theirs
+
+
+def compound_of(borrowed: str, first: str, second: str) -> bool:
+    """``borrowed`` (one katakana or hangul run, ``ビルドキャッシュ``) is the two English words
+    ``first`` ``second`` said as one loanword (build cache): Japanese writes a compound without a space."""
+    theirs = skeleton(first + second)
+    return len(skeleton(first)) >= 2 and len(skeleton(second)) >= 2 and skeleton(borrowed) == theirs
+
+
+def part_of(english: str, borrowed: str) -> bool:
+    """``english`` is the first or the last word of the compound loanword ``borrowed`` (build in
+    ``ビルドキャッシュ``): its skeleton starts or ends that of ``borrowed`` and leaves another word's
+    worth (two consonants at least) beside it."""
+    mine, theirs = skeleton(english), skeleton(borrowed)
+    if len(mine) < 2 or len(theirs) < len(mine) + 2:
+        return False
+    return theirs.startswith(mine) or theirs.endswith(mine)

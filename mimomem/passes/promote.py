@@ -58,6 +58,7 @@ from mimomem.passes.promote_state import (
 )
 from mimomem.passes.session_brief import brief_of
 from mimomem.passes.supersede import obsoletes, supersedes, without_clauses
+from mimomem.passes.supersede_memory import corrected, holder_of_named
 from mimomem.passes.wording import sourced
 from mimomem.tree.agents import CHECKPOINT_WRITER
 from mimomem.tree.where import Where
@@ -97,13 +98,21 @@ def plan(
     accepted: list[Candidate] = []
     history: list[str] = []
     for item in items:
+        said = [o for h, o in doc.all_items() if h in KEYED] + [c.item for c in accepted if c.section in KEYED]
+        fixed = corrected(item.text, item.session_id, said) if item.section in KEYED else None
+        item = replace(item, text=fixed) if fixed else item  # "不对，是 1000": the item it corrects, corrected
         line = item_line(item)
         if scan_secrets(line) or was_redacted(line):  # a line that held a secret is no rule nor fact
             continue
         present = [i for _, i in doc.all_items()] + [c.item for c in accepted]
         keyed = KEYED if item.section in KEYED else (FOUND,) if item.section == FOUND and item.kind == "tool" else ()
-        older = {old for h, old in doc.all_items() if h in keyed and _supersedes(h, line, old)}
-        if not older and duplicate_of(line, present + [i for i in spilled if not INDEX_LINE.match(i)]) is not None:
+        named = set(holder_of_named(line, said)) if item.section in KEYED else set()  # the one item holding it
+        older = {old for h, old in doc.all_items() if h in keyed and (old in named or _supersedes(h, line, old))}
+        replaced = [
+            c for c in accepted if c.section in keyed and (c.item in named or _supersedes(c.section, line, c.item))
+        ]
+        known = present + [i for i in spilled if not INDEX_LINE.match(i)]
+        if not older and not replaced and duplicate_of(line, known) is not None:
             continue  # the same again (a newer value of a near-identical line is not a duplicate)
         if keyed:
             for heading, old in doc.all_items():
@@ -116,7 +125,7 @@ def plan(
                 else:
                     continue
                 history.append(_history_line(old, line, iso_day(item.time) if item.time else today))
-            for c in [c for c in accepted if c.section in keyed and _supersedes(c.section, line, c.item)]:
+            for c in replaced:
                 accepted.remove(c)
                 history.append(_history_line(c.item, line, iso_day(item.time) if item.time else today))
         for heading, old in [(h, o) for h, o in doc.all_items() if h in DONE and obsoletes(line, o)]:

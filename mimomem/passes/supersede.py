@@ -35,9 +35,11 @@ CHANGE = re.compile(
     re.I,
 )
 RETRACT = re.compile(
-    r"\b(?:is|are|was|were|has been|have been)\s+(?:gone|removed|dropped|retired|decommissioned|deprecated)\b"
+    r"\b(?:is|are|was|were|has been|have been)\s+(?:gone|removed|dropped|retired|decommissioned|deprecated"
+    r"|closed|shut down|turned off|switched off)\b"
     r"|\b(?:dropped|removed|retired|decommissioned)\s+\S+|\bno longer\b"
-    r"|不再|下线|废弃|停用|弃用|转岗|离职|撤了|没了|不用了|廃止|やめ|使わない|使っていない|使いません|더\s*이상|폐기|사용\s*중단|내려갔|안\s*(?:써|쓰)|쓰지\s*않",
+    r"|不再|下线|废弃|停用|弃用|转岗|离职|撤了|没了|不用了|关掉了|关闭了|关了|停掉了|不能用了|廃止|やめ|使わない|使っていない|使いません"
+    r"|使えません|使えなくな|閉じ(?:ました|ています|た)|더\s*이상|폐기|사용\s*중단|내려갔|안\s*(?:써|쓰)|쓰지\s*않|닫(?:았|혔)",
     re.I,
 )
 """A statement that a value is gone ("Capistrano is gone", "陈晨转岗了", "不再用 X"): an older item
@@ -166,8 +168,9 @@ def supersedes(new: str, old: str) -> bool:
     a value of ``old`` is gone (:func:`retracted`).
     """
     shared_terms = bool(key_terms(new) & key_terms(old))
-    linked = shared_terms or any(len(v) >= 3 for v in values_of(new) & values_of(old))  # "6000 은 이제 안 써요"
-    if linked and len(_body(new)) <= SHORT and retracted(new, old):
+    # a value said gone and nothing else in common ("6000 은 이제 안 써요") is linked over the whole
+    # memory, to the one item that holds it (passes.supersede_memory.holder_of_named), not here
+    if shared_terms and len(_body(new)) <= SHORT and retracted(new, old):
         return True
     by_subject = supersedes_by_subject(new, old)  # what each value is about, in any language
     if by_subject is not None:

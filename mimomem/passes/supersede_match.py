@@ -9,7 +9,7 @@ timeout): then a value of the same kind that differs is a newer value.
 
 from __future__ import annotations
 
-from mimomem.passes.loanword import sounds_like
+from mimomem.passes.loanword import compound_of, part_of, sounds_like
 from mimomem.passes.memory_doc import item_text
 from mimomem.passes.supersede_subject import (
     _AGENT,
@@ -79,10 +79,17 @@ def _matched(word: str, theirs: set[str]) -> bool:
 
 
 def _loanword_matched(word: str, theirs: set[str]) -> bool:
-    """``word`` is a katakana or hangul loanword of an English word among ``theirs``, or the reverse."""
+    """``word`` is a katakana or hangul loanword of an English word among ``theirs``, or the reverse;
+    a compound loanword written as one run (``ビルドキャッシュ``) is two English words of ``theirs``,
+    and an English word is matched by the compound it starts or ends."""
     if word.isascii():
-        return word.isalpha() and any(not t.isascii() and sounds_like(t, word) for t in theirs)
-    return any(t.isascii() and t.isalpha() and sounds_like(word, t) for t in theirs)
+        return word.isalpha() and any(not t.isascii() and (sounds_like(t, word) or part_of(word, t)) for t in theirs)
+    english = [t for t in theirs if t.isascii() and t.isalpha()]
+    if any(sounds_like(word, t) for t in english):
+        return True
+    return _KATAKANA.fullmatch(word) is not None and any(
+        compound_of(word, a, b) for a in english for b in english if a != b
+    )
 
 
 def _shares_a_word(one: Subject, other: Subject) -> bool:
@@ -173,8 +180,8 @@ def named_as_replaced(new: str, sn: Subject, so: Subject) -> bool:
     environments or attributes, no subject word on each side the other lacks in one script (a word
     and its translation are not compared here: the named value is the stronger sign)."""
     gone = replaced_values(_AGENT.sub("", item_text(new)))
-    if not gone or sn.source != so.source:
-        return False
+    if not gone or sn.source != so.source or not sn.head:
+        return False  # naming nothing but the value ("8443 は閉じています"): the whole memory says which item
     if (sn.env and so.env and sn.env != so.env) or (sn.attrs and so.attrs and not sn.attrs & so.attrs):
         return False
     named = {v for g in gone for _, v in _typed_values(g)[0]} | {_lemma(g) for g in gone}

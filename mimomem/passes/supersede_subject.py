@@ -301,10 +301,17 @@ def subject_of(item: str) -> Subject:
     kinds = {k for k, _ in values} | ({"person"} if persons else set())
     if not attrs:  # no attribute word: the form of the value says what it is of
         attrs = frozenset(_OF_KIND[k] for k in kinds if k in _OF_KIND)
+        if "location" in attrs and _forms(text) & {"url", "host"} == set():
+            attrs = attrs - {"location"} | {"path"}  # a path alone is what a "directory" / "路径" names
     attrs |= {"port"} if "port" in kinds else set()  # host:port holds a port whatever the words say
     found = values + [("person", p) for p in persons] + [("name", n) for n in names]
     said = frozenset(re.sub(r"\s+", "", m.group(0)).casefold() for m in _VALUES.finditer(text))
     return Subject(frozenset(env), frozenset(attrs), words, glosses, frozenset(found), head, source, said)
+
+
+def _forms(text: str) -> set[str]:
+    """The forms of the values of ``text`` as written (``url``, ``path``, ``host``, ...)."""
+    return {next(k for k, v in m.groupdict().items() if v and k not in ("t", "b", "c")) for m in _VALUES.finditer(text)}
 
 
 _EN_PREPOSITION = re.compile(r"\s(?:to|in|on|at|via|through|by|with|into|onto|over|from|every)\b", re.I)

@@ -64,7 +64,7 @@ _FRAMES = tuple(
         (rf"\b(?:no longer|no more|not any ?more){_VERB}\s+(?:on\s+|in\s+|at\s+|with\s+)?{_OLD}", True),
         (
             rf"{_OLD}\s+(?:is|are|was|were|has been|have been)\s+(?:gone|retired|deprecated|dropped|removed"
-            r"|decommissioned|no longer used|not used any ?more)\b",
+            r"|decommissioned|no longer used|not used any ?more|closed|shut down|turned off|switched off)\b",
             False,
         ),
         (
@@ -72,11 +72,15 @@ _FRAMES = tuple(
             False,
         ),
         (rf"不再(?:用|使用|走)?\s*{_OLD}", False),
-        (rf"{_OLD}\s*(?:不用了|下线了|废弃了|停用了|弃用了)", False),
+        (rf"{_OLD}\s*(?:不用了|下线了|废弃了|停用了|弃用了|关掉了|关闭了|关了|停掉了|不能用了)", False),
         (rf"{_OLD}\s*(?:から|より)\s*\S+?\s*(?:に|へ)", False),
-        (rf"{_OLD}\s*(?:は|を)?\s*(?:もう)?\s*(?:使わない|使っていない|使いません|廃止|やめ)", False),
+        (
+            rf"{_OLD}\s*(?:は|を)?\s*(?:もう)?\s*(?:使わない|使っていない|使いません|使えません|使えなくな|廃止|やめ|閉じ)",
+            False,
+        ),
         (rf"{_OLD}\s*에서\s*\S+?\s*(?:으로|로)", False),
         (rf"{_OLD}\s*(?:은|는|을|를)?\s*(?:더\s*이상|이제)\s*(?:안\s*(?:써|쓰)|사용\s*안|쓰지\s*않)", False),
+        (rf"{_OLD}\s*(?:은|는|이|가)?\s*(?:이제\s*)?닫(?:았|혔)", False),
     )
 )
 """Frames of a change that name the value it replaces, in English, Chinese, Japanese and Korean; a

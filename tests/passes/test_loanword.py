@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mimomem.passes.loanword import romanize, skeleton, sounds_like
+from mimomem.passes.loanword import compound_of, part_of, romanize, skeleton, sounds_like
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,10 @@ def test_romanization_and_skeletons() -> None:
     assert romanize("キャッシュ") == "kyashyu" and romanize("크론") == "keuron"
     assert skeleton("cache") == skeleton("キャッシュ") == "KS"
     assert skeleton("設定") == "" and skeleton("") == ""
+
+
+def test_a_compound_loanword_written_as_one_run_is_two_english_words() -> None:
+    assert compound_of("ビルドキャッシュ", "build", "cache") and not compound_of("ビルドキャッシュ", "cache", "build")
+    assert part_of("build", "ビルドキャッシュ") and part_of("cache", "ビルドキャッシュ")
+    assert not part_of("build", "ビルド")  # the whole word is sounds_like's, not a part
+    assert not compound_of("フロントエンド", "back", "end") and not part_of("image", "ビルドキャッシュ")

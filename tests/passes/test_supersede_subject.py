@@ -8,6 +8,7 @@ import pytest
 from mimomem.passes.promote import plan
 from mimomem.passes.promote_items import FACTS, Item
 from mimomem.passes.supersede import supersedes
+from mimomem.passes.supersede_memory import holder_of_named
 from mimomem.passes.supersede_subject import subject_of
 
 
@@ -40,7 +41,6 @@ def _bullet(text: str, day: int) -> str:
             "We're on Elasticsearch 8.11 since the cluster upgrade",
         ),  # name + version
         ("监控告警都发到 #ops-alerts 频道", "告警现在统一走 #sre-pager，别再看老频道了"),  # a channel
-        ("The message broker listens on port 6000", "6000 은 이제 안 써요"),  # the old value said to be unused
     ],
 )
 def test_a_newer_value_of_the_same_thing_in_other_words_or_another_language(old: str, new: str) -> None:
@@ -192,3 +192,27 @@ def test_a_value_restated_in_another_frame_name_unit_or_language(old: str, new: 
 )
 def test_a_change_of_another_thing_keeps_both(old: str, new: str) -> None:
     assert not supersedes(_bullet(new, 2), _bullet(old, 1))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("ビルドキャッシュの保存先は /var/cache/tsubame です", "Build cache directory: /mnt/ssd/tsubame-cache"),
+        ("메시지 큐 포트는 5672 예요", "Heads up: the broker moved to 5673, 5672 is closed now"),
+        ("搜索服务的端口是 9200", "搜索服务换到 9201 端口，9200 关掉了"),
+    ],
+)
+def test_a_path_a_compound_loanword_or_an_old_value_said_closed(old: str, new: str) -> None:
+    assert supersedes(new, old)
+
+
+def test_an_old_value_said_unused_and_nothing_else_is_linked_over_the_whole_memory() -> None:
+    old = _bullet("The message broker listens on port 6000", 1)
+    assert not supersedes(_bullet("6000 은 이제 안 써요", 2), old)  # the pair alone: which 6000?
+    assert holder_of_named("6000 은 이제 안 써요", [old]) == [old]  # the one item of the memory that holds it
+
+
+def test_a_path_alone_is_of_the_path_attribute_and_a_host_of_the_location() -> None:
+    assert subject_of("日志在 /var/log/app").attrs == {"path"}
+    assert subject_of("日志在 logs.internal").attrs == {"location"}
+    assert not supersedes("The log directory is /srv/logs", "Logs are shipped to logs-1.internal")
