@@ -13,7 +13,8 @@ import os
 from typing import TYPE_CHECKING
 
 from mimomem.context.stale import HISTORY_FILE
-from mimomem.served.entry_recall import MAX_ENTRIES, entries_text, query_terms
+from mimomem.served.entry_recall import MAX_ENTRIES, entries_text
+from mimomem.served.prompt_terms import query_terms
 
 if TYPE_CHECKING:
     from mimomem.served.entry_index import EntryIndex

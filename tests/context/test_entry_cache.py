@@ -62,7 +62,8 @@ def test_a_damaged_cache_is_rebuilt(files: list[Path], tmp_path: Path) -> None:
 
 
 def test_the_saved_postings_rank_as_a_scan_of_every_entry(files: list[Path], tmp_path: Path) -> None:
-    from mimomem.served.entry_recall import query_terms, rank
+    from mimomem.served.entry_recall import rank
+    from mimomem.served.prompt_terms import query_terms
 
     root, data = tmp_path / "memory", tmp_path / "data"
     files[0].write_text("## Rules\n- 以后都用 uv run 跑命令\n- 数据库迁移先备份\n", encoding="utf-8")

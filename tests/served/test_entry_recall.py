@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from mimomem.context.entry_scope import recall_text
-from mimomem.served.entry_recall import ENTRY_CHARS, query_terms, terms_text
+from mimomem.served.entry_recall import ENTRY_CHARS
 from mimomem.served.hosts import utf16_len
+from mimomem.served.prompt_terms import query_terms, terms_text
 from mimomem.text.stopwords import stem
 from mimomem.tree.memory_tree import MemoryTree
 from mimomem.tree.templates import notes_template

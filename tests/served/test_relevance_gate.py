@@ -4,15 +4,9 @@ from __future__ import annotations
 
 from mimomem.context.stale import words
 from mimomem.served.entries import Entry
-from mimomem.served.entry_recall import (
-    _matching,
-    covered_words,
-    named_parts,
-    query_terms,
-    rank,
-    terms_text,
-    unknown_words,
-)
+from mimomem.served.entry_gate import covered_words, matching, named_parts, unknown_words
+from mimomem.served.entry_recall import rank
+from mimomem.served.prompt_terms import query_terms, terms_text
 
 
 def _entries(texts: list[str]) -> list[tuple[Entry, frozenset[str]]]:
@@ -111,7 +105,7 @@ def test_unknown_words_count_english_words_and_chinese_stretches() -> None:
         for i, (_, held) in enumerate(entries):
             for tok in postings.keys() & held:
                 postings[tok] |= 1 << i
-        counts, _ = unknown_words(terms, [_matching(t, postings) for t in terms])
+        counts, _ = unknown_words(terms, [matching(t, postings) for t in terms])
         assert sum(counts.values()) == expected, prompt
 
 
