@@ -11,7 +11,7 @@ fact or a rule; a statement is one of rule, decision or fact only when its gramm
 
 Korean is read the same way (sentence_ko.py): mood in the sentence-final ending (-까 / -는지 ask,
 -주세요 / -지 마세요 order, -다 / -요 state), cases in particles.  A clause ending on a word that waits
-for its object is a fragment (:func:`is_fragment`).
+for its object is a fragment (:func:`~mimomem.history.sentence_fragment.is_fragment`).
 
 What remains are lists of closed classes, each small and about grammar, not topics: sentence-final
 particles and endings (吗 / 呢 / か / っけ / 까 / 요), question words (what / 什么 / 何 / 뭐) and how
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from mimomem.history.sentence_choice import weighs_alternative
 from mimomem.history.sentence_frame import (
     AFTER_DONE,
     asks_in_clause,
@@ -147,7 +148,7 @@ _EN_NEG_IMPERATIVE = re.compile(
     r"^(?:please\s+|pls\s+|and\s+)?(?:don'?t|do not|never|no more|stop)\b"
     r"|^(?:(?:on|in|during|after|before|at|from)\s+[\w-]+(?:\s+[\w-]+)?,?\s+)?"
     r"(?:no one|no-one|nobody|none of us)\s+(?:ever\s+)?[a-z]+"
-    r"|^no\s+(?!(?:one|idea|worries|problem|luck|way|matter|need|clue|thanks|rush|longer|more)\b)[a-z][\w-]*\s+\S",
+    r"|^no\s+(?!(?:one|idea|worries|problem|luck|way|matter|need|clue|thanks|rush|longer|more)\b)[a-z][\w.-]*(?:\(\))?\s+\S",
     re.I,
 )
 """A negative order, or a ban with a negative subject ("Nobody touches the prod DB by hand")."""
@@ -182,7 +183,7 @@ _EN_CHOICE = re.compile(
 )
 _EN_CONTRAST = re.compile(r"\b(?:over(?!\s+\d)|instead of|rather than|not)\b", re.I)
 _ZH_CHOICE = re.compile(
-    r"选了|选的|选用|定了|拍板|最后用|最终用|最后选|最终选|就用|决定|采用|改用|没用|不用|而不是|就落|落在|用.{1,20}吧|方案是|定为|定成"
+    r"选了|选的|选用|定了|拍板|最后用|最终用|最后选|最终选|就用|决定|采用|改用|没用|不用|而不是|就落|(?:最后|最终|最後|最終)落在|用.{1,20}吧|方案是|定为|定成"
 )
 _ZH_CHANGE = re.compile(r"换成了?|换到了?|切到了?|切换到了?|迁到了?|迁移到了?|改成了?")
 """A change of what is used: a decision when a reason comes with it ("换成了 Loki，ES 太吃内存")."""
@@ -304,6 +305,8 @@ def sentence_type(text: str) -> str:
     """:data:`QUESTION`, :data:`REQUEST` (to do something now) or :data:`STATEMENT`."""
     if is_question(text):
         return QUESTION
+    if describes_behaviour(text):
+        return STATEMENT  # "这个定时任务每次启动都会先把 cache 目录清空": what a thing does, not an order
     if is_imperative(text) and not is_standing(text):
         return REQUEST
     now = anchored_now(text) or one_off(text)
@@ -419,6 +422,8 @@ def is_choice(text: str) -> bool:
     change = _ZH_CHANGE.search(flat) if _cjk(flat) else None
     if change and REASON.search(flat[change.end() :]):
         return True
+    if weighs_alternative(flat):
+        return True  # "配置中心最后是 Nacos，Apollo 部署太重了", "Node is frozen at 18.20 for now - 20 breaks …"
     return bool(_EN_CONTRAST.search(flat)) and bool(REASON.search(flat)) and not _cjk(flat)
 
 
@@ -446,37 +451,6 @@ def strongly_scoped(text: str) -> bool:
         or (hangul(text) and (KO_STRONG_SCOPE.search(text) or ko_condition_of_action(text)))
         or inceptive(text)
     )
-
-
-_EN_OPEN_END = _words(
-    """
-    a an the this that these those my our your their its of to in on at for with from by into about and
-    or but is are was were be been am has have had do does did can could will would shall should may
-    might must need needs
-    """
-)
-"""English closed-class words a clause cannot end on: an article, a preposition, a conjunction, an
-auxiliary or the copula still waits for its object or complement ("credentials.yaml has")."""
-_ZH_OPEN_END = re.compile(r"(?:是|为|把|将|被|给|让|跟|和|与|或|对|(?:里面|里头|里|中|上|下|内)的|的是)\s*$")
-_JA_OPEN_END = re.compile(r"(?:には|では|とは|へは|は|が|を|に|へ|と|や|の中に?)\s*$")
-__KO_OPEN_END = re.compile(r"(?:에는|에서는|에서|에게|으로|로는|로|은|는|을|를|와|과|의|이|가)\s*$")
-
-
-def is_fragment(text: str) -> bool:
-    """A clause cut before its object or complement: it ends on a word that still waits for one - an
-    English article, preposition, conjunction or auxiliary ("credentials.yaml has"), a Chinese copula,
-    coverb or "里面的", a Japanese case particle ("config.toml には"), a Korean particle ("settings.py 에는")."""
-    flat = text.strip().rstrip(",，、:：-—…")
-    if not flat or flat[-1] in "。.!！?？":
-        return False
-    if hangul(flat) and not _kana(flat):
-        return bool(__KO_OPEN_END.search(flat)) and not re.search(r"(?:다|요|죠|까|니|네|지)\s*$", flat)
-    if _kana(flat):
-        return bool(_JA_OPEN_END.search(flat))
-    if _cjk(flat):
-        return bool(_ZH_OPEN_END.search(flat))
-    words = _en_words(flat)
-    return bool(words) and flat[-1].isalpha() and words[-1] in _EN_OPEN_END
 
 
 _JA_PLAIN_ACTION = re.compile(

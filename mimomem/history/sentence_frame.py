@@ -160,15 +160,23 @@ _JA_DESCRIPTION = re.compile(
 )
 
 
+_ZH_HABIT = re.compile(r"(?:都|总|總|总是|總是|就|也|自动|自動)[会會]|[会會](?:自动|自動|先|把|在)")
+"""Chinese 会 after an adverb of habit ("每次启动都会先…", "会自动重试"): what a thing does, never an order."""
+_ZH_PERSON = re.compile(r"^(?:我们|我們|大家|你们|你們|你|谁|誰|所有人|每个人|每個人)")
+
+
 def describes_behaviour(text: str) -> bool:
     """A thing's habitual behaviour, not an order: an English third-person subject that is not a person
     with always / never and a verb in -s or -ed ("The cleanup job always deletes …"), a Japanese
-    passive or "…ようになってる" at the end ("必ず main から実行される")."""
+    passive or "…ようになってる" at the end ("必ず main から実行される"), Chinese 会 after an adverb of habit
+    with a subject that is not a person ("这个定时任务每次启动都会先把 cache 目录清空")."""
     flat = text.strip()
     found = _EN_HABIT.search(flat) if flat.isascii() else None
     if found:
         verb = found.group(1).casefold()
         return (verb.endswith(("s", "ed")) and not verb.endswith("ss")) or verb in ("has", "is", "are", "was", "were")
+    if _ZH_HABIT.search(flat) and not _ZH_PERSON.match(flat) and not re.search(r"[\u3040-\u30ff\uac00-\ud7a3]", flat):
+        return True
     return bool(_JA_DESCRIPTION.search(flat))
 
 
@@ -186,6 +194,7 @@ _EN_PREDICATE = re.compile(
 _CJK_TOPIC = re.compile(
     r"^(?:关于|对于|至于)[^，,。]*$|(?:について|に関して|に関する件|の件)(?:です|だけど|なんだけど)?\s*[。]?$"
     r"|(?:관련해서|관련해|관해서|대해서|관련)(?:요)?\s*[.]?$"
+    r"|^(?:(?:あと|それと|で|それで|ところで|そういえば)[、,]?\s*)?[^はがを、。]{1,40}?なん(?:だ|です)(?:けど|けれど|が)\s*[。…]*$"
 )
 
 

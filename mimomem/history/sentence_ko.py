@@ -22,9 +22,10 @@ KO_WH = re.compile(
 """Question words not bound by 나 / 든 / 도 (누구나, 언제든, 아무도: universals, not questions)."""
 KO_REQUEST_END = re.compile(
     r"(?:주세요|줘요|줘|둬요|둬|봐요|봐|놔요|놔|주십시오|주시겠어요|세요|십시오|하자|합시다|해라|하라|마세요|마십시오|마라|마요|말아요|말아\s*줘|줄래요|줄래|줄\s*수\s*있어요)"
-    r"\s*[.!~]*\s*$"
+    r"\s*[.!~]*\s*$|(?:시|세)고요\s*[.!~]*\s*$"
 )
-"""Imperative and propositive endings: -(아/어) 주세요, -세요, -십시오, -자 / -ㅂ시다, -지 마(세요)."""
+"""Imperative and propositive endings: -(아/어) 주세요, -세요, -십시오, -자 / -ㅂ시다, -지 마(세요), and the
+honorific -(으)시고요 that softens an order ("알려 주시고요", "받으시고요")."""
 KO_NOW = re.compile(r"지금|일단|우선|당장|이번에|이번엔|오늘|잠깐|먼저")
 KO_DEONTIC = re.compile(
     r"야\s*(?:한다|해요|합니다|해|됩니다|돼요|된다|함)|반드시|꼭|절대|금지|지\s*마|지\s*말|면\s*안\s*(?:돼|됩니다|된다)|는\s*안\s*(?:돼|됩니다|된다)"

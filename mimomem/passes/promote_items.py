@@ -19,7 +19,7 @@ Only typed text becomes a rule, a decision or a fact.  Every item is cleaned of 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mimomem.history.episode import Episode, Fix, Said, clip
 from mimomem.history.provenance import TYPED, reads_as_instruction
@@ -29,7 +29,6 @@ from mimomem.history.sentence import (
     STATEMENT,
     gives_reason,
     is_choice,
-    is_fragment,
     is_imperative,
     is_prohibition,
     is_standing,
@@ -38,6 +37,7 @@ from mimomem.history.sentence import (
     sentence_type,
     strongly_scoped,
 )
+from mimomem.history.sentence_fragment import is_fragment
 from mimomem.history.sentence_frame import opinion_or_hedge, topic_only
 from mimomem.history.sentence_moment import is_plan_or_guess
 from mimomem.history.signals import is_trivial, normalize_command, statements_in
@@ -126,10 +126,14 @@ def said_items(said: Said) -> list[Item]:
     scope beyond now), a fact when it names something specific.
     """
     out: list[Item] = []
+    unsure: list[tuple[str | None, Item]] = []  # a list's generic lines: rules when a line of the list is one
+    ruled = False
     parts = [_after_lead_in(p) for p in sentences(said.text)]
-    attached = -1
+    attached = listed = -1
     for i, sentence in enumerate(parts):
         flat = clean_text(sentence)
+        if _INTRODUCES.search(sentence) and listed < 0:
+            listed = i  # "A couple of house rules for this repo:" - the lines after it are its list
         if is_fragment(sentence) or _INTRODUCES.search(sentence) or topic_only(sentence):
             continue  # "credentials.yaml has", "A few conventions here:": a clause without what it waits for
         typed = sentence_type(flat)
@@ -144,6 +148,8 @@ def said_items(said: Said) -> list[Item]:
         if kind is not None and _QUOTED.search(flat) and _kind_of(_QUOTED.sub(" “…” ", flat)) is None:
             kind = None  # the order is in quotation marks: someone else's words ("the README says 'always …'")
         following = parts[i + 1] if i + 1 < len(parts) else None
+        if kind is None and following and sentence.endswith((";", "；")) and is_choice(f"{sentence} {following}"):
+            kind = "decision"  # "We're holding Django at 4.2.16 for now; 5.x breaks the admin theme"
         if kind == "decision" and following and _reason_follows(sentence, following):
             sentence = f"{sentence.rstrip('。.;；')}; {following}"
             attached = i + 1
@@ -153,8 +159,17 @@ def said_items(said: Said) -> list[Item]:
                 out.pop()  # the fact is now part of the rule
         section = RULES if kind == "rule" else DECISIONS if kind == "decision" else FACTS if is_fact(flat) else None
         text = clean_text(sentence)
-        if section is not None and len(text) >= 4:
+        if len(text) < 4:
+            continue
+        if 0 <= listed < i and section in (FACTS, None) and _UNIVERSAL.search(flat):
+            unsure.append((section, Item(RULES, text, "user", said.session_id, said.time)))
+            continue  # "every public function gets a docstring": a rule if its list holds one
+        ruled = ruled or (0 <= listed < i and section == RULES)
+        if section is not None:
             out.append(Item(section, text, "user", said.session_id, said.time))
+    for was, item in unsure:
+        if ruled or was is not None:
+            out.append(item if ruled or was is None else replace(item, section=was))
     return out
 
 
@@ -170,6 +185,11 @@ def _kind_of(flat: str) -> str | None:
     return "rule" if standing else None
 
 
+_UNIVERSAL = re.compile(
+    r"\b(?:every|each|all|any|no)\b|每|所有|任何|全部|모든|すべて|全て|各",
+    re.I,
+)
+"""A quantifier over a kind of thing: a line of the user's list with one is a norm when its list holds a rule."""
 _PRONOUN_OBJECT = re.compile(
     r"^\S+(?:\s+\S+){0,3}\s+(?:it|them|that|this one)(?:\s+(?:in|out|up|down|back|over|away|off|again))?\s*[.!]?$"
     r"|^.{1,8}(?:它|这个|那个)[。！]?$|^(?:それ|これ|그거|그것|이거)",

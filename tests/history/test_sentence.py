@@ -10,11 +10,11 @@ from mimomem.history.sentence import (
     STATEMENT,
     gives_reason,
     is_choice,
-    is_fragment,
     is_standing,
     is_written_norm,
     sentence_type,
 )
+from mimomem.history.sentence_fragment import is_fragment
 
 
 @pytest.mark.parametrize(

@@ -278,3 +278,43 @@ def test_an_order_under_a_condition_of_occasion_is_a_rule_under_politeness_a_req
 )
 def test_a_question_by_its_interrogative_or_an_embedded_whether_is_not_kept(text: str) -> None:
     assert _items(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "rules"),
+    [
+        (
+            "A couple of house rules for this repo:\n- no print() in library code, use the logger\n"
+            "- every public function gets a docstring",
+            ["print()", "docstring"],
+        ),
+        (
+            "我们这边的写法：\n不在 handler 里直接写 SQL，统一走 repository 层\n每个新接口都配一个集成测试",
+            ["repository", "集成测试"],
+        ),
+    ],
+)
+def test_a_generic_line_of_the_users_own_list_is_a_rule_when_its_list_holds_one(text: str, rules: list[str]) -> None:
+    found = _items(text)
+    assert [s for s, _ in found] == ["Rules"] * len(rules), found
+    assert all(any(r in t for _, t in found) for r in rules)
+
+
+def test_a_generic_line_of_a_list_of_facts_stays_a_fact() -> None:
+    found = _items("Some context on the infra:\n- the queue is SQS in eu-west-1\n- every service logs to Loki")
+    assert [s for s, _ in found] == ["Discovered durable knowledge"] * 2
+
+
+@pytest.mark.parametrize(
+    ("text", "section"),
+    [
+        ("这个定时任务每次启动都会先把 cache 目录清空。", "Discovered durable knowledge"),
+        ("배포 전에는 항상 #release 채널에 먼저 알려 주시고요.", "Rules"),
+        ("We're holding Django at 4.2.16 for now; 5.x breaks the admin theme we depend on.", "Architecture decisions"),
+        ("あと、CI の設定なんだけど", None),
+    ],
+)
+def test_what_code_does_a_softened_korean_order_a_split_decision_and_a_topic_alone(
+    text: str, section: str | None
+) -> None:
+    assert [s for s, _ in _items(text)] == ([section] if section else [])
