@@ -20,16 +20,8 @@ from mimomem.passes.memory_doc import item_text
 from mimomem.passes.supersede_match import _kinds, _of_kind
 from mimomem.passes.supersede_subject import _FAMILY, _VALUES, _typed_values, subject_of
 from mimomem.passes.supersede_value import replaced_values
+from mimomem.passes.supersede_words import CORRECTION
 
-CORRECTION = re.compile(
-    r"^\W*(?:(?:no,?\s+)?wait|no|actually|correction|sorry|oops|my bad|scratch that|i misspoke|i mean|typo"
-    r"|不对|不對|不是|错了|錯了|说错了|說錯了|更正(?:一下)?|订正|訂正|纠正|糾正"
-    r"|いや|違(?:う|います|いました)|すみません|ごめん|間違(?:え|い)\w*|訂正"
-    r"|아니(?:요|에요)?|아|정정(?:할게요|합니다)?|잘못\s*말했\w*)(?:[\s,，、。.:：;；!！-]+|$)",
-    re.I,
-)
-"""A self-repair said first ("不对，", "Actually,", "いや、", "정정할게요."): the rest of the turn
-replaces something said before."""
 _PROVENANCE_SESSION = re.compile(r", s:([0-9a-f][0-9a-f-]*)\)\s*$")
 _NAMED_MIN = 3
 """Characters of a named old value that can stand for one item of the whole memory (a port, a host:

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from mimomem.passes.memory_doc import item_text
 from mimomem.passes.supersede_value import quantity, split_port
-from mimomem.passes.supersede_words import ATTRIBUTES, ENVIRONMENTS
+from mimomem.passes.supersede_words import ATTRIBUTES, COMPONENTS, CORRECTION, ENVIRONMENTS
 
 _OF_KIND = {
     "location": "location",
@@ -113,6 +113,11 @@ _EN_MARKER = re.compile(r"\b(?:is|are|was|were|to|by|in|on|at|uses?|with|via|thr
 _CJK_MARKER = re.compile(r"(?<=[\uac00-\ud7a3])(?:는|은|가|이|를|을)(?=\s|$)|[はをがへ]")
 _ZH_COPULA = frozenset(["是", "用", "为", "成", "到", "走", "由", "归", "给", "在", "换成", "改成", "改为", "变成"])
 _WORDS = {w.casefold(): name for name, words in ATTRIBUTES.items() for w in words}
+_COMPONENT_NAMES = [
+    (re.compile(rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w), re.I), name)
+    for name, names in COMPONENTS.items()
+    for w in sorted(names, key=len, reverse=True)
+] + [(re.compile(r"(?<=[测測试試开開发發预預产產线線主从從备備])库|(?<=本地)库"), "database")]
 _ENVS = {w.casefold(): name for name, words in ENVIRONMENTS.items() for w in words}
 
 
@@ -191,8 +196,10 @@ def _persons(text: str) -> tuple[list[str], str]:
     return [n.casefold() for n in names], text
 
 
-def _names_after_marker(text: str) -> tuple[list[str], str]:
-    """Latin words after the copula, change or preposition of a clause: its value, not its subject."""
+def _names_after_marker(text: str, *, attribute: bool = False) -> tuple[list[str], str]:
+    """Latin words after the copula, change or preposition of a clause: its value, not its subject.
+    With an ``attribute`` named ("the default branch is trunk"), one lower-case word alone after the
+    copula is the value too."""
     english = not re.search(r"[^\x00-\x7f]", text)
     marker = _EN_MARKER.search(text) if english else _cjk_marker(text)
     if not marker:
@@ -201,8 +208,9 @@ def _names_after_marker(text: str) -> tuple[list[str], str]:
     # a word right before a value is what the value is of ("on Elasticsearch 8.11", "Python 3.12")
     names = [m.group(0) for m in _LATIN.finditer(tail) if not tail[m.end() :].lstrip().startswith(_CUT)]
     names = [w for w in names if w.casefold() not in _EN_STOP and w.casefold() not in _WORDS]
+    alone = attribute and english and len(names) == 1 and _CUT not in tail
     # in English a name is capitalised; an identifier (TIDEPOOL_API_BASE, API) is what a value is of
-    names = [w for w in names if "_" not in w and (not english or (w[0].isupper() and not w.isupper()))]
+    names = [w for w in names if "_" not in w and (not english or alone or (w[0].isupper() and not w.isupper()))]
     names = [w for w in names if w.casefold() not in _ENVS]
     return [w.casefold() for w in names], text[: marker.end()] + _LATIN.sub(
         lambda m: " " if m.group(0).casefold() in {n.casefold() for n in names} else m.group(0), tail
@@ -233,8 +241,21 @@ def _posseg(text: str) -> list[Any]:
     return list(jieba.posseg.lcut(text))
 
 
+def _components(text: str) -> tuple[set[tuple[str, str]], str]:
+    """The components ``text`` names (:data:`~mimomem.passes.supersede_words.COMPONENTS`), as
+    ``("component", name)``, and the text without their names."""
+    found = set()
+    for pattern, name in _COMPONENT_NAMES:
+        text, n = pattern.subn(" ", text)
+        if n:
+            found.add(("component", name))
+    return found, text
+
+
 def _words(text: str) -> set[tuple[str, str]]:
-    """Content words of ``text`` as (script, word): Latin, Chinese (jieba nouns), Japanese, Korean."""
+    """Content words of ``text`` as (script, word): Latin, Chinese (jieba nouns), Japanese, Korean;
+    a component by any of its names is one word (:func:`_components`)."""
+    named, text = _components(text)
     # a stop word is a lower-case word: US, IT, AS in capitals are names (the US cluster, not "us")
     out = {("latin", _lemma(w)) for w in _LATIN.findall(text) if w.casefold() not in _EN_STOP or w.isupper()}
     out = {(s, w) for s, w in out if len(w) > 1 and w not in _WORDS and w not in _ENVS}
@@ -255,7 +276,7 @@ def _words(text: str) -> set[tuple[str, str]]:
         stem = _KO_ENDING.sub("", word)
         if len(stem) >= 2 or (stem and len(word) == 1):
             out.add(("hangul", stem))
-    return {(s, w) for s, w in out if w.casefold() not in _WORDS and w.casefold() not in _ENVS}
+    return named | {(s, w) for s, w in out if w.casefold() not in _WORDS and w.casefold() not in _ENVS}
 
 
 def _held(text: str) -> list[str]:
@@ -285,13 +306,13 @@ def subject_of(item: str) -> Subject:
     text = item_text(item)
     cited = _SOURCE.match(text)
     source = next((g for g in cited.groups() if g), "") if cited else ""
-    text = _value_clauses(_AGENT.sub("", text[cited.end() :] if cited else text))
+    text = _value_clauses(_AGENT.sub("", text[cited.end() :] if cited else _repaired(text)))
     values, rest = _typed_values(text)
     env, attrs = _concepts(rest)  # not inside a value: api.stg2.tidepool.dev names no environment
     persons: list[str] = []
     if "owner" in attrs:
         persons, rest = _persons(rest)
-    names, rest = _names_after_marker(rest)
+    names, rest = _names_after_marker(rest, attribute=bool(attrs))
     rest = CHANGE.sub(" ", rest)
     verbs = _verbs(text)
     words = frozenset(_words(rest)) - verbs
@@ -307,6 +328,14 @@ def subject_of(item: str) -> Subject:
     found = values + [("person", p) for p in persons] + [("name", n) for n in names]
     said = frozenset(re.sub(r"\s+", "", m.group(0)).casefold() for m in _VALUES.finditer(text))
     return Subject(frozenset(env), frozenset(attrs), words, glosses, frozenset(found), head, source, said)
+
+
+def _repaired(text: str) -> str:
+    """``text`` without the self-repairs it opens with ("Actually, …", "不对，…"): no part of a subject."""
+    previous = None
+    while previous != text:
+        previous, text = text, CORRECTION.sub("", text, count=1)
+    return text or previous
 
 
 def _forms(text: str) -> set[str]:

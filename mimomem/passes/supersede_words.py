@@ -5,6 +5,8 @@ environments are two things (:mod:`mimomem.passes.supersede_subject`)."""
 
 from __future__ import annotations
 
+import re
+
 ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "port": ("port", "ports", "端口", "ポート", "포트"),
     "owner": (
@@ -79,3 +81,45 @@ ENVIRONMENTS: dict[str, tuple[str, ...]] = {
     "test": ("test", "testing", "qa", "测试", "テスト", "테스트"),
 }
 """Environment -> its words: two values of two environments are two things."""
+COMPONENTS: dict[str, tuple[str, ...]] = {
+    "database": (
+        "database",
+        "databases",
+        "db",
+        "dbs",
+        "数据库",
+        "資料庫",
+        "數據庫",
+        "データベース",
+        "데이터베이스",
+        "디비",
+    ),
+    "message queue": (
+        "message queue",
+        "message broker",
+        "broker",
+        "mq",
+        "消息队列",
+        "消息隊列",
+        "消息中间件",
+        "メッセージキュー",
+        "ブローカー",
+        "메시지 큐",
+        "메시지 브로커",
+        "브로커",
+    ),
+}
+"""Component -> the names it goes by, in English, Chinese, Japanese and Korean: the thing a project
+most often calls by two names ("the broker" / "the message queue", 测试库 / "test DB").  A word of
+one is the component whatever the language; a Chinese 库 after an environment or a role (测试库,
+主库) is a database (库 alone is also a code library or a warehouse)."""
+
+CORRECTION = re.compile(
+    r"^\W*(?:(?:no,?\s+)?wait|no(?=,)|actually|correction|sorry|oops|my bad|scratch that|i misspoke|i mean|typo"
+    r"|不对|不對|不是|错了|錯了|说错了|說錯了|更正(?:一下)?|订正|訂正|纠正|糾正"
+    r"|いや|違(?:う|います|いました)|すみません|ごめん|間違(?:え|い)\w*|訂正"
+    r"|아니(?:요|에요)?|아|정정(?:할게요|합니다)?|잘못\s*말했\w*)(?:[\s,，、。.:：;；!！-]+|$)",
+    re.I,
+)
+"""A self-repair said first ("不对，", "Actually,", "いや、", "정정할게요."): the rest of the turn
+replaces something said before."""

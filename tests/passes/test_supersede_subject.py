@@ -76,7 +76,7 @@ def test_another_thing_sharing_words_stays(old: str, new: str) -> None:
 def test_subject_and_values_are_read_by_form() -> None:
     s = subject_of("- 스테이징 DB 호스트는 db-stg-1.maru.internal 이에요 (user, 2026-12-01, s:aaaaaaaa)")
     assert s.env == {"staging"} and s.attrs == {"location"}
-    assert ("location", "db-stg-1.maru.internal") in s.values and ("latin", "db") in s.words
+    assert ("location", "db-stg-1.maru.internal") in s.values and ("component", "database") in s.words
     owner = subject_of("支付模块的负责人是刘洋")
     assert owner.attrs == {"owner"} and ("person", "刘洋") in owner.values and "module" in owner.glosses
 
@@ -216,3 +216,29 @@ def test_a_path_alone_is_of_the_path_attribute_and_a_host_of_the_location() -> N
     assert subject_of("日志在 /var/log/app").attrs == {"path"}
     assert subject_of("日志在 logs.internal").attrs == {"location"}
     assert not supersedes("The log directory is /srv/logs", "Logs are shipped to logs-1.internal")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("开发库的端口是 15432", "The dev DB port is 15433 now"),
+        ("消息队列在 mq-1.ferry.internal", "The broker is on mq-2.ferry.internal now"),
+        ("메시지 큐는 mq-1.maru.internal 에 있어요", "FYI the message broker is on mq-2.maru.internal now"),
+        ("Our default branch is develop", "Actually, the default branch is trunk"),
+    ],
+)
+def test_a_component_by_another_name_or_a_corrected_lower_case_value(old: str, new: str) -> None:
+    assert supersedes(new, old)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The primary DB is db-1.ferry.internal", "We moved the read replica to db-3.ferry.internal"),
+        ("Postgres 的端口是 5432", "消息队列端口改成 5673"),  # a database and a broker: two components
+        ("代码库在 git.example/app", "The broker is on mq-2.ferry.internal now"),  # 代码库 is no database
+        ("The release branch is release-2026", "The default branch is trunk"),
+    ],
+)
+def test_two_components_or_two_roles_of_one_keep_both(old: str, new: str) -> None:
+    assert not supersedes(new, old)
