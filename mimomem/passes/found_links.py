@@ -164,6 +164,14 @@ class Question:
         return cls(stemmed, frozenset(_LOANWORD.findall(text)), terms)
 
 
+def names_any(text: str, question: Question) -> bool:
+    """Whether ``question`` names a word of ``text`` (a command, a path): ``psql -c 'SHOW max_connections'``
+    for a turn naming max_connections, ``Dockerfile.build`` for one about the build image."""
+    return any(_stem(w) in question.words for w in _LATIN.findall(text.casefold()) if len(w) > 2) or any(
+        t in question.terms for t in (a.casefold() for a in _ATOM.findall(text))
+    )
+
+
 def key_score(key: str | None, question: Question) -> int:
     """How many words of ``key``'s name ``question`` names (in English, Chinese or as a loanword)."""
     words = _key_words(key)
@@ -172,11 +180,20 @@ def key_score(key: str | None, question: Question) -> int:
 
 @functools.lru_cache(maxsize=4096)
 def _key_words(key: str | None) -> frozenset[str]:
-    """The words of a key's name: ``maxReplicas`` -> max, replicas; ``worker_count`` -> worker, count."""
+    """The words of a key's name and of its parents' (``staging.host`` -> staging, host): ``maxReplicas``
+    -> max, replicas; ``worker_count`` -> worker, count."""
     if not key:
         return frozenset()
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", key.rsplit(".", 1)[-1])
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", key)
     return frozenset(_stem(w) for w in re.split(r"[\W_]+", spaced.casefold()) if len(w) > 2)
+
+
+_CAMEL = re.compile(r"[A-Z]?[a-z]{2,}|[A-Z]{3,}(?![a-z])")
+
+
+def line_words(line: str) -> set[str]:
+    """The words a key standing in ``line`` could be made of, stemmed as :func:`key_score` reads them."""
+    return {_stem(w.casefold()) for w in _CAMEL.findall(line)}
 
 
 def _stem(word: str) -> str:

@@ -29,7 +29,17 @@ from mimomem.history.episode import Call, Episode, Fix, Said, clip
 from mimomem.history.sentence import QUESTION, REASON, STATEMENT, is_choice, is_imperative, is_standing, sentence_type
 from mimomem.history.tool_text import quotable_error
 from mimomem.history.tool_values import Record, pair, records
-from mimomem.passes.found_links import Answer, Question, answer_of, key_score, quotes
+from mimomem.passes.found_links import Answer, Question, answer_of, key_score, line_words, names_any, quotes
+from mimomem.passes.found_turns import (
+    Candidate,
+    chosen,
+    clauses,
+    lead_and_aside,
+    path_suffixes,
+    removed_terms,
+    words,
+)
+from mimomem.passes.loanword import sounds_like
 
 FOUND = "Found by the agent"
 MAX_LINE = 120
@@ -147,22 +157,42 @@ def _records(call: Call, wanted: Callable[[str], bool] | None) -> list[Record]:
 
 def _could_link(output: str, answer: Answer, asked: Question, later: list[str]) -> Callable[[str], bool] | None:
     """A cheap test of a line of output that every line a link could choose passes: it holds a piece
-    the answer repeats, ends with a word the answer says, or holds a word of the question or a term a
-    later call used (None: no such test, when the answer cites lines or the question has loanwords)."""
-    if answer.lines or asked.loanwords:
+    the answer repeats, ends with a word the answer says, holds a word of the question, a word that
+    sounds like one of its loanwords or a term a later call used (None: no such test, when the answer
+    cites lines).  One pattern of every piece, searched once per line."""
+    if answer.lines:
         return None
-    pieces = [p for p in (*answer.pieces, *asked.words, *asked.terms, *later) if p in output]
+    pieces = sorted({p for p in (*answer.pieces, *asked.words, *asked.terms, *later) if p and p in output}, key=len)
+    either = re.compile("|".join(_piece(p) for p in reversed(pieces))) if pieces else None
+    wide = bool(_WIDE.search(answer.text))
+    heard: dict[str, bool] = {}
+
+    def sounds(word: str) -> bool:
+        if word not in heard:
+            heard[word] = any(sounds_like(b, word) for b in asked.loanwords)
+        return heard[word]
 
     def wanted(line: str) -> bool:
         folded = line.casefold()
-        if any(piece in folded for piece in pieces):
+        if either is not None and either.search(folded):
             return True
-        tail = folded.rstrip(" ,;\"'").rsplit(None, 1)[-1] if folded.strip(" ,;\"'") else ""
-        return tail.rsplit("=", 1)[-1].rsplit(":", 1)[-1].strip("\"'<>/") in answer.atoms or (
-            bool(answer.text) and any(c >= "\u3040" for c in tail) and tail.strip("\"'") in answer.text
-        )
+        trimmed = folded.rstrip(" ,;\"'")
+        tail = trimmed.rsplit(None, 1)[-1] if trimmed.strip() else ""
+        if tail.rsplit("=", 1)[-1].rsplit(":", 1)[-1].strip("\"'<>/") in answer.atoms:
+            return True
+        if wide and _WIDE.search(tail) and tail.strip("\"'") in answer.text:
+            return True
+        return bool(asked.loanwords) and any(sounds(w) for w in line_words(line))
 
     return wanted
+
+
+_WIDE = re.compile(r"[\u3040-\uffff]")
+
+
+def _piece(piece: str) -> str:
+    """A pattern of ``piece``: a number only where it stands apart (``8``, not the 8 of ``8080`` or ``1.8``)."""
+    return rf"(?<![\d.]){piece}(?![\d.])" if piece.isdigit() else re.escape(piece)
 
 
 def _value_item(record: Record, call: Call) -> str:
@@ -205,47 +235,131 @@ def reports_problem(text: str) -> bool:
 
 
 def value_items(episode: Episode) -> list[tuple[Call, str]]:
-    """(call, item text) of values a tool revealed that the user asked about or the agent used: each a
-    data record of the output (:func:`_records`) whose value the model's answer then repeats, or whose
-    key the user's question names, or whose value a later edit or command holds."""
+    """(call, item text) of values a tool revealed that the user asked about or the agent used: the data
+    records of each turn's outputs (:func:`_records`) with their links to the turn, weighed across it
+    (:mod:`mimomem.passes.found_turns`)."""
+    uses, gone, replaced = _later(episode)
+    index = {id(c): n for n, c in enumerate(episode.calls)}
+    spans = list(_spans(episode))
     out: list[tuple[Call, str]] = []
-    last_use: dict[str, int] = {}  # a distinctive term -> the last call whose edit writes it or command holds it
-    replaced: dict[tuple[str, str], int] = {}  # (file, text an edit replaced) -> the last such edit
+    for k, (said, calls, model) in enumerate(spans):
+        if not any(c.status == "ok" and c.output and (c.reads or c.command) for c in calls):
+            continue  # no output a value could come from (no call, or edits only)
+        follow = spans[k + 1] if k + 1 < len(spans) and not spans[k + 1][1] else (None, [], [])
+        turn = _Turn(said, follow[0], calls, model, follow[2], index, gone)
+        candidates = [c for n, call in enumerate(calls) for c in turn.candidates(n, call, uses, gone, replaced)]
+        out += [(c.call, _value_item(c.record, c.call)) for c in chosen(candidates, per_call=MAX_VALUES)]
+    return out[-MAX_FOUND:]
+
+
+def _later(episode: Episode) -> tuple[dict[str, int], dict[str, int], dict[tuple[str, str], int]]:
+    """(a distinctive term -> the last call whose edit writes it, command holds it or read / edit names
+    its path; a path -> the last call that removed or moved it; (file, text an edit replaced) -> the
+    last such edit)."""
+    uses: dict[str, int] = {}
+    gone: dict[str, int] = {}
+    replaced: dict[tuple[str, str], int] = {}
     for n, c in enumerate(episode.calls):
         old, written = _sides(c.change)
         for token in _tokens(f"{written} {c.command or ''}"):
             if len(token) >= 6 and _strong(token):
-                last_use[token] = n
+                uses[token] = n
+        for path in {*c.reads, *c.files}:
+            for token in path_suffixes(path.casefold().strip("./")):
+                uses[token] = n
+        for token in removed_terms(c.command) if c.command and c.status == "ok" else ():
+            gone[token] = n
         for file in c.files if old else ():
             replaced[(file, old)] = n
-    index = {id(c): n for n, c in enumerate(episode.calls)}
-    spans = list(_spans(episode))
-    for k, (said, calls, model) in enumerate(spans):
-        follow = spans[k + 1] if k + 1 < len(spans) and not spans[k + 1][1] else (None, [], [])
-        question = Question.of(" ".join(s.text for s in (said, follow[0]) if s is not None and _asks(s)))
-        nothing = Question.of("")
-        first_change = next((n for n, c in enumerate(calls) if c.files), len(calls))
-        for n_call, call in enumerate(calls):
-            at = index[id(call)]
-            answer = answer_of(" ".join(m.text for m in [*model, *follow[2]] if m.at > at))
-            asked = question if n_call < first_change else nothing
-            scored = []
-            later = [t for t, n in last_use.items() if n > at]
-            if not (answer.could_quote or asked.words or asked.loanwords or later):
+    return uses, gone, replaced
+
+
+class _Turn:
+    """One typed turn, its calls and the model's texts, read once for the links of its records."""
+
+    def __init__(
+        self,
+        said: Said | None,
+        then: Said | None,
+        calls: list[Call],
+        model: list[Said],
+        more: list[Said],
+        index: dict[int, int],
+        gone: dict[str, int],
+    ) -> None:
+        then_asks = _asks(then)
+        self.asking = then_asks or _asks(said)
+        words_text = " ".join(s.text for s in (said, then if then_asks else None) if s is not None)
+        self.question = Question.of(words_text)
+        self.own_words = _tokens(words_text)
+        self.index = index
+        self.first_change = next((n for n, c in enumerate(calls) if c.files), len(calls))
+        removers = set(gone.values())
+        self.acted = self.first_change < len(calls) or any(index[id(c)] in removers for c in calls)
+        last = index[id(calls[-1])]
+        lead, aside = lead_and_aside(" ".join(m.text for m in [*(m for m in model if m.at > last), *more]))
+        self.final, self.aside = answer_of(lead), answer_of(aside)
+        self.clauses = [(answer_of(c), words(c)) for c in clauses(lead)] if self.asking else []
+        self.question_words = words(words_text)
+        self.between = [(m.at, answer_of(m.text)) for m in model if m.at <= last]
+
+    def candidates(
+        self, n: int, call: Call, uses: dict[str, int], gone: dict[str, int], replaced: dict[tuple[str, str], int]
+    ) -> list[Candidate]:
+        at = self.index[id(call)]
+        asked = self.question if n < self.first_change else _NOTHING
+        said = [a for m_at, a in self.between if m_at > at]
+        later = [t for t, u in uses.items() if u > at]
+        if not (self.final.could_quote or self.aside.could_quote or said or asked.words or asked.loanwords or later):
+            return []
+        own = _tokens(call.command or "") | self.own_words
+        pieces = _could_link(call.output.casefold(), _joined([self.final, self.aside, *said]), asked, later)
+        out = []
+        for record in _records(call, pieces):
+            terms = _tokens(record.text)
+            if _edited_away(record, call, at, replaced) or any(gone.get(t, -1) > at for t in _path_terms(terms)):
                 continue
-            for record in _records(call, _could_link(call.output.casefold(), answer, asked, later)):
-                if _edited_away(record, call, at, replaced):
-                    continue
-                terms = _tokens(record.text)
-                score = 4 * quotes(answer, record) + key_score(record.key, asked)
-                score += any(_strong(t) for t in terms & asked.terms)
-                used = any(last_use.get(t, -1) > at for t in terms)
-                if (score or used) and record.data:
-                    scored.append((score + 8 * used, record))
-            best = max((s for s, _ in scored), default=0)
-            chosen = [r for s, r in scored if s == best or s >= 8][:MAX_VALUES]
-            out += [(call, _value_item(r, call)) for r in chosen]
-    return out[-MAX_FOUND:]
+            score = key_score(record.key, asked) + any(_strong(t) for t in terms & asked.terms)
+            answered = quotes(self.final, record)
+            aside = not answered and (quotes(self.aside, record) or any(quotes(a, record) for a in said))
+            used = any(uses.get(t, -1) > at for t in _path_terms(terms - own))
+            if not (used or (self.lenient(call, asked) and (score or answered or aside)) or (score and answered)):
+                continue
+            if record.data:
+                out.append(Candidate(call, record, at, score, answered, aside, used, self._clause(record)))
+        return out
+
+    def lenient(self, call: Call, asked: Question) -> bool:
+        """Whether the answer repeating a value of ``call`` is link enough: the turn asks, or it changed
+        nothing and ``call`` read a file or ran a command about what the turn names (an install, a test
+        run, a listing on the way to an edit or a removal: what they printed is no answer)."""
+        if self.asking:
+            return True
+        return not self.acted and (bool(call.reads) or names_any(call.command or "", asked))
+
+    def _clause(self, record: Record) -> int:
+        """1 when a clause of the answer that repeats ``record`` shares a word with the user's turn (besides
+        the record's own words), else 0: whether, not how much (a katakana word is many bigrams)."""
+        own = words(record.text)
+        return int(any((w - own) & self.question_words for a, w in self.clauses if quotes(a, record)))
+
+
+_NOTHING = Question.of("")
+
+
+def _path_terms(terms: set[str]) -> set[str]:
+    """``terms`` and the trailing parts of those that are paths (``./templates/a.html`` -> ``a.html``)."""
+    return {p for t in terms for p in (path_suffixes(t) if "/" in t else (t,))}
+
+
+def _joined(answers: list[Answer]) -> Answer:
+    """One answer holding what each of ``answers`` holds (for the cheap test of a line only)."""
+    return Answer(
+        " ".join(a.text for a in answers),
+        frozenset().union(*(a.atoms for a in answers)),
+        frozenset().union(*(a.lines for a in answers)),
+        tuple(p for a in answers for p in a.pieces),
+    )
 
 
 _CHANGE = re.compile(r"`(.*)` -> `(.*)`")
@@ -278,7 +392,15 @@ def found_supersedes(new: str, old: str) -> bool | None:
         return None
     if a[1] is None and b[1] is None and _session(new) == _session(old):
         return False  # two lines of one output, not one value seen twice
-    return a[:2] == b[:2] and a[2] != b[2]
+    return a[0] == b[0] and _same_key(a[1], b[1]) and a[2] != b[2]
+
+
+def _same_key(a: str | None, b: str | None) -> bool:
+    """The same key: the same path when both have one (``staging.api`` is not ``production.api``), else
+    the same name (a grep shows ``redis_url`` where a read showed ``session.redis_url``)."""
+    if a is None or b is None or ("." in a and "." in b):
+        return a == b
+    return a.rsplit(".", 1)[-1] == b.rsplit(".", 1)[-1]
 
 
 def _session(item: str) -> str:
@@ -296,7 +418,7 @@ def _source_key_value(item: str) -> tuple[str, str | None, str] | None:
     key, value = pair(found.group("shown") or found.group("shown2"))
     if key is None and found.group("path"):
         key = f"line {found.group('line')}"  # a line of a file without a key: known by where it stands
-    return re.sub(r"\s+", " ", source), key.rsplit(".", 1)[-1] if key else None, value
+    return re.sub(r"\s+", " ", source), key, value
 
 
 def _explaining(model: list[Said], fix_terms: set[str], error_terms: set[str]) -> list[str]:

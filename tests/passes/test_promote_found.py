@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from mimomem.history.episode import Episode
@@ -196,3 +197,66 @@ def test_a_line_the_agent_read_and_then_edited_away_is_not_kept() -> None:
         "ok",
     )
     assert not any("streets-v2" in f for f in _found(b))
+
+
+def test_of_the_values_the_answer_names_the_one_asked_is_kept_not_its_neighbours() -> None:
+    # an aside in brackets, a second clause about another environment, a key named by its parent
+    b = _Build().user("Which port does the billing gRPC server listen on?")
+    b.read("/r/billing.toml", ["[server]", "grpc_port = 50061", "http_port = 8091"]).say("50061 (HTTP is 8091).")
+    assert _found(b) == ["/r/billing.toml:2: `server.grpc_port = 50061` (read by the agent)"]
+    b = _Build().user("预发环境的 mq 地址是多少？")
+    b.read(
+        "/r/mq.yaml",
+        ["staging:", "  mq: amqp://mq.stg.internal:5672", "production:", "  mq: amqp://mq.prd.internal:5672"],
+    )
+    b.say("预发是 amqp://mq.stg.internal:5672，生产是 amqp://mq.prd.internal:5672。")
+    assert ["mq.stg.internal" in f for f in _found(b)] == [True]
+    b = _Build().user("What's the staging search endpoint?")
+    endpoints = {"staging": {"search": "https://s.stg.example"}, "production": {"search": "https://s.example"}}
+    b.tool("Bash", {"command": "cat endpoints.json"}, json.dumps(endpoints, indent=2))
+    b.say("Staging uses https://s.stg.example and production https://s.example.")
+    planned, _ = plan(None, items_of(b.episode), {}, today="2026-12-01")
+    assert "s.stg.example" in planned.text and "https://s.example" not in planned.text
+    b = _Build().user("ステージングと本番、それぞれのワーカー数は？")
+    b.tool("Bash", {"command": "kubectl get deploy -A | grep worker"}, "staging  worker  3/3\nproduction  worker  9/9")
+    b.say("ステージングは 3、本番は 9 です。")
+    assert len(_found(b)) == 2  # both asked: both kept
+
+
+def test_what_an_act_printed_or_the_agent_said_on_its_way_is_not_kept() -> None:
+    b = _Build().user("装一下依赖")
+    b.tool("Bash", {"command": "pip install -r requirements.txt"}, "Successfully installed attrs-23.2.0 httpx-0.27.0")
+    b.say("装好了，httpx 0.27.0。")
+    assert _found(b) == []
+    b = _Build().user("把页脚的年份改成 2026")
+    b.read("/r/site.ts", ["export const site = {", "  cdn: 'https://cdn.example.cn',", "  year: 2025,", "}"])
+    b.say("site.ts 里 cdn 是 https://cdn.example.cn，year 是 2025，我改一下 year。")
+    b.tool("Edit", {"file_path": "/r/site.ts", "old_string": "  year: 2025,", "new_string": "  year: 2026,"}, "ok")
+    b.say("改好了。")
+    assert _found(b) == []
+
+
+def test_a_path_found_then_read_is_kept_and_one_found_then_removed_is_not() -> None:
+    b = _Build().user("the receipt email has a typo in the footer, fix it")
+    b.tool(
+        "Bash",
+        {"command": "find templates -name '*receipt*'"},
+        "templates/mail/receipt_v3.html\ntemplates/mail/old.html",
+    )
+    b.read("/r/templates/mail/receipt_v3.html", ["<p>Thanks for you order</p>"])
+    b.tool(
+        "Edit",
+        {
+            "file_path": "/r/templates/mail/receipt_v3.html",
+            "old_string": "for you order",
+            "new_string": "for your order",
+        },
+        "ok",
+    )
+    b.say("Fixed the typo in templates/mail/receipt_v3.html.")
+    assert any("receipt_v3.html" in f and "printed" in f for f in _found(b))
+    b = _Build().user("clean up the old dumps in tmp")
+    b.tool("Bash", {"command": "ls tmp/dumps"}, "db-2026-09.sql.gz\ndb-2026-11.sql.gz")
+    b.tool("Bash", {"command": "rm tmp/dumps/db-2026-09.sql.gz"}, "")
+    b.say("Removed db-2026-09.sql.gz; kept db-2026-11.sql.gz.")
+    assert _found(b) == []
