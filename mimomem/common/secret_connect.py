@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from mimomem.common.lazy_pattern import lazy
 from mimomem.common.secret_context import PASSWORD_NAME, generic_value_is_secret
-from mimomem.common.secret_needles import needle_text
+from mimomem.common.secret_needles import needle_matches, needle_text
 from mimomem.common.secret_values import (
     char_classes,
     is_placeholder,
@@ -85,11 +85,17 @@ def _chosen(value: str) -> bool:
     )
 
 
+_CREDENTIAL_NEEDLES = ("pass", "pwd", "secret", "auth", "token")
+"""What every ``_CREDENTIAL_NAMES`` match holds, lower-cased."""
+_VERB_NEEDLES = ("passw", "adduser", "add_user", "add-user", "useradd", "createuser", "create_user", "create-user")
+"""What every ``_VERB_HINT`` match holds, lower-cased."""
+
+
 def token_userinfo(text: str) -> Iterator[Span]:
     """``scheme://<token>@host``: a random run (mixed case and digits, or 32+ hex) in the user slot."""
     if "@" not in text or "://" not in text:
         return
-    for m in _TOKEN_USER.finditer(text):
+    for m in needle_matches(_TOKEN_USER, text, ("://",)):
         value = m.group("value")
         mixed = char_classes(value) >= 3 and shannon_entropy(value) >= 3.5
         hexed = len(value) >= 32 and re.fullmatch(r"[0-9a-f]+", value) is not None and len(set(value)) >= 10
@@ -121,9 +127,7 @@ def _lower_random(value: str) -> bool:
 
 def set_commands(text: str) -> Iterator[Span]:
     """``gh secret set NAME --body x``, ``config set npmAuthToken x``: a value set under a credential's name."""
-    if not _CREDENTIAL_NAMES.search(text):
-        return
-    for m in _SET_NAMED.finditer(text):
+    for m in needle_matches(_SET_NAMED, text, _CREDENTIAL_NEEDLES):
         name, value = m.group("name"), m.group("value")
         if not _CREDENTIAL_NAMES.search(name) or value.startswith("-"):
             continue
@@ -142,7 +146,7 @@ def connection_strings(text: str) -> Iterator[Span]:
                 if password_value_ok(m.group("value")):
                     yield "dsn-password", m.start("value"), m.end("value")
     if "%" in text:
-        for m in _SAMBA.finditer(text):
+        for m in needle_matches(_SAMBA, text, (" -u", "\t-u", "--user")):
             if password_value_ok(m.group("value")):
                 yield "password-argument", m.start("value"), m.end("value")
 
@@ -152,16 +156,14 @@ def sql_passwords(text: str) -> Iterator[Span]:
     low = needle_text(text)
     if "identified" not in low and "password" not in low:
         return
-    for m in _SQL.finditer(text):
+    for m in needle_matches(_SQL, text, ("identified", "password")):
         if password_value_ok(m.group("value")):
             yield "sql-password", m.start("value"), m.end("value")
 
 
 def config_lines(text: str) -> Iterator[Span]:
     """``requirepass x``: a line of two words, a password's name and a chosen value."""
-    if not _CREDENTIAL_NAMES.search(text):
-        return
-    for m in _CONFIG_LINE.finditer(text):
+    for m in needle_matches(_CONFIG_LINE, text, ("pass", "pwd", "auth", "secret")):
         name = m.group("name")
         named = PASSWORD_NAME.search(name) or name.lower().endswith(("pass", "auth", "secret"))
         if named and _chosen(m.group("value")):
@@ -173,8 +175,8 @@ def command_passwords(text: str) -> Iterator[Span]:
     hinted: dict[int, list[bool]] = {}  # the start of each line holding a hint: [an option, a verb]
     low = needle_text(text)
     present = ("-p" in low or "-w" in low, "passw" in low or "user" in low)  # what each hint holds
-    for k, hint in enumerate((_OPTION_HINT, _VERB_HINT)):
-        for m in hint.finditer(text) if present[k] else ():  # only the lines of a hint are read
+    for k, (hint, needles) in enumerate(((_OPTION_HINT, (" -p", "\t-p", " -w", "\t-w")), (_VERB_HINT, _VERB_NEEDLES))):
+        for m in needle_matches(hint, text, needles) if present[k] else ():  # only the lines of a hint are read
             hinted.setdefault(text.rfind("\n", 0, m.start()) + 1, [False, False])[k] = True
     for offset, (options, verbs) in sorted(hinted.items()):
         stop = text.find("\n", offset)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from mimomem.common.lazy_pattern import lazy
-from mimomem.common.secret_needles import NeedleFinder, needle_text
+from mimomem.common.secret_needles import NeedleFinder, needle_matches, needle_text
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
     GENERIC_MIN_LEN,
@@ -55,15 +55,15 @@ def named_keys(text: str) -> Iterator[Span]:
     """AWS secret access keys and Azure storage keys, recognised by the words that name them."""
     low = needle_text(text)  # each pattern holds its word (case-insensitive): run only where it is
     if "aws" in low:
-        for m in _AWS_SECRET.finditer(text):
+        for m in needle_matches(_AWS_SECRET, text, ("aws",), after=1):
             if _random_base64(m.group(1), 3.5):
                 yield "aws-secret-access-key", m.start(1), m.end(1)
     if "secret" in low:
-        for m in _NAMED_SECRET_40.finditer(text):
+        for m in needle_matches(_NAMED_SECRET_40, text, ("secret",)):
             if _random_base64(m.group(1), 4.0):
                 yield "aws-secret-access-key", m.start(1), m.end(1)
     if "key" in low:
-        for m in _AZURE_KEY.finditer(text):
+        for m in needle_matches(_AZURE_KEY, text, ("key",)):
             if _random_base64(m.group(1), 4.5):
                 yield "azure-storage-key", m.start(1), m.end(1)
 
@@ -131,10 +131,8 @@ def generic_value_is_secret(name: str, value: str) -> bool:
     return not decodes_to_prose(value.rstrip("="))
 
 
-_ASSIGN_HINT = lazy(r"(?i)(?:key|secret|token|pass|pwd|credential|auth)[A-Za-z0-9_.\-]{0,40}[\"']?\s*(?::=|=>|=|:)")
-"""A part every ``_ASSIGN`` match contains (same flags): where it is absent, ``_ASSIGN`` cannot match."""
 _HINT_WORDS = ("key", "secret", "token", "pass", "pwd", "credential", "auth")
-"""The words ``_ASSIGN_HINT`` starts with (lower case)."""
+"""The words every ``_ASSIGN`` match's name holds (lower case)."""
 
 
 def assignments(text: str) -> Iterator[Span]:
@@ -144,18 +142,12 @@ def assignments(text: str) -> Iterator[Span]:
     low = needle_text(text)
     if not any(word in low for word in _HINT_WORDS):
         return  # the hint starts with one of them
-    hint = _ASSIGN_HINT.search(text)
-    if hint is None:
-        return  # the hint is part of every match
-    # A match starts on the line of its keyword (a name has no line break), which is at or after
-    # the first hint: the lines before cannot hold one, and at a line start the lookbehind sees
-    # the same (a line break or the text's start) in the slice as in the whole text.
-    offset = text.rfind("\n", 0, hint.start()) + 1
-    for m in _ASSIGN.finditer(text[offset:] if offset else text):
+    # every match holds a hint word on the line it starts on, and its value is at most a line further
+    for m in needle_matches(_ASSIGN, text, _HINT_WORDS, after=1):
         name = m.group("name")
         if generic_value_is_secret(name, m.group("value")):
             kind = "password-assignment" if PASSWORD_NAME.search(name) else "secret-assignment"
-            yield kind, offset + m.start("value"), offset + m.end("value")
+            yield kind, m.start("value"), m.end("value")
 
 
 # -- passwords on command lines ----------------------------------------------------------------
@@ -188,7 +180,6 @@ _CLI_PATTERNS = [
 
 
 _CLI_FINDER = NeedleFinder(n for needles in _CLI_NEEDLES for n in needles)
-_CLI_NEEDLE_SETS = [frozenset(needles) for needles in _CLI_NEEDLES]
 
 
 def command_line_passwords(text: str) -> Iterator[Span]:
@@ -196,10 +187,10 @@ def command_line_passwords(text: str) -> Iterator[Span]:
     present = _CLI_FINDER.present(needle_text(text))
     if not present:
         return
-    for needles, pattern in zip(_CLI_NEEDLE_SETS, _CLI_PATTERNS, strict=True):
-        if needles.isdisjoint(present):  # none of its needles in the lower-cased text
+    for needles, pattern in zip(_CLI_NEEDLES, _CLI_PATTERNS, strict=True):
+        if present.isdisjoint(needles):  # none of its needles in the lower-cased text
             continue
-        for m in pattern.finditer(text):
+        for m in needle_matches(pattern, text, needles, after=1):  # a command is one line
             value = m.group("value")
             if not value.startswith("-") and password_value_ok(value):
                 yield "password-argument", m.start("value"), m.end("value")
@@ -277,7 +268,7 @@ def prose_passwords(text: str) -> Iterator[Span]:
     low = needle_text(text)
     if not any(n in low for n in ("pass", "pwd", "密码", "口令")):
         return
-    for m in _PROSE.finditer(text):
+    for m in needle_matches(_PROSE, text, ("pass", "pwd", "密码", "口令"), after=1):
         value = m.group("value")
         if strong_password_value(value) and not _CODE_CHARS.search(value):
             yield "password-in-text", m.start("value"), m.end("value")

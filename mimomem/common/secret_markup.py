@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from mimomem.common.lazy_pattern import lazy
 from mimomem.common.secret_connect import chosen_password
 from mimomem.common.secret_context import generic_value_is_secret
+from mimomem.common.secret_needles import needle_matches, needle_text
 
 Span = tuple[str, int, int]
 
@@ -24,6 +25,8 @@ _ELEMENT = lazy(
     r"(?i)<(?P<tag>[\w.\-:]{0,40}(?:pass|pwd|secret|token|key|auth|credential)[\w.\-:]{0,40})"
     r"(?:\s[^<>]{0,200})?>[ \t]*(?P<value>[^<>\s]{1,256})[ \t]*</(?P=tag)\s*>"
 )
+_NEEDLES = ("pass", "pwd", "secret", "token", "key", "auth", "credential")
+"""What the credential part of every ``_ELEMENT`` and ``_NAME_VALUE`` match holds, lower-cased."""
 _CREDENTIAL = lazy(r"(?i)pass|pwd|secret|token|credential|api[_\-]?key|auth")
 _NAME_VALUE = lazy(
     r"(?i)(?<![\w\-])[\"']?(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?"
@@ -36,11 +39,11 @@ _NAME_VALUE = lazy(
 def markup_records(text: str) -> Iterator[Span]:
     """Credentials held by an element named for them, or by the value field of a name / value pair."""
     if "</" in text:
-        for m in _ELEMENT.finditer(text):
+        for m in needle_matches(_ELEMENT, text, _NEEDLES):
             if _secret(m.group("tag").split(":")[-1], m.group("value")):
                 yield "markup-secret", m.start("value"), m.end("value")
-    if "value" in text.lower():
-        for m in _NAME_VALUE.finditer(text):
+    if "value" in needle_text(text):
+        for m in needle_matches(_NAME_VALUE, text, _NEEDLES, after=1):
             if _secret(m.group("label"), m.group("value")):
                 yield "name-value-secret", m.start("value"), m.end("value")
 

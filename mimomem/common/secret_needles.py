@@ -19,7 +19,12 @@ The result equals ``{n for n in needles if n in text}`` (a hypothesis test check
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+
+from mimomem.common.light_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mimomem.common.lazy_pattern import LazyPattern
 
 
 def trie_pattern(words: Iterable[str]) -> str:
@@ -107,8 +112,52 @@ def needle_text(text: str) -> str:
     return low
 
 
+def needle_lines(text: str, needles: tuple[str, ...], after: int = 0) -> list[tuple[int, int]]:
+    """The ``(start, end)`` spans of the lines of ``text`` holding one of ``needles`` (lower case), each
+    with the ``after`` lines that follow it, merged and in order: where a rule whose match holds one of
+    the needles can match.  A rule reads only those spans (``pattern.finditer(text, start, end)``), not
+    the whole text: most lines of a source file hold no credential's name."""
+    low = needle_text(text)
+    if len(low) != len(text):  # folding changed the length: positions would not line up
+        return [(0, len(text))]
+    starts: set[int] = set()
+    find, rfind = low.find, low.rfind
+    for needle in needles:
+        at = find(needle)
+        while at != -1:
+            line = rfind("\n", 0, at) + 1
+            starts.add(line)
+            stop = find("\n", at)
+            if stop == -1:
+                break
+            at = find(needle, stop)  # the rest of this line is in the span already
+    spans: list[tuple[int, int]] = []
+    for start in sorted(starts):
+        end = start
+        for _ in range(after + 1):
+            end = text.find("\n", end) + 1 or len(text) + 1
+            if end > len(text):
+                break
+        end = min(end, len(text))
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def needle_matches(
+    pattern: LazyPattern, text: str, needles: tuple[str, ...], after: int = 0
+) -> Iterator[re.Match[str]]:
+    """``pattern``'s matches on the lines holding one of ``needles`` and the ``after`` lines after each:
+    the same matches as over the whole text for a pattern each of whose matches holds a needle and
+    reaches at most ``after`` lines past it, for a fraction of the cost."""
+    for start, end in needle_lines(text, needles, after):
+        yield from pattern.finditer(text, max(start - 1, 0), end)  # from the line break: a leading \s
+
+
 _last = ("", "")
 """The last text ``needle_text`` was asked for (compared by identity) and its answer."""
 
 
-__all__ = ["NeedleFinder", "needle_text", "trie_pattern"]
+__all__ = ["NeedleFinder", "needle_lines", "needle_matches", "needle_text", "trie_pattern"]
