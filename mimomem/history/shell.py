@@ -20,6 +20,7 @@ import itertools
 import re
 
 from mimomem.history.shell_flow import analyse
+from mimomem.history.shell_pwsh import analyse as pwsh_runs_fetched_code
 from mimomem.history.shell_words import FETCHERS, INTERPRETERS, WRAPPERS, program
 
 
@@ -40,15 +41,26 @@ _FALLBACK = re.compile(
 )
 
 
+_POWERSHELL = re.compile(
+    r"(?i)\b(?:iex|iwr|irm)\b|\b(?:invoke|get|set|out|new|start|select|foreach|convertto|convertfrom)-[a-z]+\b"
+    r"|\[[\w.]+\]::|(?:^|;)\s*\$\w+\s*="
+)
+"""PowerShell's own syntax: its aliases and Verb-Noun cmdlets, a static member, a ``$variable =``."""
+
+
 @functools.lru_cache(maxsize=4096)
 def runs_fetched_code(command: str) -> bool:
-    """True when ``command`` feeds fetched content to an interpreter (see the module docstring)."""
+    """True when ``command`` feeds fetched content to an interpreter (see the module docstring); a
+    PowerShell command, which bash cannot parse, is followed by :mod:`mimomem.history.shell_pwsh`."""
     if not _fetches_text(command):
         return False
+    powershell = bool(_POWERSHELL.search(command))
+    if powershell and pwsh_runs_fetched_code(command):
+        return True
     try:
-        return _parsed_unsafe(command) or _fetched_then_run_anyway(command)
+        return _parsed_unsafe(command)
     except Exception:
-        return bool(_FALLBACK.search(command)) or _fetched_then_run_anyway(command)
+        return not powershell and bool(_FALLBACK.search(command))
 
 
 def file_flow(command: str, *, following: bool = True) -> tuple[list[str], list[str]]:
@@ -63,11 +75,6 @@ def file_flow(command: str, *, following: bool = True) -> tuple[list[str], list[
     except Exception:
         return [], []
     return [w for w in flow.written if w], [r for r in flow.run if r]
-
-
-def _fetched_then_run_anyway(command: str) -> bool:
-    """A fetch and ``iex`` / ``Invoke-Expression`` / ``DownloadString`` (PowerShell, which bash cannot parse)."""
-    return bool(re.search(r"\b(?:iex|invoke-expression)\b|downloadstring\s*\(", command, re.I))
 
 
 _SPAN = re.compile(r"(`+)(.+?)\1", re.S)
