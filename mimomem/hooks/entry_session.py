@@ -29,6 +29,7 @@ changes only when the session has something for promotion.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 from mimomem.common.light_typing import TYPE_CHECKING
@@ -86,8 +87,14 @@ def open_session(directory: str, notes_template: str) -> None:
         fd = open_nofollow(os.path.join(directory, "notes.md"), os.O_WRONLY | os.O_CREAT | os.O_EXCL)
     except OSError:  # there already, or not writable: the notes' own writers say why when it matters
         return
+    path = os.path.join(directory, "notes.md")
+    data = notes_template.encode("utf-8")
     try:
-        os.write(fd, notes_template.encode("utf-8"))
+        while data:  # a short write (a disk filling up) is carried on, not left half
+            data = data[os.write(fd, data) :]
+    except OSError:  # the disk filled: a half template is no file at all, the next start makes it again
+        with contextlib.suppress(OSError):
+            os.unlink(path)
     finally:
         os.close(fd)
 

@@ -242,3 +242,80 @@ def test_a_read_only_data_root_through_the_hook_process(
     outputs = _session(project, monkeypatch, "s3", "以后发布前都要跑 pnpm build。")  # writable again
     assert all(err == "" for _, err in outputs), outputs
     assert "pnpm build" in _memory(project) and "pnpm test" in _memory(project)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="finds a descriptor's file through /proc")
+def test_a_disk_that_fills_in_the_middle_of_writing_notes_memory_and_plans_loses_nothing(
+    project: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills while a file is being written (its temp file created, half its bytes in): every
+    write under the data and cache roots (notes, MEMORY.md, plans, state, through ``atomic_write`` or a
+    bare ``os.write``) stops with ``ENOSPC`` half-way.  The hooks exit 0 saying the disk is full, every
+    file of the memory is as it was, no half-written file or temp file is left, the next session works."""
+    _session(project, monkeypatch, "s1", "以后部署前都要先跑 pnpm test。")
+    memory = _memory(project)
+    kept = {top: _files(project[top]) for top in ("home", "cache")}
+    roots = (str(project["home"]), str(project["cache"]))
+    real_fdopen, real_write = os.fdopen, os.write
+    stopped: list[str] = []
+
+    def under_roots(fd: int) -> str:
+        try:
+            where = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            return ""
+        return where if where.startswith(roots) else ""
+
+    class Filling(io.RawIOBase):
+        def __init__(self, handle: Any, where: str) -> None:
+            self.handle, self.where = handle, where
+
+        def write(self, data: Any) -> int:
+            self.handle.write(bytes(data)[: len(data) // 2])
+            self.handle.flush()
+            stopped.append(self.where)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), self.where)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.handle, name)
+
+        def fileno(self) -> int:
+            return int(self.handle.fileno())
+
+        def close(self) -> None:
+            self.handle.close()
+
+    def fdopen(fd: int, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        handle = real_fdopen(fd, mode, *args, **kwargs)
+        where = under_roots(fd) if ("w" in mode or "a" in mode or "+" in mode) else ""
+        return Filling(handle, where) if where else handle
+
+    def write(fd: int, data: Any) -> int:
+        where = under_roots(fd)
+        if not where:
+            return real_write(fd, data)
+        real_write(fd, bytes(data)[: len(data) // 2])
+        stopped.append(where)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), where)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fdopen", fdopen)
+        patch.setattr(os, "write", write)
+        outputs = _session(project, monkeypatch, "s2", "以后提交前都要跑 ruff check。")
+    assert stopped, "no write under the roots was attempted: the test tests nothing"
+    _check_outputs(outputs)
+    said = [err for _, err in outputs if err]
+    assert said and all("disk is full" in err for err in said), said
+
+    def unlocked(files: dict[str, bytes]) -> dict[str, bytes]:  # empty lock files come and go with their sessions
+        return {n: d for n, d in files.items() if not (n.endswith(".lock") and d == b"")}
+
+    assert unlocked(_files(project["home"])) == unlocked(kept["home"])  # nothing lost, nothing half-written
+    for name, data in _files(project["cache"]).items():  # plans and caches: the old file, or none, never half
+        assert ".tmp" not in name, name
+        if name.endswith(".json") and kept["cache"].get(name) != data:
+            json.loads(data)
+    assert _memory(project) == memory
+    outputs = _session(project, monkeypatch, "s3", "以后发布前都要跑 pnpm build。")
+    assert all(err == "" for _, err in outputs), outputs
+    assert "pnpm build" in _memory(project) and "pnpm test" in _memory(project)
