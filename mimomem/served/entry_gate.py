@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from mimomem.served.prompt_terms import PromptTerm
+from mimomem.served.prompt_terms import TOPIC_NAMES, PromptTerm
 from mimomem.text.stopwords import is_stop, stem
 
 UNSEEN_WEIGHT = 0.5
@@ -114,16 +114,46 @@ def named_parts(latin: Sequence[PromptTerm], text: str) -> dict[int, int]:
     return counts
 
 
-def outweighs(hit: Sequence[PromptTerm], unheld: dict[int, float], named: dict[int, int] | None = None) -> bool:
-    """Whether, in some sentence of the prompt, the entry covers more of its words than no entry holds: a
+def unheld_names(latin: Sequence[PromptTerm], named: dict[int, int] | None = None) -> dict[int, int]:
+    """How many of ``latin`` (unheld English words) of each sentence are written as names
+    as a topic (:data:`~mimomem.served.prompt_terms.TOPIC_NAMES`), less ``named`` (those an entry holds as parts
+    of a name, :func:`named_parts` of the names alone)."""
+    counts: dict[int, int] = {}
+    for term in latin:
+        if term.name in TOPIC_NAMES:
+            counts[term.sentence] = counts.get(term.sentence, 0) + 1
+    return {k: v - (named or {}).get(k, 0) for k, v in counts.items()}
+
+
+def names_held(hit: Sequence[PromptTerm], sentence: int, unnamed: int) -> bool:
+    """Whether the entry holds more of the names a sentence writes than the ``unnamed`` ones no entry
+    holds (any name it holds counts, an acronym too: the CSV beside Excel): a sentence that names what
+    memory does not know (Slack, useMemo, Go) is about that, however
+    many of its other words an entry shares ("the release pipeline", "React's … hook", "a CSV file")."""
+    if unnamed <= 0:
+        return True
+    return sum(1 for t in hit if t.name and not t.alternative and t.sentence == sentence) > unnamed
+
+
+def outweighs(
+    hit: Sequence[PromptTerm],
+    unheld: dict[int, float],
+    named: dict[int, int] | None = None,
+    unnamed: dict[int, int] | None = None,
+) -> bool:
+    """Whether, in some sentence of the prompt, the entry covers more of its words than no entry holds, and
+    more of its names than no entry holds (:func:`names_held`; ``unnamed``: :func:`unheld_names`): a
     sentence whose unknown part is as large as what the entry shares with it asks about what memory does
     not know ("the release pipeline" beside "post to Slack"), unless the entry holds an identifier the
     prompt names (4173, BIL-482).  ``named``: unheld words the entry holds as parts of a name
     (:func:`named_parts`), covered after all."""
     named = named or {}
+    unnamed = unnamed or {}
     for sentence, count in covered_words(hit).items():
         extra = named.get(sentence, 0)
-        if count + extra > unheld.get(sentence, 0) - UNSEEN_WEIGHT * extra:
+        if count + extra > unheld.get(sentence, 0) - UNSEEN_WEIGHT * extra and names_held(
+            hit, sentence, unnamed.get(sentence, 0)
+        ):
             return True
     return any(not t.alternative and any(c.isdigit() or c in "_-." for c in t.tokens[0]) for t in hit)
 

@@ -39,12 +39,13 @@ from mimomem.served.entry_gate import (
     matching,
     named_parts,
     outweighs,
+    unheld_names,
     units,
     unknown_words,
     words_in,
 )
 from mimomem.served.entry_index import Cached, EntryIndex, indices
-from mimomem.served.prompt_terms import PromptTerm, query_terms
+from mimomem.served.prompt_terms import TOPIC_NAMES, PromptTerm, query_terms
 
 if TYPE_CHECKING:  # a served prompt imports this module: no typing at run time
     from mimomem.text.xlang import Lookup
@@ -158,16 +159,19 @@ def _gate(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm], g
     unknown = any(t.distinctive and not t.alternative and not held[k] for k, t in enumerate(terms))
     wide = max(PROJECT_WIDE * len(entries), WIDE_MIN) if unknown else len(entries)
     unheld, latin = unknown_words(terms, held)
+    unnamed = unheld_names(latin)
     passing: dict[int, float] = {}
     for bits, score, members in groups:
         hit = [term for k, term in enumerate(terms) if bits >> k & 1]
         if score < floor or not _enough(hit, postings, wide):
             continue
-        if outweighs(hit, unheld):
+        if outweighs(hit, unheld, None, unnamed):
             passing.update(dict.fromkeys(indices(members), score))
             continue
         for i in indices(members) if latin else ():  # an unheld word may be part of a name the entry holds
-            if outweighs(hit, unheld, named_parts(latin, entries[i][0].text)):
+            text = entries[i][0].text
+            names = unheld_names(latin, named_parts([t for t in latin if t.name in TOPIC_NAMES], text))
+            if outweighs(hit, unheld, named_parts(latin, text), names):
                 passing[i] = score
     return passing
 

@@ -41,7 +41,9 @@ class PromptTerm(NamedTuple):
     span: tuple[int, int] = (-1, -1)
     """Where in the prompt the word is (an alternative: the word it translates), ``[start, end)``."""
     sentence: int = 0
-    """Which sentence of the prompt the word is in (:func:`unknown_words` weighs each sentence apart)."""
+    """Which sentence of the prompt the word is in (``entry_gate.unknown_words`` weighs each sentence apart)."""
+    name: str = ""
+    """How the word is written as a name (:func:`written_as_name`), ``""``: it is not."""
 
 
 def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Lookup | None = None) -> list[PromptTerm]:
@@ -69,11 +71,41 @@ def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Loo
         weak = text in template
         span, sentence = (tok.start, tok.end), _sentence_of(ends, tok.start)
         weight = TEMPLATE_WEIGHT if weak else 1.0
-        out.append(PromptTerm((text,), weight, not weak, position=position, span=span, sentence=sentence))
+        name = written_as_name(prompt, tok.start, tok.end)
+        out.append(PromptTerm((text,), weight, not weak, position=position, span=span, sentence=sentence, name=name))
     if out:
         alternatives = _expansions(prompt, kept, {t.tokens for t in out}, lookup)
         out += [t._replace(sentence=_sentence_of(ends, t.span[0])) for t in alternatives]
     return out
+
+
+def written_as_name(prompt: str, start: int, end: int) -> str:
+    """How the English word at ``[start, end)`` of ``prompt`` is written as a name: :data:`PROPER` (capitals
+    inside a word: ``useMemo``, ``PayHarbor``; a capital that does not open its sentence: ``Slack``, ``Go``;
+    not ``I``), :data:`OBJECT` (an acronym as the object of a preposition: ``to JSON``), :data:`ACRONYM`
+    (an acronym elsewhere: as often a common noun of the trade, the API base URL, a CSV file), or ``""``.
+    The written form is English's own mark of a proper noun: the thing a question is about, where its
+    other words (host, configured, run) are as often its frame."""
+    word = prompt[start:end]
+    if not word.isascii() or not word[:1].isalpha() or word == "I":
+        return ""
+    before = prompt[:start].rstrip(" \t\"'([*`“‘")
+    if len(word) >= 2 and word.isupper():
+        return OBJECT if _AFTER_PREPOSITION.search(before) else ACRONYM
+    if any(c.isupper() for c in word[1:]) and any(c.islower() for c in word):
+        return PROPER
+    return PROPER if word[0].isupper() and before and not _OPENS.search(before) else ""
+
+
+PROPER, OBJECT, ACRONYM = "proper", "object", "acronym"
+TOPIC_NAMES = (PROPER, OBJECT)
+"""Names a question is about when no entry holds them (an unheld acronym elsewhere is its frame: URL)."""
+_OPENS = re.compile(r"[.!?。！？:：;；\n]$")
+"""What a sentence (or a clause after a colon) opens after: a capital there marks no name."""
+_AFTER_PREPOSITION = re.compile(
+    r"\b(?:to|in|into|with|from|for|on|onto|via|behind|without|by|at|over|under|through|than)$", re.I
+)
+"""English prepositions (a closed class): the word after one is the object the clause is about."""
 
 
 def _sentence_of(ends: list[int], at: int) -> int:

@@ -113,3 +113,40 @@ def test_a_remark_after_the_question_does_not_hide_what_it_asks() -> None:
     """Each sentence is weighed apart: the question's words are held, the remark's are not."""
     assert _ranked("本地测试库的端口是多少？部署前要确认一下，别搞错")[0].startswith("本地测试库")
     assert _ranked("The release pipeline is where we publish, right? Asking before the standup tomorrow morning.")
+
+
+DASHBOARD = [
+    "`pnpm -w lint` failed: 14:3 warning React Hook useEffect has a missing dependency: 'series'; fixed: [shown]",
+    "Publishing happens only in the release pipeline on ci-runner-03.",
+    "The release pipeline tags each version as web-v<version>.",
+    "Staging moved: TIDEPOOL_API_BASE is now https://api.stg2.tidepool.dev (edited .env.development.local).",
+    "The CSV export file is named tidepool-export-{yyyyMMdd}.csv; dates are UTC ISO strings.",
+    "BIL-517: the exported CSV showed garbled characters when finance opened it in Excel; fixed with utf-8-sig.",
+    *(f"Step {n} of the chart checklist: colours from the Okabe-Ito palette, at most 6 lines." for n in range(6)),
+]
+
+
+def test_a_sentence_naming_what_no_entry_holds_is_about_that() -> None:
+    """Split-2 and split-3 distractors that got context: the entry shares the question's other words (React
+    and hook, the release pipeline, a CSV file) but not the name the question is about (useMemo, Slack, Go,
+    JSON): a name is the topic by how English writes it, the other unheld words may be the frame."""
+    for prompt in (
+        "In general, what is React's useMemo hook for?",
+        "What does the release pipeline post to Slack?",
+        "How do I read a CSV file in Go without loading it all into memory?",
+        "How do I convert a CSV file to JSON with jq?",
+    ):
+        assert rank(_entries(DASHBOARD), query_terms(prompt)) == [], prompt
+
+
+def test_a_name_the_question_asks_for_as_its_frame_does_not_hide_the_entry() -> None:
+    """An acronym that is not a preposition's object is as often a common noun of the trade (the API base
+    URL); a name the entry holds beside an unheld one keeps it (the CSV in Excel, the Chinese characters)."""
+    for prompt, wanted in (
+        ("What is the staging API base URL?", "api.stg2"),
+        ("Why isn't the API base URL kept in .env?", "api.stg2"),
+        ("What fixed the garbled Chinese characters when finance opened the exported CSV in Excel?", "utf-8-sig"),
+        ("How does the release pipeline tag a version?", "web-v<version>"),
+    ):
+        found = rank(_entries(DASHBOARD), query_terms(prompt))
+        assert found and wanted in found[0].entry.text, prompt
