@@ -150,9 +150,12 @@ def _records(call: Call, wanted: Callable[[str], bool] | None) -> list[Record]:
         return []
     if call.reads:
         return records(call.output, path=call.reads[0], wanted=wanted)
-    if call.command is None:
-        return []
+    if call.command is None or _RAISED.search(call.output[-400:]):
+        return []  # an error report printed by a call that ran (a container's log ending in a traceback)
     return records(call.output, grep=bool(_GREP.search(call.command)), wanted=wanted)
+
+
+_RAISED = re.compile(r"^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b[^\n]*\s*$", re.M)
 
 
 def _could_link(output: str, answer: Answer, asked: Question, later: list[str]) -> Callable[[str], bool] | None:
@@ -322,7 +325,7 @@ class _Turn:
             score = key_score(record.key, asked) + any(_strong(t) for t in terms & asked.terms)
             answered = quotes(self.final, record)
             aside = not answered and (quotes(self.aside, record) or any(quotes(a, record) for a in said))
-            used = any(uses.get(t, -1) > at for t in _path_terms(terms - own))
+            used = any(uses.get(t, -1) > at for t in _path_terms(terms - own) if not _OPAQUE.fullmatch(t))
             if not (used or (self.lenient(call, asked) and (score or answered or aside)) or (score and answered)):
                 continue
             if record.data:
@@ -345,6 +348,9 @@ class _Turn:
 
 
 _NOTHING = Question.of("")
+_OPAQUE = re.compile(r"(?=[0-9a-f-]*[a-f])(?=[0-9a-f-]*\d)[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}")
+"""An opaque id a command prints and the next one takes (a commit, a container, a request id): handed
+on, not found - a value of its own only when the answer gives it as asked."""
 
 
 def _path_terms(terms: set[str]) -> set[str]:

@@ -260,3 +260,19 @@ def test_a_path_found_then_read_is_kept_and_one_found_then_removed_is_not() -> N
     b.tool("Bash", {"command": "rm tmp/dumps/db-2026-09.sql.gz"}, "")
     b.say("Removed db-2026-09.sql.gz; kept db-2026-11.sql.gz.")
     assert _found(b) == []
+
+
+def test_an_id_handed_to_the_next_command_and_a_log_ending_in_a_traceback_are_not_found() -> None:
+    b = _Build().user("is the worker container down? check its logs")
+    b.tool("Bash", {"command": "docker ps -q --filter name=worker"}, "7c41e9a0b2d3")
+    b.tool(
+        "Bash",
+        {"command": "docker logs --tail 3 7c41e9a0b2d3"},
+        'Traceback (most recent call last):\n  File "/app/w.py", line 9\n    import redis\nModuleNotFoundError: redis',
+    )
+    b.say("It keeps restarting: the image lacks redis (ModuleNotFoundError).")
+    assert _found(b) == []
+    b = _Build().user("which image tag runs in prod? I need to pin it")
+    b.tool("Bash", {"command": "kubectl get deploy api -o jsonpath='{..image}'"}, "registry.example/api:4.2.0")
+    b.tool("Edit", {"file_path": "/r/pin.txt", "old_string": "api:latest", "new_string": "api:4.2.0"}, "ok")
+    assert any("api:4.2.0" in f for f in _found(b))  # a value used, not an opaque id: kept
