@@ -161,7 +161,6 @@ CIRCLES_INSIDE_A_PART = {
     | {"mimomem.hooks.session_start"},
     frozenset({"mimomem.passes.promote_found", "mimomem.passes.promote_items"}),
     frozenset({"mimomem.passes.supersede", "mimomem.passes.supersede_subject"}),
-    frozenset({"mimomem.search.bulk_load", "mimomem.search.rows"}),
     frozenset({"mimomem.search.document_index", "mimomem.search.rerank"}),
     frozenset({"mimomem._native", "mimomem.text._accel", "mimomem.text._bm25_py", "mimomem.text._tokenizer_py"})
     | {"mimomem.text.segment", "mimomem.text.tokens"},

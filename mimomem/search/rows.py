@@ -1,7 +1,10 @@
 """Row writes into the cache's content table ``memory_fts``: one document per path, replaced or deleted.
 
-The triggers (``db``) keep the FTS5 indexes in step with each row; a large first write is a bulk
-load (``bulk_load``).  Every write moves the ``generation`` meta value, so in-memory scans catch up.
+The triggers (``db``) keep the FTS5 indexes in step with each row.  A large first write is a bulk
+load (``bulk_load``, ``put_rows`` calls it for ``BULK_MIN_ROWS`` rows and at least as many as the table
+holds): the rows go in without the index triggers, then each FTS5 index is rebuilt from the table once,
+and the triggers come back as they were (a lazy index not built yet, ``db.LAZY``, is left for its first
+query).  Every write moves the ``generation`` meta value, so in-memory scans catch up.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import time
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from mimomem.search.db import bump, shadow_tokens
+from mimomem.search import db, lazy_index
 
 
 class Row(NamedTuple):
@@ -49,19 +52,17 @@ def put_rows(conn: sqlite3.Connection, rows: Iterable[Row], *, now: int | None =
     if not batch:
         return 0
     if len(batch) >= BULK_MIN_ROWS and len(batch) >= int(conn.execute("SELECT count(*) FROM memory_fts").fetchone()[0]):
-        from mimomem.search.bulk_load import bulk_load  # (imports this module)
-
         bulk_load(conn, batch, stamp)
     else:
         for row in batch:
             conn.execute("DELETE FROM memory_fts WHERE path = ?", (row.path,))
             conn.execute(INSERT_ROW, _values(row, stamp))
-    bump(conn, "generation")
+    db.bump(conn, "generation")
     return len(batch)
 
 
 def _values(row: Row, stamp: int) -> tuple[str | int, ...]:
-    return (row.path, row.scope, row.scope_id, row.type, row.body, row.fingerprint, stamp, shadow_tokens(row.body))
+    return (row.path, row.scope, row.scope_id, row.type, row.body, row.fingerprint, stamp, db.shadow_tokens(row.body))
 
 
 def delete_paths(conn: sqlite3.Connection, paths: Iterable[str]) -> int:
@@ -70,8 +71,52 @@ def delete_paths(conn: sqlite3.Connection, paths: Iterable[str]) -> int:
     for path in paths:
         count += conn.execute("DELETE FROM memory_fts WHERE path = ?", (path,)).rowcount
     if count:
-        bump(conn, "generation")
+        db.bump(conn, "generation")
     return count
 
 
-__all__ = ["BULK_MIN_ROWS", "INSERT_ROW", "Row", "delete_paths", "put_rows"]
+def bulk_load(conn: sqlite3.Connection, batch: list[Row], stamp: int) -> None:
+    """``put_rows`` for a large batch: rows without triggers, then each FTS5 index rebuilt from the table.
+
+    The same rows and ids as row-by-row writing (a path given twice keeps its last version).
+    Only the indexes that exist are rebuilt: a lazy one not queried yet stays unbuilt.
+    """
+    specs = lazy_index.built_indexes(conn)
+    for spec in specs:
+        for stmt in db.drop_fts_sql(spec)[:3]:  # the triggers only
+            conn.execute(stmt)
+    last = {row.path: n for n, row in enumerate(batch)}
+    conn.executemany("DELETE FROM memory_fts WHERE path = ?", ((path,) for path in last))
+    kept = [row for n, row in enumerate(batch) if last[row.path] == n]
+    values = (
+        (row.path, row.scope, row.scope_id, row.type, row.body, row.fingerprint, stamp, tokens)
+        for row, tokens in zip(kept, db.shadow_tokens_many([row.body for row in kept]), strict=True)
+    )
+    conn.executemany(INSERT_ROW, values)
+    for spec in specs:
+        _rebuild_unmerged(conn, spec.table)
+        for stmt in db.fts_sql(spec)[1:]:  # the triggers again, as they were
+            conn.execute(stmt)
+
+
+FTS5_AUTOMERGE = 4
+"""FTS5's default ``automerge``, put back after a bulk rebuild (the setting is stored in the index)."""
+
+
+def _rebuild_unmerged(conn: sqlite3.Connection, table: str) -> None:
+    """FTS5's ``'rebuild'`` with incremental merging off while it runs, then one full merge.
+
+    During a rebuild FTS5 flushes a new segment every megabyte of terms and, with
+    ``automerge`` on, merges them as it goes, rewriting the same postings again and again.
+    Off, they pile up (16 at most per level, ``crisismerge``) and one ``'optimize'`` merges
+    them all once, leaving a single segment (queries as fast as before).  100,000 notes:
+    the bigram index in 9.7 s + the merge instead of 12.7 s; the whole build about 20 %
+    less CPU.  ``automerge`` is stored in the index, so it is put back afterwards.
+    """
+    conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('automerge', 0)")
+    conn.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
+    conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+    conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('automerge', {FTS5_AUTOMERGE})")
+
+
+__all__ = ["BULK_MIN_ROWS", "FTS5_AUTOMERGE", "INSERT_ROW", "Row", "bulk_load", "delete_paths", "put_rows"]

@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from mimomem.search import bulk_load as bulk_load_module
 from mimomem.search import db, lazy_index
 from mimomem.search import rows as rows_module
 from mimomem.search.rows import Row, delete_paths, put_rows
@@ -73,7 +72,7 @@ def test_small_writes_to_a_large_table_are_row_by_row(monkeypatch):
     with db.transaction(conn):
         put_rows(conn, [row._replace(path=f"/m/x{i}.md") for i, row in enumerate(_rows(1200, 3))])
     calls = []
-    monkeypatch.setattr(bulk_load_module, "bulk_load", lambda *args: calls.append(args))
+    monkeypatch.setattr(rows_module, "bulk_load", lambda *args: calls.append(args))
     with db.transaction(conn):
         put_rows(conn, _rows(1100, 4))  # fewer rows than the table holds: triggers, no rebuild
     assert calls == []
@@ -87,6 +86,6 @@ def test_bulk_load_leaves_fts5_merging_as_it_found_it():
     for spec in db.INDEXES.values():
         t = spec.table
         settings = dict(conn.execute(f"SELECT k, v FROM {t}_config"))
-        assert bulk_load_module.FTS5_AUTOMERGE == settings.get("automerge")  # merging was off during the rebuild only
+        assert rows_module.FTS5_AUTOMERGE == settings.get("automerge")  # merging was off during the rebuild only
         conn.execute(f"INSERT INTO {t}({t}) VALUES ('integrity-check')")
     conn.close()
