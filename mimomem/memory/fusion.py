@@ -81,15 +81,15 @@ def _fused(
 ) -> tuple[tuple[Found, ...], Results | None]:
     """The ``limit`` best hits by reciprocal rank, and the tree's own results (None: the tree was not searched)."""
     fetch = max(FETCH, limit)
-    tree_hits: list[Found] = []
+    tree: list[tuple[Found, str]] = []
     ranked: Results | None = None
     if _tree_type(filters.type):
-        tree_hits, ranked = _tree_hits(where, parsed, filters, fetch, backend, index)
-    curated_hits = _curated_hits(where, parsed, filters, fetch, store)
+        tree, ranked = _tree_hits(where, parsed, filters, fetch, backend, index)
+    curated = _curated_hits(where, parsed, filters, fetch, store)
     cwd = str(where.worktree) if where.worktree is not None else None
-    hosts = host_hits(cwd, parsed, filters, fetch, [*tree_hits, *curated_hits])
+    hosts = host_hits(cwd, parsed, filters, fetch, [text for _, text in (*tree, *curated)])
     fused: dict[str, tuple[float, Found]] = {}
-    for source in (tree_hits, curated_hits, hosts):
+    for source in ([hit for hit, _ in tree], [hit for hit, _ in curated], hosts):
         for rank, hit in enumerate(source, 1):
             score = fused.get(hit.path, (0.0, hit))[0] + 1.0 / (K + rank)
             fused[hit.path] = (score, hit)
@@ -139,7 +139,9 @@ def _kept(where: Where, hit: Found, filters: Filters, owners: dict[str, str]) ->
 
 def _tree_hits(
     where: Where, parsed: Query, filters: Filters, fetch: int, backend: str | None, index: MemoryIndex | None
-) -> tuple[list[Found], Results | None]:
+) -> tuple[list[tuple[Found, str]], Results | None]:
+    """The tree's hits of this project (unless the filters widen it) whose match is not only boilerplate, each
+    with the text the index holds for it; and the tree's own results (None: there is no tree)."""
     if not where.tree.root.is_dir():
         return [], None
     own = index is None
@@ -154,10 +156,9 @@ def _tree_hits(
             index.close()
     wide = filters.all_projects or bool(filters.scope_id)
     owners = session_projects(where.tree) if not wide and any(h.scope == "session" for h in ranked) else {}
+    kept = [h for h in ranked if wide or of_this_project(where, h, owners, filters.scope)]
     return [
-        h
-        for h in ranked
-        if (wide or of_this_project(where, h, owners, filters.scope)) and _matches_content(bodies.get(h.path), parsed)
+        (h, text) for h in kept if (text := bodies.get(h.path)) is not None and _matches_content(text, parsed)
     ], ranked
 
 
@@ -181,19 +182,18 @@ def of_this_project(where: Where, hit: Found, owners: dict[str, str], asked: str
     return scope == asked  # a scope of no project (claude-code): only when asked for by name
 
 
-def _matches_content(text: str | None, parsed: Query) -> bool:
+def _matches_content(text: str, parsed: Query) -> bool:
     """False when the file's real content (boilerplate removed) holds none of the query's terms, a term
-    held when all its tokens are (``text``: the file as the index holds it; ``None``: not there, as for a
-    file gone meanwhile)."""
-    if text is None:
-        return False
+    held when all its tokens are (``text``: the file as the index holds it)."""
     have = {t.text for t in tokenize(content_only(text))}
     return any(have.issuperset(term.tokens) for term in parsed.terms) or not parsed.terms
 
 
 def _curated_hits(
     where: Where, parsed: Query, filters: Filters, fetch: int, store: CuratedMemory | None
-) -> list[Found]:
+) -> list[tuple[Found, str]]:
+    """The curated memories recalled for ``parsed`` under ``filters``, each with its text (summary, highlight,
+    body: what recall reads)."""
     from mimomem.curated.memory import CURATED_SCOPES
     from mimomem.curated.store import CuratedMemory
 
@@ -217,5 +217,6 @@ def _curated_hits(
         body = " ".join(m.body.split())
         snippet = m.summary + (f" — {body[:160]}" if body else "")
         label = f"curated {m.scope}: {m.id}"
-        out.append(Found("curated", str(m.path), label, m.scope, scope_id, m.category, item.score, item.score, snippet))
+        found = Found("curated", str(m.path), label, m.scope, scope_id, m.category, item.score, item.score, snippet)
+        out.append((found, m.text))
     return out

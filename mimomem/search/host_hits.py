@@ -57,11 +57,12 @@ def host_hits(
     query: Query,
     filters: Filters,
     fetch: int,
-    own: Sequence[Found],
+    own: Sequence[str],
     env: Mapping[str, str] | None = None,
 ) -> list[Found]:
     """The host memory files matching the parsed ``query`` under ``filters``, best first, without those that
-    repeat one of ``own`` (mimomem's hits); ``[]`` when the filters leave hosts out."""
+    repeat one of ``own`` (the texts of mimomem's own hits, as their search read them: no file is read
+    again); ``[]`` when the filters leave hosts out."""
     if filters.scope not in (None, "host") or (filters.scope_id and filters.scope_id not in host_paths.HOSTS):
         return []
     env = os.environ if env is None else env
@@ -76,7 +77,7 @@ def host_hits(
     by_id = {f"host:{i}": doc for i, doc in enumerate(docs)}
     for key, doc in by_id.items():
         index.add(key, tokenize(doc[4]))
-    mine = [_words(_text_of(h)) for h in own]
+    mine = [_words(text) for text in own]
     out = []
     for hit in index.search(query, fetch):
         path, host, label, type_, text = by_id[str(hit.doc_id)]
@@ -90,12 +91,3 @@ def host_hits(
 
 def _words(text: str) -> set[str]:
     return {t.text for t in tokenize(text)}
-
-
-def _text_of(hit: Found) -> str:
-    """A hit's whole text: its file's (a tree file, a curated memory), else its snippet."""
-    try:
-        with open(hit.path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(host_files.MAX_BYTES)
-    except OSError:
-        return hit.snippet

@@ -81,3 +81,34 @@ def test_a_secret_in_a_host_file_is_redacted_in_the_hit(repo: Path) -> None:
     )
     hits = [h for h in search(locate(str(repo), tree=MemoryTree()), "部署令牌") if h.scope == "host"]
     assert hits and all(token not in h.snippet for h in hits) and "redacted" in hits[0].snippet
+
+
+def test_the_repeat_check_reads_no_hit_file_again(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a host file repeats one of mimomem's own hits is judged on the texts the search already read
+    (the index's body of a tree file, a curated memory's text): the old code opened every own hit's file."""
+    import builtins
+    import io
+
+    from mimomem.curated.store import CuratedMemory
+
+    tree = MemoryTree()
+    where = locate(str(repo), tree=tree)
+    tree.write(
+        tree.project_memory(where.project_id),
+        "# Project memory\n\n## Rules\n\n- 发布冻结期：每月最后一周是发布冻结期，只允许修复线上故障。\n",
+        Writer("main", project_id=where.project_id, worktree=repo),
+    )
+    CuratedMemory(project_root=repo).remember("decisions", "发布冻结期只修线上故障", author="user")
+    first = search(where, "发布冻结")
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def spy_open(file: object, *args: object, **kwargs: object) -> object:
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(builtins, "open", spy_open)
+    monkeypatch.setattr(io, "open", spy_open)
+    again = search(where, "发布冻结")
+    assert [h.path for h in again] == [h.path for h in first] and {h.source for h in again} == {"tree", "curated"}
+    assert [p for p in opened if p in {h.path for h in again}] == []
