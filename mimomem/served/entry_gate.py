@@ -44,7 +44,8 @@ def words_in(unit: list[PromptTerm]) -> int:
 def unknown_words(terms: Sequence[PromptTerm], matching: Sequence[int]) -> tuple[dict[int, float], tuple[PromptTerm, ...]]:  # fmt: skip  # noqa: E501
     """How many words of each sentence of the prompt no entry holds, in either language, and the English
     ones: an English word none of whose alternatives any entry holds either (half: as often the question's
-    frame - host, configured - as its topic); in Chinese, each stretch of
+    frame - host, configured - as its topic; whole after a preposition, in the phrase naming what the
+    action is about or done with: behind a corporate proxy); in Chinese, each stretch of
     characters that no held bigram (nor a held alternative's source word, nor a stop word) covers, a word
     per two whole characters (a third is most often a particle or a negation: 不支持 is one word).  The
     bigrams alone cannot tell 生产 in 生产数据库, a word no entry holds, from 产数, which spans two words."""
@@ -70,8 +71,8 @@ def unknown_words(terms: Sequence[PromptTerm], matching: Sequence[int]) -> tuple
         if matching[k]:
             covered.update(range(start, end))
     counts: dict[int, float] = {}
-    for term in latin:  # an English word no entry holds is as often the question's frame (host, configured)
-        counts[term.sentence] = counts.get(term.sentence, 0) + UNSEEN_WEIGHT
+    for term in latin:  # half: as often the question's frame (host, configured); whole in a preposition's phrase
+        counts[term.sentence] = counts.get(term.sentence, 0) + (1.0 if term.phrase else UNSEEN_WEIGHT)
     run, last = 0, -2
     for i in [*sorted(chars), -2]:
         grammar = i in chars and (is_stop(chars.get(i - 1, "") + chars[i]) or is_stop(chars[i] + chars.get(i + 1, "")))

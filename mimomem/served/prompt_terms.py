@@ -44,6 +44,8 @@ class PromptTerm(NamedTuple):
     """Which sentence of the prompt the word is in (``entry_gate.unknown_words`` weighs each sentence apart)."""
     name: str = ""
     """How the word is written as a name (:func:`written_as_name`), ``""``: it is not."""
+    phrase: bool = False
+    """The word comes after a preposition of its sentence (``behind a corporate proxy``): the clause's object."""
 
 
 def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Lookup | None = None) -> list[PromptTerm]:
@@ -72,7 +74,10 @@ def query_terms(prompt: str, template: frozenset[str] | None = None, lookup: Loo
         span, sentence = (tok.start, tok.end), _sentence_of(ends, tok.start)
         weight = TEMPLATE_WEIGHT if weak else 1.0
         name = written_as_name(prompt, tok.start, tok.end)
-        out.append(PromptTerm((text,), weight, not weak, position=position, span=span, sentence=sentence, name=name))
+        opened = ends[sentence - 1] if sentence else 0
+        phrase = bool(_PREPOSITION.search(prompt[opened : tok.start]))
+        term = PromptTerm((text,), weight, not weak, position=position, span=span, sentence=sentence)
+        out.append(term._replace(name=name, phrase=phrase))
     if out:
         alternatives = _expansions(prompt, kept, {t.tokens for t in out}, lookup)
         out += [t._replace(sentence=_sentence_of(ends, t.span[0])) for t in alternatives]
@@ -106,6 +111,9 @@ _AFTER_PREPOSITION = re.compile(
     r"\b(?:to|in|into|with|from|for|on|onto|via|behind|without|by|at|over|under|through|than)$", re.I
 )
 """English prepositions (a closed class): the word after one is the object the clause is about."""
+_PREPOSITION = re.compile(r"\b(?:to|in|into|with|from|on|onto|via|behind|without|by|at|over|under|through)\b", re.I)
+"""The same class as a word: a prepositional phrase names what the action is about or done with (for and than
+left out: "for" opens a purpose as often, "than" a comparison)."""
 
 
 def _sentence_of(ends: list[int], at: int) -> int:

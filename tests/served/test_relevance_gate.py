@@ -150,3 +150,18 @@ def test_a_name_the_question_asks_for_as_its_frame_does_not_hide_the_entry() -> 
     ):
         found = rank(_entries(DASHBOARD), query_terms(prompt))
         assert found and wanted in found[0].entry.text, prompt
+
+
+def test_an_unheld_word_in_a_prepositional_phrase_counts_whole() -> None:
+    """gate-dev tp-g25: 'dev' and 'behind' held, 'corporate proxy' not: the phrase after a preposition names
+    what the question is about, so its unheld words are no frame; a question whose phrase is held keeps its entry."""
+    notes = [
+        "The dev build listens on 5173, behind the Vite middleware; start it with pnpm dev.",
+        "The e2e preview needs pnpm build first, then pnpm preview --port 4173.",
+        *(f"Checklist item {n}: the release pipeline publishes from ci-runner-03." for n in range(8)),
+    ]
+    assert rank(_entries(notes), query_terms("How do I run the dev server behind a corporate proxy?")) == []
+    found = rank(_entries(notes), query_terms("Which port does the dev build listen on?"))
+    assert found and "5173" in found[0].entry.text
+    terms = {t.tokens[0]: t.phrase for t in query_terms("How do I run the dev server behind a corporate proxy?")}
+    assert terms["proxy"] and terms["corporate"] and not terms["dev"]
