@@ -134,7 +134,7 @@ _JA_REQUEST_END = re.compile(
 _NOW_EN = re.compile(
     r"\b(?:for now|right now|now(?! on\b)|today|tonight|this time|yet|for the moment|at the moment|asap)\b", re.I
 )
-_NOW_ZH = re.compile(r"现在|这次|这回|马上|立刻|立即|一旦|再说|看看效果|一下(?!子)|刚才|今天|先这样|暂时")
+_NOW_ZH = re.compile(r"现在|这次|这回|马上|立刻|立即|一旦|再说|看看效果|一下(?!子)|刚才|今天|明天|先这样|暂时")
 _NOW_JA = re.compile(r"一旦|とりあえず|今すぐ|今日|この|その|今回|ひとまず")
 
 # --- modality and scope ---
@@ -170,7 +170,7 @@ _STRONG_SCOPE = re.compile(
 )
 _WEAK_SCOPE = re.compile(
     r"\b(?:every|each|any|anything|all|before|after|when|whenever|in this repo|whatever|new \w+|everywhere|anywhere)\b"
-    r"|前|之前|以前|时|的时候|都|は|前に|時は|場合|到处|どこでも|全部",
+    r"|前|之前|以前|时|的时候|都|は|前に|時は|場合|到处|どこでも|全部|^(?:如果|要是|只要|每当)[^，,]{2,40}[，,]",
     re.I,
 )
 

@@ -115,7 +115,7 @@ _ONE_OFF = re.compile(
     r"|\b(?:ping|tell|show|send|give|notify|message|email|call|remind)\s+(?:me|us)\b|\blet (?:me|us) know\b"
     r"|\b(?:when|once|after) (?:the \w+|it|that|this|you'?re|you are|you'?ve|everything)\b[^,.]*?"
     r"\b(?:done|finished|finishes|finish|complete[sd]?|over|ready|merged|back|green|passes|passed)\b"
-    r"|(?:发|告诉|通知|给|跟|提醒)我(?!们)|[跑做改弄搞写看修]完[^，,。]{0,24}?(?:之后|以后|后|了)"
+    r"|(?:发|告诉|通知|给|跟|提醒|叫|喊)我(?!们)|[跑做改弄搞写看修]完[^，,。]{0,24}?(?:之后|以后|后|了)"
     r"|(?:終わっ|済ん|でき|通っ|終え|終わ)たら|(?:끝나|완료되|다\s*되|끝내)(?:면|고)|저한테|제게",
     re.I,
 )

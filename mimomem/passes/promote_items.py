@@ -39,6 +39,7 @@ from mimomem.history.sentence import (
 )
 from mimomem.history.sentence_fragment import is_fragment
 from mimomem.history.sentence_frame import opinion_or_hedge, topic_only
+from mimomem.history.sentence_hant import folded
 from mimomem.history.sentence_moment import is_plan_or_guess
 from mimomem.history.signals import is_trivial, normalize_command, statements_in
 from mimomem.history.tool_text import quotable_error
@@ -131,10 +132,11 @@ def said_items(said: Said) -> list[Item]:
     parts = [_after_lead_in(p) for p in sentences(said.text)]
     attached = listed = -1
     for i, sentence in enumerate(parts):
-        flat = clean_text(sentence)
+        read = folded(sentence)  # traditional Chinese read with the same closed classes ("以後…一律", "誰")
+        flat = clean_text(read)
         if _INTRODUCES.search(sentence) and listed < 0:
             listed = i  # "A couple of house rules for this repo:" - the lines after it are its list
-        if is_fragment(sentence) or _INTRODUCES.search(sentence) or topic_only(sentence):
+        if is_fragment(read) or _INTRODUCES.search(sentence) or topic_only(read):
             continue  # "credentials.yaml has", "A few conventions here:": a clause without what it waits for
         typed = sentence_type(flat)
         # a question is never kept, whatever modal word it holds ("提交前要跑什么脚本？" is no rule); a
@@ -148,7 +150,8 @@ def said_items(said: Said) -> list[Item]:
         if kind is not None and _QUOTED.search(flat) and _kind_of(_QUOTED.sub(" “…” ", flat)) is None:
             kind = None  # the order is in quotation marks: someone else's words ("the README says 'always …'")
         following = parts[i + 1] if i + 1 < len(parts) else None
-        if kind is None and following and sentence.endswith((";", "；")) and is_choice(f"{sentence} {following}"):
+        split_decision = following and sentence.endswith((";", "；")) and is_choice(folded(f"{sentence} {following}"))
+        if kind is None and split_decision:
             kind = "decision"  # "We're holding Django at 4.2.16 for now; 5.x breaks the admin theme"
         if kind == "decision" and following and _reason_follows(sentence, following):
             sentence = f"{sentence.rstrip('。.;；')}; {following}"
