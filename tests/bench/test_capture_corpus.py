@@ -87,3 +87,28 @@ def test_split_d_holds_facts_in_not_a_fact_frames_and_loads_as_an_e2e_set() -> N
     assert {"rule", "decision", "not-question", "not-request", "not-fragment"} <= set(kinds)
     assert len({c["id"] for c in cases}) == len(cases) >= 40
     load_devset(ROOT / "e2e-split-d")  # every answer is in a transcript
+
+
+def _bench() -> Any:
+    path = ROOT.parents[1] / "benchmarks" / "bench_capture.py"
+    spec = importlib.util.spec_from_file_location("bench_capture_wrongly_retired", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_retirement_of_what_a_case_should_keep_counts_as_wrong() -> None:
+    bench = _bench()
+    kept = {"id": "k", "kind": "kept-both", "sessions": [[{"user": "The auth service runs on port 8081."}]]}
+    moved = {
+        "id": "s",
+        "kind": "superseded",
+        "forbid": ["is 4"],
+        "sessions": [[{"user": "The queue has 4 workers. Lint is ruff."}], [{"user": "The queue has 8 workers."}]],
+    }
+    line = "- The auth service runs on port 8081 - superseded 2026-12-01 by: The billing service runs on 8082"
+    assert bench.wrongly_retired(kept, [line]) == ["- The auth service runs on port 8081"]
+    assert bench.wrongly_retired(moved, ["- The queue is 4 workers - superseded 2026-12-01 by: 8 workers"]) == []
+    assert bench.wrongly_retired(moved, ["- Lint is ruff - superseded 2026-12-01 by: The queue has 8"]) != []
+    assert bench.origin("- Lint is ruff", [kept, moved]) is moved
