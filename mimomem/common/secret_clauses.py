@@ -239,12 +239,52 @@ def _in_prose(text: str, at: int) -> bool:
     return at == 0 or text[at - 1] in " \t\n/\"'“「『（" or not text[at - 1].isascii()
 
 
+_BEFORE_BRIDGES = ("就是", "是", "为", "為", "が", "は", "가", "이", "는", "은")
+_NEGATIONS = ("not", "n't", "never", "no ", "不", "没", "沒", "じゃ", "ではな", "아니", "아닌")
+
+
+def before_head(text: str, at: int, end: int, password: bool) -> Iterator[tuple[int, int]]:
+    """A value opening the head's clause, then a copula or a particle and the label ("X is the admin
+    password", X 就是跳板机的密码, X が管理画面のパスワードです, X 가 관리자 비밀번호예요, "here: X — that's
+    the API key"): the label a complete noun phrase (nothing modifies it after), the value strong."""
+    if not _may_follow(text, end) and end < len(text):
+        return
+    start = max(text.rfind(c, max(at - CLAUSE_CHARS, 0), at) for c in "\n。！？;；") + 1
+    for stop in (text.rfind(". ", start, at), text.rfind("? ", start, at), text.rfind("! ", start, at)):
+        start = max(start, stop + 2 if stop != -1 else start)
+    k = start
+    while k < at and text[k] in " \t":
+        k += 1
+    lead = _word(text, k)
+    if lead and text.startswith(":", k + len(lead)):  # "here: X", "this: X"
+        k += len(lead) + 1
+        while k < at and text[k] in " \t":
+            k += 1
+    v = k + 1 if text[k : k + 1] in "`'\"" else k
+    stop = v
+    while stop < at and "!" <= text[stop] <= "~" and text[stop] not in "`'\",":
+        stop += 1
+    value, bridge = text[v:stop], text[stop:at].lstrip("`'\"").strip()
+    if not value or not bridge or text[stop : stop + 1] not in " \t`'\"" or len(bridge) > 48:
+        return  # the value is a word of its own, a bridge stands between it and the label
+    if any(n in bridge.lower() for n in _NEGATIONS):
+        return
+    word = _word(bridge, 0).lower()
+    linked = word in ("is", "was", "are") or bridge[:1] in "=—–-" or bridge.startswith(_BEFORE_BRIDGES)
+    if linked and _strong(value, password, False, text[stop : stop + 600]):
+        yield v, stop
+
+
 def after_head(text: str, at: int, end: int, password: bool) -> Iterator[tuple[int, int]]:
     """Where the value of the head at ``at``..``end`` is when it is not right after it: joined to it in a
     name, or (a head that is a word of a sentence) later in the clause or in the next sentence."""
     rules = [in_file_name(text, end)]
     if _in_prose(text, at):
-        rules += [in_clause(text, end, password), next_sentence(text, end, password)]
+        rules += [
+            in_clause(text, end, password),
+            next_sentence(text, end, password),
+            before_head(text, at, end, password),
+        ]
     for rule in rules:
         found = list(rule)
         if found:

@@ -91,6 +91,22 @@ _VERB_NEEDLES = ("passw", "adduser", "add_user", "add-user", "useradd", "createu
 """What every ``_VERB_HINT`` match holds, lower-cased."""
 
 
+_STDIN = lazy(
+    r"(?<![\w\-])(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?"
+    r"(?:'(?P<v1>[^'\s]{4,128})'|\"(?P<v2>[^\"\s$`]{4,128})\"|(?P<v3>[^\s'\"|;&$`]{4,128}))[ \t]*\|[ \t]*"
+    r"(?:[^\n|;&]*?--password-stdin\b|(?:sudo|doas)\b[^\n|;&]*?[ \t]-S\b|[^\n|;&]*?--passphrase-fd[ =]0\b)"
+)
+
+
+def stdin_passwords(text: str) -> Iterator[Span]:
+    """``echo X | docker login --password-stdin``, ``echo X | sudo -S …``: a value piped into a program
+    that reads its password from stdin (a variable piped in is a reference, not a value)."""
+    for m in needle_matches(_STDIN, text, ("password-stdin", "sudo", "doas", "passphrase-fd")):
+        group = next(g for g in ("v1", "v2", "v3") if m.group(g) is not None)
+        if password_value_ok(m.group(group)):
+            yield "password-argument", m.start(group), m.end(group)
+
+
 def token_userinfo(text: str) -> Iterator[Span]:
     """``scheme://<token>@host``: a random run (mixed case and digits, or 32+ hex) in the user slot."""
     if "@" not in text or "://" not in text:
@@ -210,6 +226,7 @@ def _positional(line: str, offset: int) -> Iterator[Span]:
 
 
 CONNECT_RULES = (
+    stdin_passwords,
     token_userinfo,
     hook_paths,
     connection_strings,

@@ -244,6 +244,33 @@ def table_passwords(text: str) -> Iterator[Span]:
             i += 1
 
 
+_CSV_HEADER = lazy(r"[A-Za-z_][\w .\-]{0,40}(?:,[A-Za-z_][\w .\-]{0,40})+")
+
+
+def csv_passwords(text: str) -> Iterator[Span]:
+    """Fields of a CSV column whose header names a password, secret, token or key (the rows below it,
+    each with the header's number of fields)."""
+    if "," not in text or "\n" not in text:
+        return
+    offset = 0
+    header: list[int] | None = None
+    width = 0
+    for line in text.split("\n"):
+        fields = line.split(",")
+        if header is not None and len(fields) == width:
+            at = offset
+            for n, cell in enumerate(fields):
+                if n in header:
+                    yield from (("password-in-csv", a, b) for _, a, b in _table_cell(cell, at))
+                at += len(cell) + 1
+        elif _CSV_HEADER.fullmatch(line.strip()):
+            header = [n for n, cell in enumerate(fields) if _SECRET_HEADER.search(cell)] or None
+            width = len(fields)
+        else:
+            header = None
+        offset += len(line) + 1
+
+
 def _table_cell(cell: str, offset: int) -> Iterator[Span]:
     value = cell.strip().strip("`")
     if not value or any(c.isspace() for c in value) or not password_value_ok(value):
@@ -274,5 +301,5 @@ def prose_passwords(text: str) -> Iterator[Span]:
             yield "password-in-text", m.start("value"), m.end("value")
 
 
-CONTEXT_RULES = (named_keys, assignments, command_line_passwords, table_passwords, prose_passwords)
+CONTEXT_RULES = (named_keys, assignments, command_line_passwords, table_passwords, csv_passwords, prose_passwords)
 """Every context rule, in order of precedence (an earlier rule wins on overlapping spans)."""

@@ -215,16 +215,24 @@ def _after_link(text: str, p: int) -> int:
     return -1
 
 
-def _value_starts(text: str, end: int) -> Iterator[tuple[int, bool]]:
+def _value_starts(text: str, end: int, password: bool = True, at: int = 0) -> Iterator[tuple[int, bool]]:
     """Where the value may start after a head ending at ``end``: after a link, after a prepositional
     phrase and a link ("password for the wifi: x"), or after spaces alone (.netrc's "password x");
     and whether a link came first (after spaces alone, a quoted phrase or a PIN's verb "pin" is no value)."""
     p = end
+    if text.startswith(('("', "('"), p):
+        # a password setter's literal: setPassword("x"), .password('x'); not a key's (a publishable key
+        # is public), not a class's (new Password('x') in an example)
+        if password and at > 0 and (text[at - 1].isalnum() or text[at - 1] in "_."):
+            yield p + 1, False
+        return
     contraction = text.startswith(("'s", "’s"), p)
     if contraction:
         p += 2
     elif text.startswith(('"', "'"), p):
         p += 1  # the closing quote of a key: "password": "x"
+    elif text.startswith(('\\"', "\\'"), p):
+        p += 2  # an escaped key inside a string: \"password\":\"x\"
     q = _skip(text, p)
     if q < len(text) and text[q] in "(（" and (q > p or text[q] == "（"):  # "Password (prod) — x", not key(self)
         close = next((k for k in range(q + 1, min(q + 32, len(text))) if text[k] in ")）\n"), -1)
@@ -257,6 +265,10 @@ def _value_starts(text: str, end: int) -> Iterator[tuple[int, bool]]:
 def _value_at(text: str, v: int) -> tuple[int, int, bool, int]:
     """The value at ``v``: its start and end (to its closing quote, or trailing punctuation dropped),
     whether it was quoted, and where a list of more values would go on."""
+    if text.startswith(('\\"', "\\'"), v):  # an escaped string inside a string: \"x\"
+        k = text.find(text[v : v + 2], v + 2, min(len(text), v + 130))
+        if k != -1 and " " not in text[v + 2 : k]:
+            return v + 2, k, True, k + 2
     close = _OPEN.get(text[v : v + 1])
     if close is None and text[v : v + 1] == "{" and v and text[v - 1] == "=":
         k = text.find("}", v + 1, min(len(text), v + 130))  # ODBC's braced value: Pwd={a;b[c};
@@ -348,7 +360,7 @@ def label_values(text: str, *, prefilter: bool = True) -> Iterator[Span]:
         head = low[at:end]
         kind = "password-after-label" if password else "secret-after-label"
         first = False
-        for v, linked in _value_starts(text, end):
+        for v, linked in _value_starts(text, end, password, at):
             if not linked and head in ("pin", "code"):
                 continue  # "Pin python3-foo": the verb; "authorization_code #475": a name
             start, stop, quoted, resume = _value_at(text, v)

@@ -27,6 +27,7 @@ from mimomem.common.secret_labels import LABEL_RULES
 from mimomem.common.secret_markup import MARKUP_RULES
 from mimomem.common.secret_needles import NeedleFinder, needle_text
 from mimomem.common.secret_phrases import PHRASE_RULES
+from mimomem.common.secret_printed import PRINTED_RULES
 from mimomem.common.secret_records import RECORD_RULES
 from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES
 from mimomem.common.secret_values import (
@@ -112,7 +113,8 @@ def _iter_raw(text: str) -> Iterator[tuple[str, int, int]]:
             value = m.group(group)
             if check is None or check(value):
                 yield kind, m.start(group), m.end(group)
-    for rule in RECORD_RULES + CONTEXT_RULES + MARKUP_RULES + CONNECT_RULES + PHRASE_RULES + LABEL_RULES + OPTION_RULES:
+    rules = RECORD_RULES + CONTEXT_RULES + MARKUP_RULES + CONNECT_RULES + PHRASE_RULES + LABEL_RULES + OPTION_RULES
+    for rule in rules + PRINTED_RULES:
         yield from rule(text)
 
 
@@ -144,6 +146,8 @@ _STOPS = frozenset(" \t\r\n\"'`)]}>（）「」，。")
 def _grown(text: str, start: int, end: int, kind: str) -> tuple[int, int, str]:
     """A span widened over a comma or semicolon with no space after it, both ways: a rule that stopped
     at one (``DB_PASS=Ab3;x9,Q!k``, ``token=Ab3;x9,Qkz…``) would leave the rest of the value behind."""
+    if kind == "password-in-csv":
+        return start, end, kind  # a field of a comma-separated row ends at its comma
     n = len(text)
     while end + 1 < n and text[end] in ",;" and text[end + 1] not in _STOPS and text[end + 1] not in ",;":
         end += 1

@@ -98,3 +98,51 @@ def test_adversarial_dev_set_round_four() -> None:
         else:
             flagged += redact_secrets(text) != text
     assert (missed, stored, flagged) == (0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # the value before its label: a copula or a particle, then a complete noun phrase
+        ("`Wq7#kLm2Zp` is the root password for the NAS, keep it offline", "Wq7#kLm2Zp"),
+        ("Hs8^Pq3Lzx 就是测试库的密码", "Hs8^Pq3Lzx"),
+        ("Kd4!Rt9Mwq が VPN のパスワードです", "Kd4!Rt9Mwq"),
+        ("Zx5@Nb2Qrt 가 와이파이 비밀번호야", "Zx5@Nb2Qrt"),
+        ("this: Tq9LmZ2xKp4RwV8sNc3Yb6Hd — that's the CI deploy token", "Tq9LmZ2xKp4RwV8sNc3Yb6Hd"),
+        # a value printed on the line after the command that prints it
+        ("$ printenv REDIS_PASSWORD\nRd7%Kq2Mzx", "Rd7%Kq2Mzx"),
+        (">>> settings.SECRET_KEY\n'Gk3Lq9Zx2Mp7Rt4Vw8Ns1Hc6'", "Gk3Lq9Zx2Mp7Rt4Vw8Ns1Hc6"),
+        # a value piped into a program reading its password from stdin
+        ("printf 'Pq8!Zr3Lkm' | podman login quay.io -u bot --password-stdin", "Pq8!Zr3Lkm"),
+        ('echo "Mx4&Vt7Qpz" | sudo -S apt-get update', "Mx4&Vt7Qpz"),
+        # a password setter's literal argument, an escaped JSON string, a CSV column
+        ('props.setPassword("Lw2#Qz8Rmk");', "Lw2#Qz8Rmk"),
+        ('body = "{\\"login\\":\\"ops\\",\\"passwd\\":\\"Tz6^Km3Wqx\\"}"', "Tz6^Km3Wqx"),
+        ("name,login,passwd\nbackup,svc,Bq7*Lm4Zxt", "Bq7*Lm4Zxt"),
+    ],
+)
+def test_the_shapes_heldout_4_stored_are_redacted(text: str, value: str) -> None:
+    assert value not in redact_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MyClass2X is the token provider",
+        "abc123XYZ is not a password",
+        "v1.2.3-rc1 is the key version we ship",
+        "$ echo $SHELL\n/bin/zsh",
+        "$ grep -c password app.log\n42",
+        ">>> os.environ['HOME']\n'/home/bob'",
+        'echo "$REGISTRY_PASSWORD" | docker login r.example.com -u ci --password-stdin',
+        "echo hello | sort -S 50%",
+        "Stripe.setPublishableKey('pk_test_TYooMQauvdEDq54NiTphI7jx');",
+        "ds.setPassword(config.getDbPassword());",
+        "host,user,password,port\ndb-prod-1,app,,5432",
+        "name,count,token_budget\nsummary,1,200",
+        "Files: man/de/gpasswd.5\n       man/fr/gpasswd.5",  # the audit's: a path is no value before a label
+        ">>> token_hex(16)\n'f9bf78b9a18ce6d46a0cd2b0b86df9da'",  # a call computes a value, prints no secret
+    ],
+)
+def test_the_look_alikes_of_those_shapes_stay(text: str) -> None:
+    assert redact_secrets(text) == text
