@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from mimomem.common.lazy_pattern import lazy
-from mimomem.common.secret_needles import NeedleFinder, needle_matches, needle_text
+from mimomem.common.secret_needles import NeedleFinder, needle_lines, needle_matches, needle_text
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
     GENERIC_MIN_LEN,
@@ -247,28 +247,47 @@ def table_passwords(text: str) -> Iterator[Span]:
 _CSV_HEADER = lazy(r"[A-Za-z_][\w .\-]{0,40}(?:,[A-Za-z_][\w .\-]{0,40})+")
 
 
+_CSV_NEEDLES = (
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "key",
+    "credential",
+    "密码",
+    "口令",
+    "密钥",
+    "令牌",
+    "パスワード",
+    "비밀번호",
+)
+"""What a header ``_SECRET_HEADER`` names holds, lower-cased: only those lines can head a credential column."""
+
+
 def csv_passwords(text: str) -> Iterator[Span]:
     """Fields of a CSV column whose header names a password, secret, token or key (the rows below it,
     each with the header's number of fields)."""
     if "," not in text or "\n" not in text:
         return
-    offset = 0
-    header: list[int] | None = None
-    width = 0
-    for line in text.split("\n"):
-        fields = line.split(",")
-        if header is not None and len(fields) == width:
+    for start, end in needle_lines(text, _CSV_NEEDLES):
+        header = text[start:end].rstrip("\n")
+        if "," not in header or not _CSV_HEADER.fullmatch(header.strip()):
+            continue
+        fields = header.split(",")
+        columns = [n for n, cell in enumerate(fields) if _SECRET_HEADER.search(cell)]
+        offset = end
+        while columns and offset < len(text):
+            stop = text.find("\n", offset)
+            line = text[offset : stop if stop != -1 else len(text)]
+            row = line.split(",")
+            if len(row) != len(fields):
+                break
             at = offset
-            for n, cell in enumerate(fields):
-                if n in header:
+            for n, cell in enumerate(row):
+                if n in columns:
                     yield from (("password-in-csv", a, b) for _, a, b in _table_cell(cell, at))
                 at += len(cell) + 1
-        elif _CSV_HEADER.fullmatch(line.strip()):
-            header = [n for n, cell in enumerate(fields) if _SECRET_HEADER.search(cell)] or None
-            width = len(fields)
-        else:
-            header = None
-        offset += len(line) + 1
+            offset += len(line) + 1
 
 
 def _table_cell(cell: str, offset: int) -> Iterator[Span]:
