@@ -49,23 +49,29 @@ def secrets_round_four(data: dict[str, Any]) -> str:
     return _table(head, rows, note)
 
 
-BLIND = ("secrets-adversarial-heldout4-before", "secrets-adversarial-heldout4-after")
+BLIND = (
+    "secrets-adversarial-heldout4-before",
+    "secrets-adversarial-heldout4-after",
+    "secrets-adversarial-heldout4-after-seen",
+)
 
 
 @figure("secrets-heldout-4", BLIND)
 def secrets_heldout_four(data: dict[str, Any]) -> str:
-    """The fourth split, blind: run once at ca31b5a before any change and once at the end of the round."""
-    first, last = (data[name] for name in BLIND)
+    """The fourth split, blind: run once at ca31b5a before any change and once at the end of the round;
+    then its misses were read and fixed (the last row is no longer blind)."""
+    first, last, seen = (data[name] for name in BLIND)
     rows = [
         ["mimomem at ca31b5a (first run, before any change)", *secret_cells(first)],
-        ["mimomem at the end of round four (second run)", *secret_cells(last)],
+        ["mimomem at the end of round four (second run, blind)", *secret_cells(last)],
+        ["mimomem after its misses were read and fixed (no longer blind)", *secret_cells(seen)],
     ]
     rows += [[label, *secret_cells(last, key)] for label, key in PEERS]
     head = ["scanner", "heldout-4: caught", "stored", "look-alikes redacted"]
     note = (
-        "From `benchmarks/results/secrets-adversarial-heldout4-{before,after}.json` (`bench_secrets.py --set"
-        f" adversarial-heldout-4 --suffixes txt,yaml --record`). {last['cases']} cases; its misses were not read"
-        " between the two runs."
+        "From `benchmarks/results/secrets-adversarial-heldout4-{before,after,after-seen}.json` (`bench_secrets.py"
+        f" --set adversarial-heldout-4 --suffixes txt,yaml --record`). {last['cases']} cases; its misses were not"
+        " read between the first two runs."
     )
     return _table(head, rows, note)
 
