@@ -82,7 +82,7 @@ class Context:
 
     def _pieces(self) -> list[str]:
         parts = [b.text.rstrip("\n") for b in self.blocks if b.text]
-        if self.left_out and parts:
+        if self.left_out:  # alone too: a budget too small for any block still says what it left out
             parts.append("Left out for the token budget: " + "; ".join(self.left_out) + ".")
         pieces = [piece for part in parts for piece in (part, "\n\n")]
         return [*pieces[:-1], "\n"] if pieces else []
@@ -157,14 +157,38 @@ def enforce(ctx: Context) -> Context:
     ctx.blocks = [_redacted(b) for b in ctx.blocks]
     while ctx.blocks and _over(ctx) > 0:
         last = ctx.blocks[-1]
+        if len(ctx.blocks) == 1 and _name_only(ctx) and _over(ctx) <= 0:
+            break  # the first block stays whole once the left-out line is short
         if _cut_last(ctx, last):
             break
         ctx.blocks.pop()
-        ctx.left_out.append(f"{last.name} (~{last.full_tokens} tokens, {last.source or agent_run('context')})")
+        named = f"{last.name} (~{last.full_tokens} tokens, {last.source or agent_run('context')})"
+        if named not in ctx.left_out:  # a block cut to nothing was named already
+            ctx.left_out.append(named)
+    if not ctx.blocks:
+        _name_only(ctx)
+        if _over(ctx) > 0:  # a budget smaller than the names alone: nothing is said
+            ctx.left_out = []
     if ctx.char_cap is not None and utf16_len(ctx.text) > ctx.char_cap:  # a last line longer than the cap
         ctx.blocks = [make_block("cut", cut_utf16(ctx.text, ctx.char_cap - 200), "")]
         ctx.left_out = [f"the rest of the memory context (run `{agent_run('search')}` for specifics)"]
     return ctx
+
+
+def _name_only(ctx: Context) -> bool:
+    """Shorten the left-out line to the blocks' names and one command (True if it was longer).
+
+    Each left-out block is named with its size and the command that reads it; with a small budget
+    and many blocks that line alone can take the room of the first block (the instructions), and
+    the answer would be empty: a user who set a tiny budget still learns what was left out."""
+    if not ctx.left_out:
+        return False
+    names = list(dict.fromkeys(entry.split(" (", 1)[0] for entry in ctx.left_out))
+    short = [", ".join(names) + f" (run `{agent_run('context')}` to read them)"]
+    if short == ctx.left_out:
+        return False
+    ctx.left_out = short
+    return True
 
 
 def _cut_last(ctx: Context, last: Block, tries: int = 4) -> bool:

@@ -38,3 +38,26 @@ def test_a_block_given_all_it_needs_is_shown_whole() -> None:
     )
     (block,) = fit_blocks([("sessions", text, "/m/memory-sessions.md", True)], 4000)
     assert not block.truncated and "- Goal: staging 的 Redis 端口是 6380" in block.text
+
+
+def test_a_budget_below_the_instructions_still_names_what_it_left_out() -> None:
+    """Seen once in CI: with MIMOMEM_SESSION_BUDGET=200 and several memory blocks, the line naming each
+    left-out block (its size and the command that reads it, some named twice) took the instructions'
+    room, every block was dropped and the hook printed nothing. Now the line shrinks to the names."""
+    from mimomem.served.estimate import estimate_tokens
+    from mimomem.served.session import session_answer
+
+    instructions = "# Memory system\n" + "".join(
+        f"- step {i}: read /home/u/.mimomem/projects/p/MEMORY.md\n" for i in range(12)
+    )
+    big = "\n".join(f"- 决定{i}：所有服务统一使用 PostgreSQL 16，端口 5433，连接池 20。" for i in range(300))
+    names = ["project", "sessions", "global", "notes", "keys", "checkpoint"]
+    raw = [(name, f"## {name}\n{big}", f"mimomem show --layer {name} --project 7d2c0a9e-51f4", True) for name in names]
+    assert estimate_tokens(instructions) > 200
+    for budget in (200, 120, 60):
+        ctx = session_answer(instructions, "- rule one\n- rule two", raw, budget=budget, char_cap=10_000)
+        assert "Left out for the token budget" in ctx.text, budget
+        assert ctx.tokens <= budget
+        line = ctx.text[ctx.text.index("Left out for the token budget") :]
+        assert all(line.count(name) == 1 for name in names), line
+    assert session_answer(instructions, "", raw, budget=5, char_cap=None).text == ""  # not even the names fit
