@@ -160,7 +160,6 @@ CIRCLES_INSIDE_A_PART = {
     frozenset({"mimomem.hooks.claude_code", "mimomem.hooks.entry", "mimomem.hooks.entry_session"})
     | {"mimomem.hooks.session_start"},
     frozenset({"mimomem.passes.promote_found", "mimomem.passes.promote_items"}),
-    frozenset({"mimomem.passes.supersede", "mimomem.passes.supersede_subject"}),
     frozenset({"mimomem.search.document_index", "mimomem.search.rerank"}),
     frozenset({"mimomem._native", "mimomem.text._accel", "mimomem.text._bm25_py", "mimomem.text._tokenizer_py"})
     | {"mimomem.text.segment", "mimomem.text.tokens"},

@@ -26,6 +26,7 @@ from mimomem.passes.supersede_subject import (
     subject_of,
 )
 from mimomem.passes.supersede_value import replaced_values
+from mimomem.passes.supersede_words import CHANGE
 
 
 def different_subjects(new: Subject, old: Subject) -> bool:
@@ -152,8 +153,6 @@ def supersedes_by_subject(new: str, old: str) -> bool | None:
         return True
     if different_subjects(sn, so):
         return False
-    from mimomem.passes.supersede import CHANGE
-
     change = bool(CHANGE.search(item_text(new)) or LATELY.search(item_text(new)))
     if not change and (sn.env != so.env or (_unmatched(sn, so, sn.head) and _unmatched(so, sn, so.head))):
         # one environment and none said ("The API server listens on 8080"), or each naming a word the

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from mimomem.passes.memory_doc import item_text
 from mimomem.passes.supersede_value import quantity, split_port
-from mimomem.passes.supersede_words import ATTRIBUTES, COMPONENTS, CORRECTION, ENVIRONMENTS
+from mimomem.passes.supersede_words import ATTRIBUTES, CHANGE, COMPONENTS, CORRECTION, ENVIRONMENTS
 
 _OF_KIND = {
     "location": "location",
@@ -221,8 +221,6 @@ def _cjk_marker(text: str) -> re.Match[str] | None:
     """The copula, change or particle after which a Chinese, Japanese or Korean clause gives its value."""
     if _KANA.search(text) or _HANGUL_WORD.search(text):
         return _CJK_MARKER.search(text)
-    from mimomem.passes.supersede import CHANGE
-
     at = 0
     for piece in _posseg(text):
         if piece.word in _ZH_COPULA or piece.flag == "p" or CHANGE.fullmatch(piece.word):
@@ -301,8 +299,6 @@ def one_fact(item: str) -> bool:
 @functools.lru_cache(maxsize=8192)
 def subject_of(item: str) -> Subject:
     """What ``item`` (a memory bullet or its text) is about, and its values (see the module docstring)."""
-    from mimomem.passes.supersede import CHANGE
-
     text = item_text(item)
     cited = _SOURCE.match(text)
     source = next((g for g in cited.groups() if g), "") if cited else ""

@@ -123,3 +123,15 @@ CORRECTION = re.compile(
 )
 """A self-repair said first ("不对，", "Actually,", "いや、", "정정할게요."): the rest of the turn
 replaces something said before."""
+
+CHANGE = re.compile(
+    r"[改换调升降迁挪搬切移][成为到]|改用|换了|不再|不用了|别再|现在是|现在用|现在改|已经改|升级到|升到|迁移到|搬到|挪到|替换|调成|调到|调整为|切到|现在"
+    r"|\b(?:instead of|no longer|not any ?more|anymore|changed? to|switched to|moved to|updated to|replaced|"
+    r"bumped to|migrated to|upgraded to|now (?:is|uses?|on|at|lives|runs)?|from now on|"
+    r"moved|changed|switched|"
+    r"upgrade|upgraded|raised|lowered|bumped|increased|decreased|reduced)\b"
+    r"|引き上げ|引き下げ|変更|変わ|移行|切り替え|代わ|短縮|延長|延长|缩短"
+    r"|바꿨|바꾸었|바뀌었|바뀌|변경|교체|전환|이전했|옮겼|늘렸|줄였|올렸|내렸|갈아탔|(?:으로|로)\s+(?:갔|됐|되었)",
+    re.I,
+)
+"""A change of a value in four languages ("改成", "switched to", "に変更", "바꿨"): the shape of a newer value."""
