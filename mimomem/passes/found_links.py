@@ -31,6 +31,8 @@ _LINE_REF = re.compile(
     r"(?:\bline|\bL|第)\s*(\d{1,5})(?!\d)|(?<!\d)(\d{1,5})\s*行目|[\w-]\.\w{1,8}:(\d{1,5})(?![\d:])", re.I
 )
 _LATIN = re.compile(r"[a-z][a-z0-9]+")
+_SEPARATOR = re.compile(r"[._/:@-]")
+_DIGIT = re.compile(r"\d")
 _STOP = frozenset(
     [
         "the",
@@ -99,7 +101,7 @@ def answer_of(text: str) -> Answer:
     text = _THOUSANDS.sub("", unicodedata.normalize("NFKC", text))
     lines = {int(n) for found in _LINE_REF.finditer(text) for n in found.groups() if n}
     atoms = frozenset(a.casefold() for a in _ATOM.findall(text))
-    return Answer(text, atoms, frozenset(lines), tuple(a for a in atoms if a.isdigit() or _strong(a)))
+    return Answer(text, atoms, frozenset(lines), tuple(a for a in atoms if a.isdigit() or strong(a)))
 
 
 def quotes(answer: Answer, record: Record) -> bool:
@@ -114,12 +116,12 @@ def quotes(answer: Answer, record: Record) -> bool:
         return True
     if any(piece in folded and _apart(piece, folded) for piece in answer.pieces):
         return True
-    return _strong(folded) and any(folded in atom and _apart(folded, atom) for atom in answer.atoms)
+    return strong(folded) and any(folded in atom and _apart(folded, atom) for atom in answer.atoms)
 
 
-def _strong(token: str) -> bool:
+def strong(token: str) -> bool:
     """A term that names one thing on its own: has a digit (two or more characters) or a separator."""
-    return (len(token) >= 2 and any(c.isdigit() for c in token)) or any(c in token for c in "._/-:@")
+    return bool(_SEPARATOR.search(token)) or (len(token) >= 2 and bool(_DIGIT.search(token)))
 
 
 def _apart(part: str, whole: str) -> bool:
@@ -160,7 +162,7 @@ class Question:
 
             words.update(w for term in translations_in(text, []) for w in _LATIN.findall(term.casefold()))
         stemmed = frozenset(_stem(w) for w in words if len(w) > 2 and w not in _STOP)
-        terms = frozenset(t for t in (a.casefold() for a in _ATOM.findall(text)) if _strong(t))
+        terms = frozenset(t for t in (a.casefold() for a in _ATOM.findall(text)) if strong(t))
         return cls(stemmed, frozenset(_LOANWORD.findall(text)), terms)
 
 

@@ -29,7 +29,16 @@ from mimomem.history.episode import Call, Episode, Fix, Said, clip
 from mimomem.history.sentence import QUESTION, REASON, STATEMENT, is_choice, is_imperative, is_standing, sentence_type
 from mimomem.history.tool_text import quotable_error
 from mimomem.history.tool_values import Record, pair, records
-from mimomem.passes.found_links import Answer, Question, answer_of, key_score, line_words, names_any, quotes
+from mimomem.passes.found_links import (
+    Answer,
+    Question,
+    answer_of,
+    key_score,
+    line_words,
+    names_any,
+    quotes,
+    strong,
+)
 from mimomem.passes.found_turns import (
     Candidate,
     chosen,
@@ -136,11 +145,6 @@ def _tokens(text: str) -> set[str]:
         if token and token not in _STOP and (len(token) > 1 or token.isdigit()):
             out.add(token)
     return out
-
-
-def _strong(token: str) -> bool:
-    """A term that names one thing on its own: has a digit (two or more characters) or a separator."""
-    return (len(token) >= 2 and any(c.isdigit() for c in token)) or any(c in token for c in "._/-:@")
 
 
 def _records(call: Call, wanted: Callable[[str], bool] | None) -> list[Record]:
@@ -251,8 +255,19 @@ def value_items(episode: Episode) -> list[tuple[Call, str]]:
         follow = spans[k + 1] if k + 1 < len(spans) and not spans[k + 1][1] else (None, [], [])
         turn = _Turn(said, follow[0], calls, model, follow[2], index, gone)
         candidates = [c for n, call in enumerate(calls) for c in turn.candidates(n, call, uses, gone, replaced)]
-        out += [(c.call, _value_item(c.record, c.call)) for c in chosen(candidates, per_call=MAX_VALUES)]
+        out += [(c.call, _value_item(c.record, c.call)) for c in _data_chosen(candidates)]
     return out[-MAX_FOUND:]
+
+
+def _data_chosen(candidates: list[Candidate]) -> list[Candidate]:
+    """:func:`~mimomem.passes.found_turns.chosen` of the candidates that are data: whether a record is
+    prose is asked of the chosen only (the costly test), and a prose one leaves the choice to the rest."""
+    while True:
+        keep = chosen(candidates, per_call=MAX_VALUES)
+        prose = {id(c) for c in keep if not c.record.data}
+        if not prose:
+            return keep
+        candidates = [c for c in candidates if id(c) not in prose]
 
 
 def _later(episode: Episode) -> tuple[dict[str, int], dict[str, int], dict[tuple[str, str], int]]:
@@ -265,7 +280,7 @@ def _later(episode: Episode) -> tuple[dict[str, int], dict[str, int], dict[tuple
     for n, c in enumerate(episode.calls):
         old, written = _sides(c.change)
         for token in _tokens(f"{written} {c.command or ''}"):
-            if len(token) >= 6 and _strong(token):
+            if len(token) >= 6 and strong(token):
                 uses[token] = n
         for path in {*c.reads, *c.files}:
             for token in path_suffixes(path.casefold().strip("./")):
@@ -316,20 +331,21 @@ class _Turn:
         if not (self.final.could_quote or self.aside.could_quote or said or asked.words or asked.loanwords or later):
             return []
         own = _tokens(call.command or "") | self.own_words
-        pieces = _could_link(call.output.casefold(), _joined([self.final, self.aside, *said]), asked, later)
+        lenient = self.lenient(call, asked)
+        named = asked if lenient else _NOTHING  # else a line must be answered or used to be chosen at all
+        pieces = _could_link(call.output.casefold(), _joined([self.final, self.aside, *said]), named, later)
         out = []
         for record in _records(call, pieces):
             terms = _tokens(record.text)
             if _edited_away(record, call, at, replaced) or any(gone.get(t, -1) > at for t in _path_terms(terms)):
                 continue
-            score = key_score(record.key, asked) + any(_strong(t) for t in terms & asked.terms)
+            score = key_score(record.key, asked) + any(strong(t) for t in terms & asked.terms)
             answered = quotes(self.final, record)
             aside = not answered and (quotes(self.aside, record) or any(quotes(a, record) for a in said))
             used = any(uses.get(t, -1) > at for t in _path_terms(terms - own) if not _OPAQUE.fullmatch(t))
-            if not (used or (self.lenient(call, asked) and (score or answered or aside)) or (score and answered)):
+            if not (used or (lenient and (score or answered or aside)) or (score and answered)):
                 continue
-            if record.data:
-                out.append(Candidate(call, record, at, score, answered, aside, used, self._clause(record)))
+            out.append(Candidate(call, record, at, score, answered, aside, used, self._clause(record)))
         return out
 
     def lenient(self, call: Call, asked: Question) -> bool:
