@@ -14,12 +14,31 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from mimomem.common.light_typing import TYPE_CHECKING
+from mimomem.served.entry_index import indices
 from mimomem.served.prompt_terms import TOPIC_NAMES, PromptTerm
 from mimomem.text.stopwords import is_stop, stem
+
+if TYPE_CHECKING:  # a served prompt imports this module: no typing at run time
+    from mimomem.served.entry_index import Cached, EntryIndex
 
 UNSEEN_WEIGHT = 0.5
 UNSEEN_CJK_WEIGHT = 0.25
 """A query bigram no entry holds is most often one that spans two words (装命 in 装命令行)."""
+
+MIN_UNITS = 2
+"""Distinctive words an entry must share with the prompt (one suffices when it is rare and specific)."""
+
+RARE_DF = 3
+"""A word in at most this many entries is rare enough to stand alone."""
+
+PROJECT_WIDE = 0.2
+"""A word in more than this share of the entries in scope is the project's own vocabulary (its name, its
+domain: ``billing`` in a billing service): when the prompt also names a word no entry holds, such a word
+scores but never counts as one of the :data:`MIN_UNITS` (the prompt is about what memory does not know)."""
+
+WIDE_MIN = 10
+"""... and in more than this many entries: in a small memory no word is the project's vocabulary by count."""
 
 
 def units(hit: Sequence[PromptTerm]) -> list[list[PromptTerm]]:
@@ -167,3 +186,56 @@ def matching(term: PromptTerm, postings: dict[str, int]) -> int:
     for tok in term.tokens:
         found &= postings.get(tok, 0)
     return found
+
+
+def seen_weight(term: PromptTerm, held: int) -> float:
+    """A term's share of the best possible score: whole when an entry holds it (``held``: the entries
+    that do, as bits), else :data:`UNSEEN_WEIGHT` (:data:`UNSEEN_CJK_WEIGHT` for a Chinese bigram)."""
+    if held:
+        return 1.0
+    return UNSEEN_WEIGHT if term.tokens[0].isascii() else UNSEEN_CJK_WEIGHT
+
+
+def gate(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm], groups: list[tuple[int, float, int]],
+          postings: dict[str, int], held: list[int], floor: float) -> dict[int, float]:  # fmt: skip
+    """The entries of ``groups`` (terms matched as bits, score, entries as bits) that pass the gate, with
+    their scores: at least ``floor``, enough distinctive words matched (:func:`_enough`), and more of the
+    prompt's words covered than no entry holds (:func:`outweighs`); ``held``: each term's entries as bits
+    (the gate of :func:`mimomem.served.entry_recall.rank`, whose module docstring says why)."""
+    # A prompt naming a word no entry holds ("Sentry") is about that: the project's own words beside it say nothing.
+    unknown = any(t.distinctive and not t.alternative and not held[k] for k, t in enumerate(terms))
+    wide = max(PROJECT_WIDE * len(entries), WIDE_MIN) if unknown else len(entries)
+    unheld, latin = unknown_words(terms, held)
+    unnamed = unheld_names(latin)
+    passing: dict[int, float] = {}
+    for bits, score, members in groups:
+        hit = [term for k, term in enumerate(terms) if bits >> k & 1]
+        if score < floor or not _enough(hit, postings, wide):
+            continue
+        if outweighs(hit, unheld, None, unnamed):
+            passing.update(dict.fromkeys(indices(members), score))
+            continue
+        for i in indices(members) if latin else ():  # an unheld word may be part of a name the entry holds
+            text = entries[i][0].text
+            names = unheld_names(latin, named_parts([t for t in latin if t.name in TOPIC_NAMES], text))
+            if outweighs(hit, unheld, named_parts(latin, text), names):
+                passing[i] = score
+    return passing
+
+
+def _enough(hit: Sequence[PromptTerm], postings: dict[str, int], wide: float) -> bool:
+    """At least :data:`MIN_UNITS` distinctive words matched that are in at most ``wide`` entries (not the
+    project's own vocabulary, :data:`PROJECT_WIDE`), or one that is rare and specific."""
+    found = units([t for t in hit if matching(t, postings).bit_count() <= wide])
+    if sum(words_in(u) for u in found) >= MIN_UNITS:
+        return True
+    if len(found) != 1:
+        return False
+    unit = found[0]
+    common = -1
+    for t in unit:
+        common &= matching(t, postings)
+    df = common.bit_count()
+    text = "".join(t.tokens[0] for t in unit)
+    specific = any(c.isdigit() or c in "_-." for c in text)  # an identifier, not a common word
+    return specific and df <= RARE_DF

@@ -11,8 +11,8 @@ so a word every entry has says little.
 The gate: an entry's *coverage* is its score over the best score any entry could get for
 this prompt (every term matched; a term no entry holds counts half, since questions carry
 words the memory never uses).  An entry is shown when its coverage reaches
-:data:`MIN_COVERAGE`, it matched :data:`MIN_UNITS` distinctive words - not counting the project's
-own vocabulary (in more than :data:`PROJECT_WIDE` of the entries: "billing" in a billing
+:data:`MIN_COVERAGE`, it matched ``entry_gate.MIN_UNITS`` distinctive words - not counting the project's
+own vocabulary (in more than ``entry_gate.PROJECT_WIDE`` of the entries: "billing" in a billing
 service's memory) when the prompt names a word no entry holds - or one rare identifier, and it scores at least
 :data:`RELATIVE` of the best entry.  And it must cover more of the prompt's words than no entry holds at
 all (:mod:`mimomem.served.entry_gate`: counted in words, a translation as the word it
@@ -33,19 +33,9 @@ from collections.abc import Sequence
 
 from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
 from mimomem.served.entries import Entry
-from mimomem.served.entry_gate import (
-    UNSEEN_CJK_WEIGHT,
-    UNSEEN_WEIGHT,
-    matching,
-    named_parts,
-    outweighs,
-    unheld_names,
-    units,
-    unknown_words,
-    words_in,
-)
-from mimomem.served.entry_index import Cached, EntryIndex, indices
-from mimomem.served.prompt_terms import TOPIC_NAMES, PromptTerm, query_terms
+from mimomem.served.entry_gate import gate, matching, seen_weight
+from mimomem.served.entry_index import Cached, EntryIndex
+from mimomem.served.prompt_terms import PromptTerm, query_terms
 
 if TYPE_CHECKING:  # a served prompt imports this module: no typing at run time
     from mimomem.text.xlang import Lookup
@@ -62,20 +52,6 @@ MAX_ENTRIES = 4
 ENTRY_CHARS = 700
 """Longer entries are cut (with their file and line, to read the rest)."""
 
-
-MIN_UNITS = 2
-"""Distinctive words an entry must share with the prompt (one suffices when it is rare and specific)."""
-
-RARE_DF = 3
-"""A word in at most this many entries is rare enough to stand alone."""
-
-PROJECT_WIDE = 0.2
-"""A word in more than this share of the entries in scope is the project's own vocabulary (its name, its
-domain: ``billing`` in a billing service): when the prompt also names a word no entry holds, such a word
-scores but never counts as one of the :data:`MIN_UNITS` (the prompt is about what memory does not know)."""
-
-WIDE_MIN = 10
-"""... and in more than this many entries: in a small memory no word is the project's vocabulary by count."""
 
 DUPLICATE = 0.8
 """An entry sharing this share of its words with a better one repeats it and is not shown."""
@@ -112,7 +88,7 @@ def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) ->
     held = [matching(term, postings) for term in terms]  # once per term: no PromptTerm is hashed per entry
     idf = [_idf(len(entries), m.bit_count()) for m in held]
     best = sum(
-        term.weight * idf[k] * _seen_weight(term, postings) for k, term in enumerate(terms) if not term.alternative
+        term.weight * idf[k] * seen_weight(term, held[k]) for k, term in enumerate(terms) if not term.alternative
     )
     if best <= 0:
         return []
@@ -137,7 +113,7 @@ def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) ->
             else:
                 split.append((bits, score, members))
         groups = split
-    passing = _gate(entries, terms, groups, postings, held, MIN_COVERAGE * best)
+    passing = gate(entries, terms, groups, postings, held, MIN_COVERAGE * best)
     if not passing:
         return []
     top = max(passing.values())
@@ -149,31 +125,6 @@ def rank(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm]) ->
             chosen.append((RecalledEntry(entry, score, min(1.0, score / best)), words))
     chosen.sort(key=lambda r: (-round(r[0].score, 6), _source_rank(r[0].entry.path), _newest_first(r[0].entry)))
     return _distinct(chosen)
-
-
-def _gate(entries: Sequence[Cached] | EntryIndex, terms: Sequence[PromptTerm], groups: list[tuple[int, float, int]],
-          postings: dict[str, int], held: list[int], floor: float) -> dict[int, float]:  # fmt: skip
-    """The entries of ``groups`` (terms matched as bits, score, entries as bits) that pass the gate, with
-    their scores (see the module docstring)."""
-    # A prompt naming a word no entry holds ("Sentry") is about that: the project's own words beside it say nothing.
-    unknown = any(t.distinctive and not t.alternative and not held[k] for k, t in enumerate(terms))
-    wide = max(PROJECT_WIDE * len(entries), WIDE_MIN) if unknown else len(entries)
-    unheld, latin = unknown_words(terms, held)
-    unnamed = unheld_names(latin)
-    passing: dict[int, float] = {}
-    for bits, score, members in groups:
-        hit = [term for k, term in enumerate(terms) if bits >> k & 1]
-        if score < floor or not _enough(hit, postings, wide):
-            continue
-        if outweighs(hit, unheld, None, unnamed):
-            passing.update(dict.fromkeys(indices(members), score))
-            continue
-        for i in indices(members) if latin else ():  # an unheld word may be part of a name the entry holds
-            text = entries[i][0].text
-            names = unheld_names(latin, named_parts([t for t in latin if t.name in TOPIC_NAMES], text))
-            if outweighs(hit, unheld, named_parts(latin, text), names):
-                passing[i] = score
-    return passing
 
 
 def _source_rank(path: str) -> int:
@@ -207,30 +158,6 @@ def _distinct(ranked: list[tuple[RecalledEntry, frozenset[str]]]) -> list[Recall
 
 def _repeats(words: frozenset[str], other: frozenset[str]) -> bool:
     return len(words & other) >= DUPLICATE * min(len(words), len(other))
-
-
-def _seen_weight(term: PromptTerm, postings: dict[str, int]) -> float:
-    if matching(term, postings):
-        return 1.0
-    return UNSEEN_WEIGHT if term.tokens[0].isascii() else UNSEEN_CJK_WEIGHT
-
-
-def _enough(hit: Sequence[PromptTerm], postings: dict[str, int], wide: float) -> bool:
-    """At least :data:`MIN_UNITS` distinctive words matched that are in at most ``wide`` entries (not the
-    project's own vocabulary, :data:`PROJECT_WIDE`), or one that is rare and specific."""
-    found = units([t for t in hit if matching(t, postings).bit_count() <= wide])
-    if sum(words_in(u) for u in found) >= MIN_UNITS:
-        return True
-    if len(found) != 1:
-        return False
-    unit = found[0]
-    common = -1
-    for t in unit:
-        common &= matching(t, postings)
-    df = common.bit_count()
-    text = "".join(t.tokens[0] for t in unit)
-    specific = any(c.isdigit() or c in "_-." for c in text)  # an identifier, not a common word
-    return specific and df <= RARE_DF
 
 
 def _idf(n: int, df: int) -> float:
