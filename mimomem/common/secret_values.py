@@ -100,7 +100,7 @@ def char_classes(value: str) -> int:
 
 def is_sequential(value: str) -> bool:
     """True for runs such as ``ABCdefGHI123456789``: most neighbours are consecutive characters."""
-    chars = [c.lower() for c in value if c.isalnum()]
+    chars = [c for c in value.lower() if c.isalnum()]  # per character: "İ".lower() is two code points
     if len(chars) < 8:
         return False
     steps = sum(1 for a, b in itertools.pairwise(chars) if ord(b) - ord(a) == 1)

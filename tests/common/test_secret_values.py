@@ -41,3 +41,12 @@ def test_a_real_secret_beside_a_uuid_is_still_caught() -> None:
     text = f"request {UUID} used api_key=q8Vb2Nm4Lk6Jh8Gf0Ds2Aa4Zx6Cv8Bn0Mq2Wr4T"
     out = redact(text, before="")
     assert UUID in out and "q8Vb2Nm4Lk6Jh8Gf0Ds2Aa4Zx6Cv8Bn0Mq2Wr4T" not in out
+
+
+def test_a_letter_whose_lower_case_is_two_code_points_is_no_crash() -> None:
+    """Found by hypothesis: "İ".lower() is "i" + a combining dot, and ord() of it raised TypeError."""
+    from mimomem.common.secret_values import is_sequential
+
+    assert is_sequential("İABCDEFGHI") is True
+    assert is_sequential("İ-----endGR1348941") is False
+    assert "1348941" not in redact("sshpass -p İ-----endGR1348941 ssh deploy@host")
