@@ -116,6 +116,10 @@ def _value_alone(text: str) -> str | None:
     token = text.strip()
     if not ALONE_MIN <= len(token) <= 256 or any(c.isspace() for c in token):
         return None
+    named = _named_value_at(token)  # grep's "file:line:" or a "NAME=": the value after it is judged alone
+    if named:
+        value = _value_alone(token[named:])
+        return None if value is None else text.replace(token, token[:named] + value, 1)
     if not (any(c.isupper() for c in token) and any(c.islower() for c in token) and any(c.isdigit() for c in token)):
         return None
     from mimomem.common.secret_labels import label_values
@@ -125,6 +129,21 @@ def _value_alone(text: str) -> str | None:
         return None
     at = text.index(token)
     return f"{text[:at]}{MARK}credential-alone]{text[at + len(token) :]}"
+
+
+def _named_value_at(token: str) -> int:
+    """Where the value starts in a token that names it: after grep's ``path:line:`` and after a
+    ``NAME=`` (``deploy/prod.env:3:WORKER_CONCURRENCY=24``); 0 when nothing names it."""
+    at = 0
+    first = token.find(":")
+    second = token.find(":", first + 1) if first > 0 else -1
+    if second > first + 1 and token[first + 1 : second].isdigit():
+        at = second + 1
+    equals = token.find("=", at)
+    name = token[at:equals]
+    if equals > at and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c in "_.-" for c in name):
+        at = equals + 1
+    return at
 
 
 def _answered(before: str, text: str) -> str:

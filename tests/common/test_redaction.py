@@ -160,3 +160,21 @@ def test_each_read_has_a_window_of_its_own() -> None:
         redact("What's the Jenkins admin password?")
     with redaction_window():
         assert redact(answer) == answer  # another read's first text: no label before it
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("deploy/prod.env:3:WORKER_CONCURRENCY=24", True),  # a one-hit `grep -rn`: a name and its value
+        ("config/app.env:12:PORT=8080", True),
+        ("src/Main.java:7:logLevel=Debug2", True),
+        ("FOO_SECRET=Nq4wEr7tYu2i", False),  # the value after the name is judged alone
+        ("notes.txt:4:Nq4wEr7tYu2i", False),
+    ],
+)
+def test_a_named_value_is_judged_by_its_value(text: str, kept: bool) -> None:
+    """A tool result of one grep line used to be redacted whole (three character classes, no space)."""
+    done = redact(text)
+    assert (done == text) is kept, done
+    if not kept:
+        assert "Nq4wEr7tYu2i" not in done and done.split("[")[0] in text
