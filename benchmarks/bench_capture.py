@@ -67,7 +67,8 @@ NOT_FOUND = "not-found"
 counts against that section's precision (its other sections are not counted)."""
 
 
-def _builder() -> Any:
+def capture_build() -> Any:
+    """corpora/capture/build.py as a module (its splits' loader and writer), for this bench and its kin."""
     spec = importlib.util.spec_from_file_location("capture_build", ROOT / "build.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
@@ -153,7 +154,7 @@ def together(split: str) -> dict[str, Any]:
     """Each project's cases promoted into ONE ``MEMORY.md`` in the order the e2e replay plays them,
     then each case scored on what it expects kept and forbids: a newer value that retires a value of
     another case (a false supersession) shows here, not case by case."""
-    data = _builder().load(split)
+    data = capture_build().load(split)
     sids = _names(split, data, {})
     live: dict[str, str | None] = {}
     retired: dict[str, list[str]] = {}
@@ -182,7 +183,7 @@ def together(split: str) -> dict[str, Any]:
 
 
 def run(split: str) -> dict[str, Any]:
-    data = _builder().load(split)
+    data = capture_build().load(split)
     manifest = json.loads((ROOT / f"e2e-{split}" / "manifest.json").read_text(encoding="utf-8"))
     sids = _names(split, data, manifest)
     rows = []
@@ -228,7 +229,7 @@ def run(split: str) -> dict[str, Any]:
 
 def _names(split: str, data: dict[str, Any], manifest: dict[str, Any]) -> dict[str, str]:
     """Session name (``<case>-<n>``) -> session id, from the transcripts the build wrote."""
-    writer = _builder()._writer()
+    writer = capture_build()._writer()
     out = {}
     for case in data["cases"]:
         for n, _ in enumerate(case["sessions"]):

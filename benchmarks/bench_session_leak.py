@@ -24,7 +24,6 @@ Nothing is asserted: the numbers are for benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import tempfile
@@ -35,19 +34,13 @@ from mimomem.bench.e2e.dataset import SessionSpec, contains, normalize
 from mimomem.bench.e2e.replay import Clock, HookRunner, Sandbox, payload, replay_session
 from mimomem.bench.e2e.score import delivered, host_view
 
-ROOT = Path(__file__).resolve().parents[1] / "corpora" / "capture"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_capture import ROOT, capture_build  # the splits' one loader
+
 SPLITS = ("dev", "heldout", "heldout2", "split-c")
 KINDS = ("not-question", "not-request")
 QUOTE = 16
 """Characters of a typed turn that count as quoting it."""
-
-
-def _capture() -> Any:
-    spec = importlib.util.spec_from_file_location("capture_build", ROOT / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def typed(case: dict[str, Any]) -> list[str]:
@@ -106,7 +99,7 @@ def run_case(split: str, case: dict[str, Any], manifest: dict[str, dict[str, Any
 
 
 def run(split: str) -> dict[str, Any]:
-    capture = _capture()
+    capture = capture_build()
     data = capture.load(split)
     manifest = {
         m["session_id"]: m
