@@ -272,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
             "found-split",
             "found-split-2",
             "split-d",
+            "refuse-split",
         ),
     )
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")

@@ -17,6 +17,7 @@ are not read: they are fixed text and paths (a forbidden "16" was found in a pro
 
     python benchmarks/bench_session_leak.py                  # dev, heldout, heldout2, split-c
     python benchmarks/bench_session_leak.py --split dev --show
+    python benchmarks/bench_session_leak.py --refusals --split refuse-split  # pasted / unsafe / tool-order
 
 Nothing is asserted: the numbers are for benchmarks/README.md.
 """
@@ -37,8 +38,11 @@ from mimomem.bench.e2e.score import delivered, host_view
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_capture import ROOT, capture_build  # the splits' one loader
 
-SPLITS = ("dev", "heldout", "heldout2", "split-c")
+SPLITS = ("dev", "heldout", "heldout2", "split-c", "refuse-split")
 KINDS = ("not-question", "not-request")
+REFUSALS = ("not-pasted", "not-unsafe", "not-tool-order")
+"""With ``--refusals``: what must never be kept (pasted text, a command running fetched code, an order in
+a tool's output), read by its forbidden strings only (a lead-in such as "FYI from the wiki" may be a goal)."""
 QUOTE = 16
 """Characters of a typed turn that count as quoting it."""
 
@@ -61,13 +65,14 @@ def blocks(text: str) -> list[tuple[str, str]]:
 
 
 def leaks(case: dict[str, Any], context: str) -> list[tuple[str, str]]:
-    """``(block heading, what leaked)`` for each forbidden string or quoted turn in ``context``."""
+    """``(block heading, what leaked)`` for each forbidden string or quoted turn in ``context`` (a refusal
+    case: its forbidden strings only)."""
     found = []
     for head, body in blocks(context)[1:]:  # not the instructions: fixed text and paths (a project id holds "16")
         for word in case.get("forbid", []):
             if contains(body, str(word)):
                 found.append((head, f"forbid: {word}"))
-        for turn in typed(case):
+        for turn in typed(case) if case["kind"] in KINDS else ():
             quote = normalize(turn)[:QUOTE]
             if quote and quote in normalize(body):
                 found.append((head, f"quote: {turn[:40]}"))
@@ -98,7 +103,7 @@ def run_case(split: str, case: dict[str, Any], manifest: dict[str, dict[str, Any
         return host_view(delivered(call.stdout))
 
 
-def run(split: str) -> dict[str, Any]:
+def run(split: str, kinds: tuple[str, ...] = KINDS) -> dict[str, Any]:
     capture = capture_build()
     data = capture.load(split)
     manifest = {
@@ -108,7 +113,7 @@ def run(split: str) -> dict[str, Any]:
     writer = capture._writer()
     rows = []
     for case in data["cases"]:
-        if case["kind"] not in KINDS:
+        if case["kind"] not in kinds:
             continue
         names = {}
         for n, _ in enumerate(case["sessions"]):
@@ -141,8 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", action="append", choices=SPLITS, help="default: every split")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--show", action="store_true", help="list each leaking case and what leaked")
+    parser.add_argument("--refusals", action="store_true", help="the cases of REFUSALS instead of questions / requests")
     args = parser.parse_args(argv)
-    results = [run(s) for s in args.split or SPLITS]
+    results = [run(s, REFUSALS if args.refusals else KINDS) for s in args.split or SPLITS]
     if args.json:
         json.dump(results, sys.stdout, ensure_ascii=False, indent=1)
         return 0

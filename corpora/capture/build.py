@@ -37,6 +37,7 @@ SPLITS = {
     "found-split": HERE / "found-split.yaml",
     "found-split-2": HERE / "found-split-2.yaml",
     "split-d": HERE / "split-d.yaml",
+    "refuse-split": HERE / "refuse-split.yaml",
 }
 QUESTION_KIND = {
     "rule": "instruction",
