@@ -21,11 +21,18 @@ import re
 
 from mimomem.history.shell_flow import analyse
 from mimomem.history.shell_pwsh import analyse as pwsh_runs_fetched_code
-from mimomem.history.shell_words import FETCHERS, INTERPRETERS, WRAPPERS, program
+from mimomem.history.shell_remote import RUNNERS, code_runs_remote, encoded_commands, runs_remote_package
+from mimomem.history.shell_words import CMD_SHELLS, FETCHERS, INTERPRETERS, WRAPPERS, program
 
 
 def _fetches_text(text: str) -> bool:
     return any(program(w) in FETCHERS for w in re.findall(r"[\w./-]+", text))
+
+
+_ENCODED_FLAG = re.compile(r"(?i)\s-(?:e|ec|enc\w*)\s")
+"""PowerShell's ``-EncodedCommand`` as it may be abbreviated (:mod:`~mimomem.history.shell_remote` decodes it)."""
+_REMOTE_HINT = re.compile(_ENCODED_FLAG.pattern + r"|://|\b(?:git\+|github:|gitlab:|bitbucket:)", re.I)
+"""What a command running remote code without a fetcher holds: an encoded command, a URL, a repository spec."""
 
 
 def _parsed_unsafe(command: str) -> bool:
@@ -51,7 +58,14 @@ _POWERSHELL = re.compile(
 @functools.lru_cache(maxsize=4096)
 def runs_fetched_code(command: str) -> bool:
     """True when ``command`` feeds fetched content to an interpreter (see the module docstring); a
-    PowerShell command, which bash cannot parse, is followed by :mod:`mimomem.history.shell_pwsh`."""
+    PowerShell command, which bash cannot parse, is followed by :mod:`mimomem.history.shell_pwsh`; code
+    from the network run with no fetcher in the line (an encoded PowerShell command, a runner given a
+    URL, an interpreter's own code that downloads and evaluates) by :mod:`mimomem.history.shell_remote`."""
+    if _REMOTE_HINT.search(command):
+        if any(runs_fetched_code(c) for c in encoded_commands(command) if c != command):
+            return True
+        if runs_remote_package(command) or code_runs_remote(command):
+            return True
     if not _fetches_text(command):
         return False
     powershell = bool(_POWERSHELL.search(command))
@@ -80,7 +94,7 @@ def file_flow(command: str, *, following: bool = True) -> tuple[list[str], list[
 _SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 _SCRIPT_CHANGE = re.compile(r"(?<=[^\x00-\x7f])(?=[!-~])|(?<=[!-~])(?=[^\x00-\x7f])")
 """Where prose in another script meets a command (``就这样：curl …``): a word boundary, as a space is."""
-_STARTS = FETCHERS | INTERPRETERS | WRAPPERS
+_STARTS = FETCHERS | INTERPRETERS | WRAPPERS | CMD_SHELLS | frozenset(RUNNERS)
 
 
 def _command_start(word: str) -> bool:
@@ -93,6 +107,11 @@ def _command_start(word: str) -> bool:
     )
 
 
+def _may_fetch(text: str) -> bool:
+    """Whether ``text`` could hold a command running fetched code (a fetcher, a URL, an encoded command)."""
+    return _fetches_text(text) or bool(_REMOTE_HINT.search(text))
+
+
 def text_runs_fetched_code(text: str) -> bool:
     """True when prose or a note holds a command line that runs fetched code (:func:`runs_fetched_code`).
 
@@ -101,7 +120,7 @@ def text_runs_fetched_code(text: str) -> bool:
     command, and prose in another script ends where the command begins and begins where it ends, with or
     without a space), whole and as the run of commands those words begin (``curl -o f … then env bash f``).
     """
-    if not _fetches_text(text):
+    if not _may_fetch(text):
         return False
     spans = [m.group(2).strip() for m in _SPAN.finditer(text)]
     tries = spans + (["; ".join(spans)] if len(spans) > 1 else [])
@@ -113,4 +132,4 @@ def text_runs_fetched_code(text: str) -> bool:
         tries += [" ".join(words[i : min([p for p in prose if p > i], default=len(words))]) for i in starts]
         bounds = [*starts, len(words)]
         tries += ["; ".join(" ".join(words[a:b]) for a, b in itertools.pairwise(bounds))] if len(starts) > 1 else []
-    return any(runs_fetched_code(t) for t in tries if _fetches_text(t))
+    return any(runs_fetched_code(t) for t in tries if _may_fetch(t))

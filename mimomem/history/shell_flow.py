@@ -31,6 +31,7 @@ from typing import Any
 
 from mimomem.history.shell_words import (
     ASSIGN,
+    CMD_SHELLS,
     CODE_FLAGS,
     COPIERS,
     EXTRACTORS,
@@ -54,6 +55,8 @@ MAX_DEPTH = 4
 _LOOSE = re.compile(r"[\s|;&'\"()<>`$]+")
 """What separates words of a code string read loosely (quotes of any depth dropped)."""
 _SKIP = frozenset({"operator", "reservedword", "pipe"})
+_SCRIPT_SUFFIXES = (".sh", ".py", ".pl", ".rb", ".js", ".ps1", ".run", ".bin", ".bat", ".cmd", ".exe", ".vbs")
+"""A file named bare that the shell (or Windows' ``cmd``) runs as a program (``a.bat``, ``./x`` has a slash)."""
 _CODE_WRAPPERS = frozenset({"su", "runuser", "script"})
 """Wrappers whose ``-c`` / ``--command`` is a code string for a shell."""
 
@@ -122,9 +125,12 @@ def _walk(node: Any, stdin: bool, flow: Flow, depth: int) -> bool:
     """Walk ``node`` with tainted (or clean) standard input; returns whether its output is tainted."""
     kind = getattr(node, "kind", "")
     if kind == "pipeline":
-        tainted = stdin
+        tainted, literal = stdin, None
         for part in node.parts:
             if part.kind not in _SKIP:
+                if literal and _reads_code(part):
+                    _nested(literal, False, flow, depth)  # `echo "curl … | sh" | sh`: the text is the code
+                literal = _echoed(part, flow)
                 tainted = _walk(part, tainted, flow, depth)
         return tainted
     if kind == "command":
@@ -137,6 +143,33 @@ def _walk(node: Any, stdin: bool, flow: Flow, depth: int) -> bool:
             if getattr(child, "kind", "") not in _SKIP:
                 out |= _walk(child, stdin, flow, depth)
     return out
+
+
+def _echoed(node: Any, flow: Flow) -> str | None:
+    """The text ``echo`` / ``printf`` writes (their words after the options), else None."""
+    if getattr(node, "kind", "") != "command":
+        return None
+    words = [_dequoted(w, flow) for w in node.parts if w.kind == "word"]
+    if not words or program(words[0]) not in ("echo", "printf"):
+        return None
+    args = [w for w in words[1:] if not w.startswith("-")]
+    if program(words[0]) == "printf" and len(args) > 1:
+        args = args[1:]  # the format, then the text it prints
+    return " ".join(args) or None
+
+
+def _reads_code(node: Any) -> bool:
+    """A shell reading its program from standard input (no script argument)."""
+    if getattr(node, "kind", "") != "command":
+        return False
+    words = [str(w.word) for w in node.parts if w.kind == "word"]
+    names = [program(w) for w in words]
+    start = next((i for i, n in enumerate(names) if n not in WRAPPERS and not _option(words[i])), len(words))
+    return start < len(words) and names[start] in SHELLS and all(w.startswith("-") for w in words[start + 1 :])
+
+
+def _option(word: str) -> bool:
+    return word.startswith("-") or bool(ASSIGN.match(word))
 
 
 def _substitutions(node: Any) -> list[Any]:
@@ -179,7 +212,8 @@ def _name(node: Any) -> str:
         inner = [w.word for w in getattr(parts[0].command, "parts", []) if getattr(w, "kind", "") == "word"]
         if len(inner) >= 2 and inner[0] in ("which", "command", "type", "whereis"):
             return program(inner[-1])
-    return program(node.word)
+    word = str(node.word)
+    return program(word.split()[0] if word.strip() and " " in word.strip() else word)  # env -S 'bash -e'
 
 
 class _Words:
@@ -321,6 +355,11 @@ def _consume(
         _interpreter(name, args, tainted[1:], stdin, via_xargs, flow, depth)
     elif name in REMOTE:
         _remote(args, tainted[1:], stdin, flow, depth)
+    elif name in CMD_SHELLS:
+        code = [i for i, a in enumerate(args) if a.casefold() in ("/c", "/k")]
+        if code:
+            flow.unsafe |= any(tainted[code[0] + 2 :])
+            _nested(" ".join(args[code[0] + 1 :]), stdin, flow, depth)
     elif name in EXTRACTORS:
         flow.unpacked |= stdin or any(b in flow.files for b in bases)
     elif name in COPIERS and len(args) >= 2:
@@ -341,7 +380,7 @@ def _consume(
 def _runs_file(path: str, flow: Flow) -> None:
     """A file run: unsafe when it holds fetched content (or may be a file of a fetched archive)."""
     path = path.strip("\"'")
-    if "/" not in path and not path.endswith((".sh", ".py", ".pl", ".rb", ".js", ".ps1", ".run", ".bin")):
+    if "/" not in path and not path.casefold().endswith(_SCRIPT_SUFFIXES):
         return
     base = os.path.basename(path)
     flow.run.append(base)

@@ -84,7 +84,7 @@ WRAPPERS = frozenset(
 VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "--user", "--group", "--chdir"}),
     "doas": frozenset({"-u", "-C"}),
-    "env": frozenset({"-u", "-C", "-S", "-P", "--unset", "--chdir", "--split-string"}),
+    "env": frozenset({"-u", "-C", "-P", "--unset", "--chdir"}),
     "nice": frozenset({"-n", "--adjustment"}),
     "ionice": frozenset({"-c", "-n", "-p", "--class", "--classdata"}),
     "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
@@ -95,7 +95,8 @@ VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "time": frozenset({"-f", "-o", "--format", "--output"}),
     "script": frozenset({"-c", "--command"}),
 }
-"""Options of a wrapper that take the next word as their value (``sudo -u deploy bash``)."""
+"""Options of a wrapper that take the next word as their value (``sudo -u deploy bash``); ``env -S`` takes
+the command line itself (``env -S bash -e``, ``env -S 'bash -e'``)."""
 INTERPRETER_VALUE_OPTIONS = frozenset(
     {"-o", "-O", "+O", "+o", "-W", "-X", "-I", "-r", "--rcfile", "--init-file", "-ExecutionPolicy"}
 )
@@ -112,6 +113,8 @@ COPIERS = frozenset(["cp", "mv", "install", "ln", "rsync"])
 SHELL_VARIABLES = frozenset(["SHELL", "BASH", "ZSH_NAME"])
 """Parameters naming a shell (``curl … | "$SHELL"``)."""
 REMOTE = frozenset(["ssh"])
+CMD_SHELLS = frozenset(["cmd", "cmd.exe"])
+"""Windows' shell: ``cmd /c CODE`` (``/k`` keeps it open) runs its code string."""
 SSH_VALUE_OPTIONS = frozenset(
     {"-p", "-i", "-l", "-o", "-J", "-F", "-b", "-c", "-D", "-E", "-e", "-I", "-L", "-m", "-O", "-Q", "-R", "-S"}
     | {"-W", "-w"}
@@ -121,7 +124,9 @@ ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def program(word: str) -> str:
-    """The program a command word names: basename, version suffix folded (``/usr/bin/python3.12`` -> python)."""
+    """The program a command word names: basename, version suffix and ``.exe`` folded (``/usr/bin/python3.12``
+    -> python, ``powershell.exe`` -> powershell)."""
     base = os.path.basename(word.strip("\"'")) or word
+    base = base[:-4] if base.casefold().endswith(".exe") else base  # Windows' powershell.exe, python.exe
     found = _VERSIONED.match(base)
     return found.group(1) if found else base.casefold()

@@ -111,3 +111,13 @@ def test_a_retirement_of_what_a_case_should_keep_counts_as_wrong() -> None:
     assert bench.wrongly_retired(moved, ["- The queue is 4 workers - superseded 2026-12-01 by: 8 workers"]) == []
     assert bench.wrongly_retired(moved, ["- Lint is ruff - superseded 2026-12-01 by: The queue has 8"]) != []
     assert bench.origin("- Lint is ruff", [kept, moved]) is moved
+
+
+def test_the_refuse_split_holds_what_must_never_be_kept_and_its_look_alikes() -> None:
+    cases = _build().load("refuse-split")["cases"]
+    kinds = Counter(c["kind"] for c in cases)
+    assert kinds["not-pasted"] >= 10 and kinds["not-unsafe"] >= 8 and kinds["not-tool-order"] >= 4
+    assert kinds["rule"] + kinds["fact"] + kinds["workflow"] >= 10  # look-alikes that must be kept
+    assert all(c.get("forbid") for c in cases if c["kind"].startswith("not-"))
+    assert len({c["id"] for c in cases}) == len(cases)
+    load_devset(ROOT / "e2e-refuse-split")  # every answer is in a transcript
