@@ -268,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
             "split-c",
             "supersede-split-2",
             "supersede-split-3",
+            "supersede-split-4",
             "found-dev",
             "found-split",
             "found-split-2",

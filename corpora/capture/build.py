@@ -33,6 +33,7 @@ SPLITS = {
     "split-c": HERE / "split-c.yaml",
     "supersede-split-2": HERE / "supersede-split-2.yaml",
     "supersede-split-3": HERE / "supersede-split-3.yaml",
+    "supersede-split-4": HERE / "supersede-split-4.yaml",
     "found-dev": HERE / "found-dev.yaml",
     "found-split": HERE / "found-split.yaml",
     "found-split-2": HERE / "found-split-2.yaml",

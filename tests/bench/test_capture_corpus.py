@@ -58,7 +58,8 @@ def test_both_splits_hold_every_kind_and_load_as_e2e_sets() -> None:
 def test_the_supersession_splits_hold_both_kinds_and_load_as_e2e_sets() -> None:
     build = _build()
     splits = ("supersede-dev", (20, 10)), ("supersede-split", (8, 5)), ("supersede-split-2", (8, 5))
-    for split, least in (*splits, ("supersede-split-3", (12, 8))):
+    later = ("supersede-split-3", (12, 8)), ("supersede-split-4", (14, 8))
+    for split, least in (*splits, *later):
         cases = build.load(split)["cases"]
         kinds = Counter(c["kind"] for c in cases)
         assert set(kinds) == {"superseded", "kept-both"}, split
