@@ -58,7 +58,8 @@ from mimomem.passes.promote_state import (
 )
 from mimomem.passes.session_brief import brief_of
 from mimomem.passes.supersede import obsoletes, supersedes, without_clauses
-from mimomem.passes.supersede_memory import corrected, holder_of_named
+from mimomem.passes.supersede_memory import among_several, corrected, holder_of_named
+from mimomem.passes.supersede_restated import RESTATED, restated_candidates
 from mimomem.passes.wording import sourced
 from mimomem.tree.agents import CHECKPOINT_WRITER
 from mimomem.tree.where import Where
@@ -97,7 +98,10 @@ def plan(
     spilled = [i for text in spill_files.values() for i in bullet_items((text or "").splitlines())]
     accepted: list[Candidate] = []
     history: list[str] = []
+    when: dict[str, int] = {}  # an item kept in this plan -> when it was said
     for item in items:
+        restated = item.kind == RESTATED  # kept only as a newer value of something (supersede_restated)
+        item = replace(item, kind="user") if restated else item
         said = [o for h, o in doc.all_items() if h in KEYED] + [c.item for c in accepted if c.section in KEYED]
         fixed = corrected(item.text, item.session_id, said) if item.section in KEYED else None
         item = replace(item, text=fixed) if fixed else item  # "不对，是 1000": the item it corrects, corrected
@@ -111,6 +115,12 @@ def plan(
         replaced = [
             c for c in accepted if c.section in keyed and (c.item in named or _supersedes(c.section, line, c.item))
         ]
+        chosen = set(among_several(line, [*older, *(c.item for c in replaced)]))  # several: the one it names
+        older, replaced = {o for o in older if o in chosen}, [c for c in replaced if c.item in chosen]
+        if restated:  # a candidate retires only what was said before it, and is kept only if it does
+            replaced = [c for c in replaced if when.get(c.item, 0) <= (item.time or 0)]
+            if not older and not replaced:
+                continue
         known = present + [i for i in spilled if not INDEX_LINE.match(i)]
         if not older and not replaced and duplicate_of(line, known) is not None:
             continue  # the same again (a newer value of a near-identical line is not a duplicate)
@@ -135,6 +145,7 @@ def plan(
             accepted.remove(c)
             history.append(_history_line(c.item, line, iso_day(item.time) if item.time else today))
         accepted.append(Candidate(item.section, line, clip(item.text, 80)))
+        when[line] = item.time or 0
     return plan_memory(doc.render(), accepted, spill_files, today=today), history
 
 
@@ -164,7 +175,9 @@ def promotable(episode: Episode, worktree: Any = None) -> list[Item]:
     """What promotion keeps of ``episode``: its items (:func:`items_of`), the project's paths shown
     relative to ``worktree``, none running fetched code.  The one list promotion and the capture
     benchmark both plan from."""
-    return without_fetched_code([_relative(i, worktree) for i in items_of(episode)], episode)
+    items = items_of(episode)
+    items += restated_candidates(episode, items)  # kept only when they retire an older value
+    return without_fetched_code([_relative(i, worktree) for i in items], episode)
 
 
 def without_fetched_code(items: list[Item], episode: Episode) -> list[Item]:
@@ -236,7 +249,8 @@ def promote_marker(where: Where, marker: Marker, *, now: int) -> Promotion:
     done.superseded = history
     times = [t for t in (s.time for s in episode.said) if t is not None] + [c.time for c in episode.calls if c.time]
     marker.time = max([marker.time or 0, *times]) or now
-    marker.brief = merge_brief(marker.brief, brief_of(episode, items, where.worktree))
+    kept = [i for i in items if i.kind != RESTATED]  # a candidate that retired nothing is no item
+    marker.brief = merge_brief(marker.brief, brief_of(episode, kept, where.worktree))
     marker.offset, marker.head = end, head
     write_marker(where, marker)
     gone = superseded_texts(read_text(tree.project_topic(pid, HISTORY_TOPIC)))

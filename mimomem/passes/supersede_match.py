@@ -71,8 +71,10 @@ def _matched(word: str, theirs: set[str]) -> bool:
         len(t) >= 4 and len(word) >= 4 and (t.startswith(word) or word.startswith(t)) for t in theirs
     ):
         return True
-    if _KATAKANA.fullmatch(word) and any(_KATAKANA.fullmatch(t) and t[:3] == word[:3] for t in theirs):
-        return True  # one loanword's forms (デザイン / デザイナー)
+    if _KATAKANA.fullmatch(word) and any(
+        _KATAKANA.fullmatch(t) and t[:3] == word[:3] and abs(len(t) - len(word)) <= 2 for t in theirs
+    ):
+        return True  # one loanword's forms (デザイン / デザイナー), not a compound it starts (セッションキャッシュ)
     if _loanword_matched(word, theirs):
         return True  # アップロード / upload, 크론 / cron: a loanword and its English word
     parts = [p for p in word.split("_") if p and p not in _WORDS and p not in _EN_STOP]

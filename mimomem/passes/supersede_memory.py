@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from mimomem.passes.memory_doc import item_text
-from mimomem.passes.supersede_match import _kinds, _of_kind
+from mimomem.passes.supersede_match import _kinds, _of_kind, _unmatched
 from mimomem.passes.supersede_subject import _FAMILY, _VALUES, _typed_values, subject_of
 from mimomem.passes.supersede_value import replaced_values
 from mimomem.passes.supersede_words import CORRECTION
@@ -93,3 +93,25 @@ def holder_of_named(new: str, olds: list[str]) -> list[str]:
             continue
         out.append(holders[0])
     return out
+
+
+def among_several(new: str, olds: list[str]) -> list[str]:
+    """Of the items ``new`` would retire, those it is about: all when they hold the same values (one fact
+    said twice), else those whose every subject word ``new`` names too, else the one sharing most of
+    them - and none when two tie.  "請求まわりのレビュアーは伊藤さんです" retires the 請求 reviewer, not the
+    frontend's and the backend's beside it."""
+    if len(olds) <= 1:
+        return olds
+    sn = subject_of(new)
+    kinds = _kinds(sn)
+    held = {frozenset(v for k in kinds for v in _of_kind(subject_of(o), k)) for o in olds}
+    if len(held) == 1:
+        return olds
+    subjects = {o: subject_of(o) for o in olds}
+    named = [o for o in olds if not _unmatched(subjects[o], sn)]
+    if named:
+        return named
+    shared = {o: len(subjects[o].words) - len(_unmatched(subjects[o], sn)) for o in olds}
+    best = max(shared.values())
+    top = [o for o in olds if shared[o] == best]
+    return top if len(top) == 1 else []

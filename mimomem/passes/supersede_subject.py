@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from mimomem.passes.memory_doc import item_text
 from mimomem.passes.supersede_value import quantity, split_port
-from mimomem.passes.supersede_words import ATTRIBUTES, CHANGE, COMPONENTS, CORRECTION, ENVIRONMENTS
+from mimomem.passes.supersede_words import ATTRIBUTES, CHANGE, COMPONENTS, CORRECTION, ENVIRONMENTS, LABEL
 
 _OF_KIND = {
     "location": "location",
@@ -62,7 +62,8 @@ class Subject(NamedTuple):
 
 _VALUES = re.compile(
     r"(?P<url>\b[a-z][a-z0-9+.-]*://[^\s，。、()<>\"'`]+)"
-    r"|(?P<path>(?<![\w.])(?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@-]+)*/?|\b[\w.-]+/[\w./-]*[\w-])"
+    r"|(?P<path>(?<![\w.])(?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@-]+)*/?|\b[\w.-]+/[\w./-]*[\w-]"
+    r"|(?<![\w./-])[A-Za-z_][\w.-]+/(?![\w/.-]))"  # a directory said with its slash: dist/, build/
     r"|(?P<host>\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*(?::\d+)?\b"
     r"|(?-i:\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d+[a-z]?\b))"  # redis-prod-1; BIL-517 is a ticket
     r"|(?P<channel>#[\w-]+)"
@@ -102,6 +103,10 @@ _EN_STOP = frozenset(_EN_STOP_WORDS.split())
 _ZH_KEEP = re.compile(r"^(?:n[a-z]*|vn?|f|s|j|l|i|an|eng)$")
 """jieba's parts of speech of a word a Chinese item is about: nouns, verbs (告警, 支付: jieba calls many
 nouns of this trade verbs; a one-character verb is left out), locatives, idioms."""
+_ZH_PARTICLE = re.compile(r"[哈呀啊吧呢啦嘛哦喔噢哟]+(?=[\s\W]|$)")
+"""Chinese modal particles at a clause's end (报表任务开 3 个线程哈): the speaker's tone, not the subject."""
+_ZH_COUNT = frozenset(["数", "數", "数量", "數量", "个数", "個數"])
+""""The number of" (线程数): what a bare number's kind says already."""
 _KO_ENDING = re.compile(
     r"(?:이에요|예요|입니다|이다|이고|으로|에서|에는|이랑|님이|님은|님으로|님|씨|은|는|이|가|을|를|에|로|의|도|와|과|만)$"
 )
@@ -177,15 +182,20 @@ def _typed_values(text: str) -> tuple[list[tuple[str, str]], str]:
     return found, _VALUES.sub(cut, text)
 
 
-def _persons(text: str) -> tuple[list[str], str]:
-    """People an owner item names (``Ma Lin``, ``田中さん``, ``김민수 님``), and the text without them."""
+def _persons(text: str, *, owner: bool = True) -> tuple[list[str], str]:
+    """People an item names, and the text without them: a name with an honorific (``田中さん``,
+    ``김민수 님``) in any item, a capitalised name (``Ma Lin``) or jieba's person name in an owner item."""
     names: list[str] = []
     for pattern in (_JA_PERSON, _KO_PERSON):
         names += pattern.findall(text)
         text = pattern.sub(" ", text)
-    for m in _OWNER_NAME.finditer(text):
-        if m.group(1).casefold() not in _EN_STOP and m.group(1).casefold() not in _WORDS:
-            names.append(m.group(1))
+    if not owner:
+        return [n.casefold() for n in names], text
+    capitals = [m for m in _OWNER_NAME.finditer(text) if m.group(1).casefold() not in _EN_STOP | _WORDS.keys()]
+    for m in capitals:
+        if m is capitals[0] and len(capitals) > 1 and not text[: m.start()].strip() and " " not in m.group(1):
+            continue  # a capital opening the sentence, a name after it ("Backend reviews are owned by Kimura")
+        names.append(m.group(1))
     text = _OWNER_NAME.sub(lambda m: " " if m.group(1) in names else m.group(0), text)
     if _HAN.search(text) and not _KANA.search(text):
         for piece in _posseg(text):
@@ -258,15 +268,18 @@ def _words(text: str) -> set[tuple[str, str]]:
     out = {("latin", _lemma(w)) for w in _LATIN.findall(text) if w.casefold() not in _EN_STOP or w.isupper()}
     out = {(s, w) for s, w in out if len(w) > 1 and w not in _WORDS and w not in _ENVS}
     if _KANA.search(text):
-        for run in _HAN.findall(text):
-            out |= {("cjk", run[i : i + 2]) for i in range(max(1, len(run) - 1))}
+        for run in _HAN.findall(text):  # a lone kanji is a verb's or an adjective's stem (見てます, 送って)
+            out |= {("cjk", run[i : i + 2]) for i in range(len(run) - 1)}
         out |= {("kana", k) for k in _KATAKANA.findall(text)}
     elif _HAN.search(text):
-        han = " ".join(_HAN.findall(text))
+        han = " ".join(_HAN.findall(_ZH_PARTICLE.sub(" ", text)))
         out |= {
             ("cjk", p.word)
             for p in _posseg(han)
-            if _ZH_KEEP.match(p.flag) and p.word.strip() and (p.flag != "v" or len(p.word) > 1)
+            if _ZH_KEEP.match(p.flag)
+            and p.word.strip()
+            and (p.flag != "v" or len(p.word) > 1)
+            and p.word not in _ZH_COUNT
         }
     for word in _HANGUL_WORD.findall(text):
         if _KO_VERB.search(word) and not _KO_ENDING.search(word):
@@ -302,17 +315,17 @@ def subject_of(item: str) -> Subject:
     text = item_text(item)
     cited = _SOURCE.match(text)
     source = next((g for g in cited.groups() if g), "") if cited else ""
-    text = _value_clauses(_AGENT.sub("", text[cited.end() :] if cited else _repaired(text)))
+    text = _value_clauses(_AGENT.sub("", text[cited.end() :] if cited else LABEL.sub("", _repaired(text), count=1)))
     values, rest = _typed_values(text)
+    terse, rest = _terse(rest)
     env, attrs = _concepts(rest)  # not inside a value: api.stg2.tidepool.dev names no environment
-    persons: list[str] = []
-    if "owner" in attrs:
-        persons, rest = _persons(rest)
+    persons, rest = _persons(rest, owner="owner" in attrs)
     names, rest = _names_after_marker(rest, attribute=bool(attrs))
+    names += terse
     rest = CHANGE.sub(" ", rest)
     verbs = _verbs(text)
     words = frozenset(_words(rest)) - verbs
-    head = frozenset(_words(CHANGE.sub(" ", _lead(text)))) - verbs
+    head = frozenset(_words(CHANGE.sub(" ", _lead(text)))) - verbs - {("latin", _lemma(n)) for n in terse}
     glossary = _glossary()
     glosses = frozenset(g for s, w in words if s == "cjk" for g in glossary.get(w, ()))
     kinds = {k for k, _ in values} | ({"person"} if persons else set())
@@ -324,6 +337,18 @@ def subject_of(item: str) -> Subject:
     found = values + [("person", p) for p in persons] + [("name", n) for n in names]
     said = frozenset(re.sub(r"\s+", "", m.group(0)).casefold() for m in _VALUES.finditer(text))
     return Subject(frozenset(env), frozenset(attrs), words, glosses, frozenset(found), head, source, said)
+
+
+_TERSE = re.compile(r"^(?P<key>.*[^\W\d_].*?)\s*(?:[:=：]|->|→)\s*(?P<value>[^\s:=：\x00]+?)[\s.。]*$")
+"""A value written as ``key: value`` / ``key = value`` (``mail provider: SES``, ``默认分支：trunk``)."""
+
+
+def _terse(rest: str) -> tuple[list[str], str]:
+    """The value of a ``key: value`` item that no form told (a name: ``SES``), and the key alone."""
+    found = _TERSE.match(rest)
+    if not found or _CUT in found.group("key"):
+        return [], rest
+    return [found.group("value").casefold()], found.group("key")
 
 
 def _repaired(text: str) -> str:

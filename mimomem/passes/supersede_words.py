@@ -115,8 +115,10 @@ one is the component whatever the language; a Chinese 库 after an environment o
 主库) is a database (库 alone is also a code library or a warehouse)."""
 
 CORRECTION = re.compile(
-    r"^\W*(?:(?:no,?\s+)?wait|no(?=,)|actually|correction|sorry|oops|my bad|scratch that|i misspoke|i mean|typo"
-    r"|不对|不對|不是|错了|錯了|说错了|說錯了|更正(?:一下)?|订正|訂正|纠正|糾正"
+    r"^\W*(?:(?:hmm+|uh+|um+|er+m?|ah+|oh+|嗯+|呃|えっと|あっ?|음|어)[\s,，、.…]*)?"  # an interjection before it
+    r"(?:(?:no,?\s+)?wait|no(?=,)|actually|correction|sorry|oops|my bad|scratch that|i misspoke|i mean|typo"
+    r"|no,?\s+i\s+(?:was wrong|got (?:it|that) wrong|mixed (?:it|them) up)|i was wrong|my mistake"
+    r"|不对|不對|不是|错了|錯了|说错了|說錯了|记错了|記錯了|搞错了|搞錯了|更正(?:一下)?|订正|訂正|纠正|糾正"
     r"|いや|違(?:う|います|いました)|すみません|ごめん|間違(?:え|い)\w*|訂正"
     r"|아니(?:요|에요)?|아|정정(?:할게요|합니다)?|잘못\s*말했\w*)(?:[\s,，、。.:：;；!！-]+|$)",
     re.I,
@@ -135,3 +137,11 @@ CHANGE = re.compile(
     re.I,
 )
 """A change of a value in four languages ("改成", "switched to", "に変更", "바꿨"): the shape of a newer value."""
+
+LABEL = re.compile(
+    r"^\s*(?:note|nb|fyi|heads[- ]?up|notice|update|reminder|memo|psa|注意|提醒|通知|公告|备注|備註|记一下|記一下|更新"
+    r"|メモ|お知らせ|連絡|告知|참고|메모|공지|알림|안내)\s*[:：]\s*",
+    re.I,
+)
+"""A notice's label before a colon ("FYI:", "注意：", "お知らせ：", "공지:"): how the news is announced,
+not what it is about (unlike the key of "mail provider: SES")."""

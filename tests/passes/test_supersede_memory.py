@@ -69,3 +69,26 @@ def test_a_named_value_of_another_environment_or_a_short_number_is_not_linked() 
     assert holder_of_named("staging Postgres moved from 5432 to 6432", [prod]) == []
     count = "- The ingest queue has 4 consumers (user, 2026-12-01, s:aaaaaaaa)"
     assert holder_of_named("We went from 4 to 8 shards", [count]) == []
+
+
+def test_a_restatement_matching_several_items_retires_the_one_it_names_or_none() -> None:
+    reviews = [
+        "- フロントエンドのレビュー担当は佐藤さんです (user, 2026-12-01, s:00000001)",
+        "- Backend reviews are now owned by Kimura (user, 2026-12-02, s:00000002)",
+        "- 請求サービスのレビューは高橋さんが見てます (user, 2026-12-03, s:00000003)",
+    ]
+    item = Item(FACTS, "請求まわりのレビュアーは伊藤さんです", "user", SESSION, T)
+    planned, history = plan(_facts(*reviews), [item], {}, today="2026-12-07")
+    assert len(history) == 1 and "高橋さん" in history[0]
+    assert "佐藤さん" in planned.text and "Kimura" in planned.text and "伊藤さん" in planned.text
+    vague = Item(FACTS, "レビュアーは伊藤さんです", "user", SESSION, T)
+    planned, history = plan(_facts(*reviews[:2]), [vague], {}, today="2026-12-07")
+    assert history == [] and "佐藤さん" in planned.text and "Kimura" in planned.text
+    said_twice = [
+        "- The API port is 8080 (user, 2026-12-01, s:00000001)",
+        "- API 端口是 8080 (user, 2026-12-02, s:00000002)",
+    ]
+    planned, history = plan(
+        _facts(*said_twice), [Item(FACTS, "The API port is 9090 now", "user", SESSION, T)], {}, today="2026-12-07"
+    )
+    assert len(history) == 2 and "8080" not in planned.text

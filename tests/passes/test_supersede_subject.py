@@ -242,3 +242,34 @@ def test_a_component_by_another_name_or_a_corrected_lower_case_value(old: str, n
 )
 def test_two_components_or_two_roles_of_one_keep_both(old: str, new: str) -> None:
     assert not supersedes(new, old)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("对了 报表任务开 3 个线程哈", "报表任务线程数 5"),  # a modal particle and "the number of" are no subject
+        ("請求サービスのレビューは高橋さんが見てます", "請求まわりのレビュアーは伊藤さんです"),  # さん is a person
+        (
+            "the feature flag service is flags.ferry.lan",
+            "hmm no i was wrong, feature flags are served from ff.ferry.lan",
+        ),
+        ("The mail provider is Postmark", "mail provider: SES"),  # key: value - the value by its place
+        ("Build output goes to out/", "build output: dist/"),  # a directory said with its slash
+        ("注意：测试库的端口是 7410", "公告：测试库端口 7411"),  # a notice's label is not what it is about
+    ],
+)
+def test_a_restatement_in_another_shape_with_no_change_word(old: str, new: str) -> None:
+    assert supersedes(_bullet(new, 2), _bullet(old, 1))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("セッション cookie の有効期限は 2 hours です", "セッションキャッシュの有効期限は 30 分です"),  # a compound
+        ("Backend reviews are owned by Kimura", "Frontend reviews are owned by Sato"),  # Backend is no person
+        ("Prod Redis is redis-p.ferry.lan", "staging redis: redis-s.ferry.lan"),
+        ("The upload API caps files at 20MB", "avatar upload cap: 5MB"),
+    ],
+)
+def test_another_thing_in_those_shapes_stays(old: str, new: str) -> None:
+    assert not supersedes(_bullet(new, 2), _bullet(old, 1))
