@@ -39,6 +39,7 @@ SPLITS = {
     "found-split-2": HERE / "found-split-2.yaml",
     "split-d": HERE / "split-d.yaml",
     "refuse-split": HERE / "refuse-split.yaml",
+    "split-f": HERE / "split-f.yaml",
 }
 QUESTION_KIND = {
     "rule": "instruction",

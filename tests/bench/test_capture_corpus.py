@@ -51,7 +51,7 @@ def test_both_splits_hold_every_kind_and_load_as_e2e_sets() -> None:
         sizes[split] = len(cases)
         devset = load_devset(ROOT / f"e2e-{split}")  # every answer and stale value is in a transcript
         assert {q.kind for q in devset.questions} >= {"instruction", "decision", "fact", "found", "distractor"}
-    held = sizes["heldout"] + sizes["heldout2"] + sum(len(build.load(s)["cases"]) for s in ("split-c", "split-d"))
+    held = sizes["heldout"] + sizes["heldout2"] + sum(len(build.load(s)["cases"]) for s in ("split-c", "split-d", "split-f"))
     assert 0.25 <= held / (sizes["dev"] + held) <= 0.5
 
 
@@ -85,6 +85,15 @@ def test_split_d_holds_facts_in_not_a_fact_frames_and_loads_as_an_e2e_set() -> N
     assert {"rule", "decision", "not-question", "not-request", "not-fragment"} <= set(kinds)
     assert len({c["id"] for c in cases}) == len(cases) >= 40
     load_devset(ROOT / "e2e-split-d")  # every answer is in a transcript
+
+
+def test_split_f_holds_every_extraction_kind_in_four_voices_and_loads_as_an_e2e_set() -> None:
+    data = _build().load("split-f")
+    kinds = Counter(c["kind"] for c in data["cases"])
+    assert min(kinds[k] for k in ("rule", "decision", "fact", "not-question", "not-request")) >= 5
+    assert {"not-narration", "not-opinion"} <= set(kinds) and len(data["projects"]) == 4
+    assert len({c["id"] for c in data["cases"]}) == len(data["cases"]) >= 50
+    load_devset(ROOT / "e2e-split-f")  # every answer is in a transcript
 
 
 @functools.cache
