@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from mimomem.history.sentence_choice import weighs_alternative
+from mimomem.history.sentence_episode import episode, state_now
 from mimomem.history.sentence_frame import (
     AFTER_DONE,
     asks_in_clause,
@@ -45,6 +46,7 @@ from mimomem.history.sentence_ko import (
     KO_CHOICE,
     KO_DEONTIC,
     KO_EMBEDDED,
+    KO_HONORED_SUBJECT,
     KO_NOW,
     KO_PROHIBITION,
     KO_QUESTION_END,
@@ -117,6 +119,10 @@ _EN_NOT_VERB = _EN_ARTICLE | _words(
     there's they're you're he's she's
     """
 )
+_EN_OPENER = re.compile(
+    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|and|also|anyway|anyways|fwiw|well|alright)\b[\s,]*)+", re.I
+)
+_EN_SEQUENCE = re.compile(r"^(?:now|next|then|just|first|finally)\b[\s,]*", re.I)
 _EN_SUBORDINATOR = _words("when whenever before after if once unless")
 """A bare verb followed by one of these is an order with its condition ("squash when merging")."""
 _ZH_REQUEST_OPEN = re.compile(
@@ -183,7 +189,7 @@ _EN_CHOICE = re.compile(
 )
 _EN_CONTRAST = re.compile(r"\b(?:over(?!\s+\d)|instead of|rather than|not)\b", re.I)
 _ZH_CHOICE = re.compile(
-    r"选了|选的|选用|定了|拍板|最后用|最终用|最后选|最终选|就用|决定|采用|改用|没用|不用|而不是|就落|(?:最后|最终|最後|最終)落在|用.{1,20}吧|方案是|定为|定成"
+    r"选了|选的|选用|定了|拍板|最后用|最终用|最后选|最终选|就用|决定|采用|改用|(?:没|不)用(?=\s*[A-Za-z“「])|而不是|就落|(?:最后|最终|最後|最終)落在|用.{1,20}吧|方案是|定为|定成"
 )
 _ZH_CHANGE = re.compile(r"换成了?|换到了?|切到了?|切换到了?|迁到了?|迁移到了?|改成了?")
 """A change of what is used: a decision when a reason comes with it ("换成了 Loki，ES 太吃内存")."""
@@ -257,8 +263,8 @@ def is_imperative(text: str) -> bool:
     span = inceptive(flat)
     if span and flat.casefold().startswith(span.casefold()):  # "Starting today, please tag …"
         flat = flat[len(span) :].lstrip(" ,，、") or flat
-    if hangul(flat) and not _kana(flat):
-        return bool(KO_REQUEST_END.search(flat))
+    if hangul(flat) and not _kana(flat):  # "김민수 님이 담당하세요": a third person's honorific, no order
+        return bool(KO_REQUEST_END.search(flat)) and not KO_HONORED_SUBJECT.search(flat)
     if _kana(flat):
         return bool(_JA_REQUEST_END.search(flat))
     if _cjk(flat):
@@ -269,9 +275,13 @@ def is_imperative(text: str) -> bool:
     condition = en_condition(flat)
     if condition:  # "If you add an env var, document it …": the main clause is the order
         return is_imperative(condition[1])
-    words = _en_words(re.sub(r"^(?:please|pls|plz|ok(?:ay)?|so|and|also)\b[\s,]*", "", flat, flags=re.I))
+    bare = _EN_OPENER.sub("", flat)
+    sequenced = _EN_SEQUENCE.match(bare)  # an adverb of sequence, then the verb: "just restart …", "next, rename …"
+    words = _en_words(bare[sequenced.end() :] if sequenced else bare)
     if len(words) < 2 or words[0] in _EN_NOT_VERB or words[0] in _EN_AUX or words[0] in _EN_WH:
         return False
+    if sequenced and bare[sequenced.end() :][:1].islower() and not words[0].endswith(("s", "ed")):
+        return True
     first = flat.lstrip("-*> ").split()[0] if flat.split() else ""
     if first[:1].isupper() and first[1:].isupper():
         return False  # an acronym opens a statement ("CI moved to …")
@@ -407,8 +417,10 @@ def not_standing(text: str) -> bool:
     a thing's behaviour ("The cleanup job always deletes …"), an order for now or for one instance
     ("in this PR", "until I've reviewed it") without a scope beyond the present."""
     flat = text.strip()
-    if opinion_or_hedge(flat) or describes_behaviour(flat):
+    if opinion_or_hedge(flat) or describes_behaviour(flat) or episode(flat):
         return True
+    if state_now(flat) and not inceptive(flat):
+        return True  # "must return a list but it returns None": the bug to fix
     return (anchored_now(flat) or one_off(flat)) and not strongly_scoped(flat)
 
 

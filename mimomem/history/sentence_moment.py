@@ -139,7 +139,8 @@ def about_the_moment(text: str) -> bool:
 
 _PLAN = re.compile(
     r"^(?:i'?ll|i will|i'?m going to|i am going to|let me|let'?s|we'?ll need|we need to|we should|i think|"
-    r"maybe|perhaps|probably|i guess|i want to|i'?d like to|trying to|i tried|we tried)\b"
+    r"maybe|perhaps|probably|i guess|i want to|i'?d like to|trying to|i tried|we tried|(?:(?:first|then|now)\s+)?gonna"
+    r"|(?:i'?m\s+)?about to|you (?:could|can|might)(?: also| just)? try)\b"
     r"|^(?:i'?m|i am)\s+(?:just\s+|still\s+|now\s+)?\w+ing\b"
     r"|^(?:this is|here is|here'?s|here are|these are)\s+(?:the|my|a|an|what)\b"
     r"|^(?:我来|我先|我们先|我想|我要|我打算|打算|准备|要不|也许|可能|好像|感觉|我觉得|试了|我正在|我们正在|我(?:们)?(?:现在|这会儿|刚才)?在(?:看|查|跑|试|改|排查|对比))"

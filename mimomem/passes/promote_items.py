@@ -37,14 +37,17 @@ from mimomem.history.sentence import (
     sentence_type,
     strongly_scoped,
 )
+from mimomem.history.sentence_clause import ends_in_order
+from mimomem.history.sentence_episode import comment, past_episode, reassurance, session_object, state_now
 from mimomem.history.sentence_fragment import is_fragment
-from mimomem.history.sentence_frame import opinion_or_hedge, topic_only
+from mimomem.history.sentence_frame import inceptive, opinion_or_hedge, topic_only
 from mimomem.history.sentence_hant import folded
 from mimomem.history.sentence_moment import is_plan_or_guess
 from mimomem.history.signals import is_trivial, normalize_command, statements_in
 from mimomem.history.tool_text import quotable_error
 from mimomem.passes.promote_found import FOUND, cause_items, value_items
 from mimomem.passes.supersede import RETRACT, states_change
+from mimomem.passes.supersede_words import CHANGE
 
 RULES, DECISIONS, FACTS = "Rules", "Architecture decisions", "Discovered durable knowledge"
 FAILURES, WORKFLOWS = "Failures and fixes", "Workflows"
@@ -63,9 +66,13 @@ _FILLER = re.compile(
     re.I,
 )
 _TRAILING_PLEASE = re.compile(r"[,，]?\s*(?:please|thanks|thank you|谢谢)[.!。！]*$", re.I)
-_SENTENCE = re.compile(r"(?<=[。！？!?；;])|(?<=\.)(?=\s+[^\sa-z0-9])|\n+")
-"""Sentence ends: CJK and English punctuation, line breaks; a full stop ends a sentence only before a
-word that can open one (not "e.g. wren-eu-1", "i.e. never", "approx. 40", "v1. 2")."""
+_SENTENCE = re.compile(
+    r"(?<=[。！？!?；;])|(?<=\.)(?=\s+[^\sa-z0-9])|\n+"
+    r"|(?<=[a-z0-9]{3}\.)(?<!approx\.)(?<!etc\.)(?<!incl\.)(?<!excl\.)(?<!resp\.)(?=\s+[a-z]{2})"
+)
+"""Sentence ends: CJK and English punctuation, line breaks; a full stop ends a sentence before a word
+that can open one (not "e.g. wren-eu-1", "i.e. never", "approx. 40", "v1. 2"), or before a lowercase
+word after a word of three letters or more (writers who never capitalise: "makes sense. going forward …")."""
 _QUESTION = re.compile(r"[?？]\s*$|[吗呢么]\s*[。.]?\s*$")
 _REASON = re.compile(r"^(?:because|since|as|the reason|reason:|so that|因为|由于|原因是|原因|理由是|这样|为了)", re.I)
 _REASON_INSIDE = re.compile(r"\b(?:because|since|so that|to avoid|otherwise)\b|因为|由于|为了|以免|否则|原因是", re.I)
@@ -312,8 +319,12 @@ with its unit, a person after a copula (是孙浩 / 联系人是刘芳) or with 
 def is_fact(sentence: str) -> bool:
     """A statement (never a question, a request, a plan or a guess) naming something specific."""
     flat = clean_text(sentence)
-    if sentence_type(flat) != STATEMENT or is_plan_or_guess(flat):
+    if sentence_type(flat) != STATEMENT or is_plan_or_guess(flat) or ends_in_order(flat):
         return False
+    if state_now(flat) and strongly_scoped(flat) and not inceptive(flat):
+        return False  # "must return a list but it returns None": the bug to fix, not how things are
+    if session_object(flat) or reassurance(flat) or comment(flat) or (past_episode(flat) and not CHANGE.search(flat)):
+        return False  # "the error is ECONNRESET", "yesterday I deployed 4.0.9", "…복잡하네요": this session
     if _CONVENTION.search(flat):
         return True
     if _REQUEST.match(flat) and not re.search(r"\b(?:is|are)\b|是", flat):

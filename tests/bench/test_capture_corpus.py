@@ -51,7 +51,8 @@ def test_both_splits_hold_every_kind_and_load_as_e2e_sets() -> None:
         sizes[split] = len(cases)
         devset = load_devset(ROOT / f"e2e-{split}")  # every answer and stale value is in a transcript
         assert {q.kind for q in devset.questions} >= {"instruction", "decision", "fact", "found", "distractor"}
-    held = sizes["heldout"] + sizes["heldout2"] + sum(len(build.load(s)["cases"]) for s in ("split-c", "split-d", "split-f"))
+    splits = ("split-c", "split-d", "split-f")
+    held = sizes["heldout"] + sizes["heldout2"] + sum(len(build.load(s)["cases"]) for s in splits)
     assert 0.25 <= held / (sizes["dev"] + held) <= 0.5
 
 
