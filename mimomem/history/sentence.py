@@ -140,8 +140,10 @@ _JA_REQUEST_END = re.compile(
 _NOW_EN = re.compile(
     r"\b(?:for now|right now|now(?! on\b)|today|tonight|this time|yet|for the moment|at the moment|asap)\b", re.I
 )
-_NOW_ZH = re.compile(r"现在|这次|这回|马上|立刻|立即|一旦|再说|看看效果|一下(?!子)|刚才|今天|明天|先这样|暂时")
-_NOW_JA = re.compile(r"一旦|とりあえず|今すぐ|今日|この|その|今回|ひとまず")
+_NOW_ZH = re.compile(
+    r"现在|这次|这回|接下来|接下來|下一步|马上|立刻|立即|一旦|再说|看看效果|一下(?!子)|刚才|今天|明天|先这样|暂时"
+)
+_NOW_JA = re.compile(r"^次(?:は|に)|一旦|とりあえず|今すぐ|今日|この|その|今回|ひとまず")
 
 # --- modality and scope ---
 _EN_DEONTIC = re.compile(
@@ -184,7 +186,7 @@ _WEAK_SCOPE = re.compile(
 _EN_CHOICE = re.compile(
     r"\b(?:went with|go(?:ing)? with|settled on|picked|chose|opted for|we'?re keeping|we keep|we'?ll use|we use|"
     r"stays?|decided|agreed|is our|are our|sticking with|stick with|ended up (?:with|on|going with)|landed on|"
-    r"went for)\b",
+    r"went for|(?:is|are|'re|'s) (?:moving|switching|migrating) (?:over )?to)\b",
     re.I,
 )
 _EN_CONTRAST = re.compile(r"\b(?:over(?!\s+\d)|instead of|rather than|not)\b", re.I)

@@ -53,6 +53,37 @@ _FIRST_PERSON_HABIT = re.compile(
     r"|^(?:私|僕|俺)(?:は|も)?(?:いつも|よく|毎回)|^(?:저는|전|나는|난)\s*(?:항상|맨날|늘|자주)",
     re.I,
 )
+_OWN_WORDS = re.compile(
+    r"\bi (?:meant|mean to say)\b|(?:我是说|我說的是|我说的是|我指的是|我是說)"
+    r"|(?:のほう|の方|の間違い)でした|(?:말한|말씀드린)\s*거(?:예요|였어요)|말이었어요",
+    re.I,
+)
+_REPORTED = re.compile(
+    r"^(?:the |a |our |my )?[\w-]+(?: [\w-]+)? (?:reported|complained|suggested|thinks|wants|asked(?: me)?|is asking)"
+    r"(?: that| us| me| for| to|,)?\s"
+    r"|^(?:客户|用户|产品|老板|领导|客戶|用戶|產品|老闆)\S{0,4}(?:反馈|反映|说想|想要|觉得|要求|問|问)",
+    re.I,
+)
+_SPEAKER_DID = re.compile(
+    r"^(?:i|we)(?:'ve| have)?\s+(?:just\s+|already\s+|finally\s+)?(?!been\b|used\b|decided\b|agreed\b)[a-z]+ed\b"
+    r"|^(?:i|we)(?:'ve| have)\s+(?:just\s+|already\s+)?(?:pushed|done|made|written|run|put|set|seen|found|got|gotten)\b"
+    r"|^我(?:们|們)?(?:刚|剛|已经|已經|也)?[^，,。]{0,20}?(?:了|过了|過了)\s*[。！!]?$|^我(?:们|們)?(?:刚|剛)(?![才刚剛])",
+    re.I,
+)
+
+
+def own_words(text: str) -> bool:
+    """The speaker correcting what they said ("i meant orders_v2", "我是说 …", "…のほうでした"), or
+    reporting what someone else wants or thinks ("Jana thinks we should …", "客户反馈 …")."""
+    flat = text.strip()
+    return bool(_OWN_WORDS.search(flat) or _REPORTED.search(flat))
+
+
+def speaker_did(text: str) -> bool:
+    """The speaker's own action just done ("I've pushed my changes to feature/export", "我回滚了")."""
+    return bool(_SPEAKER_DID.search(text.strip()))
+
+
 _CONCERN = re.compile(
     r"^(?:please\s+)?(?:don'?t|do not|no need to|never)\s+(?:worry|mind|bother|stress|panic|sweat|care)\b"
     r"|^never\s*mind\b|^no (?:worries|rush|hurry|pressure)\b"
@@ -114,4 +145,5 @@ def comment(text: str) -> bool:
 def episode(text: str) -> bool:
     """Any of the above: about this session, never a fact or a rule."""
     flat = text.strip()
-    return any(f(flat) for f in (past_episode, session_object, speaker_habit, reassurance, comment))
+    kinds = (past_episode, session_object, speaker_habit, reassurance, comment, own_words)
+    return any(f(flat) for f in kinds)

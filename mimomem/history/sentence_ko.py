@@ -26,7 +26,9 @@ KO_REQUEST_END = re.compile(
 )
 """Imperative and propositive endings: -(아/어) 주세요, -세요, -십시오, -자 / -ㅂ시다, -지 마(세요), and the
 honorific -(으)시고요 that softens an order ("알려 주시고요", "받으시고요")."""
-KO_NOW = re.compile(r"지금|일단|우선|당장|이번에|이번엔|오늘|잠깐|(?<!때는\s)(?<!때\s)(?<!전에\s)(?<!꼭\s)먼저")
+KO_NOW = re.compile(
+    r"^(?:다음은|다음으로|그다음|그\s다음)|지금|일단|우선|당장|이번에|이번엔|오늘|잠깐|(?<!때는\s)(?<!때\s)(?<!전에\s)(?<!꼭\s)먼저"
+)
 KO_HONORED_SUBJECT = re.compile(r"[\uac00-\ud7a3]\s*(?:님이|님께서|께서)\s")
 """A third person honoured as the subject: the -세요 after it is the honorific present, not an order."""
 KO_DEONTIC = re.compile(

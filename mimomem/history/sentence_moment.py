@@ -31,6 +31,11 @@ import re
 
 from mimomem.history.sentence_frame import opinion_or_hedge
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 _REACTION = re.compile(
     r"^(?:thanks|thank you|thx|nice|great|cool|awesome|perfect|sweet|oops|ugh|yay|wow|whoa|hmm+|huh|damn|argh|ah+|aha"
     r"|uh|um+|welp|yikes)\b[\s,!.…—–-]*"
@@ -121,11 +126,36 @@ _ACTIVITY = re.compile(
 )
 
 
+_BARE_ING = re.compile(r"^(?:still\s+|now\s+|also\s+)?([a-z]{2,}ing)\s+(\S+)", re.I)
+_NOT_GERUND = _words("string thing nothing something everything anything nothing spring ceiling ring king")
+_KO_PROGRESSIVE = re.compile(r"지금\s.*고\s*있(?:어요|습니다|어|다)")
+_KO_TOPIC = re.compile(r"\S(?:은|는)\s")
+
+
+def _bare_progressive(text: str) -> bool:
+    """A clause without its subject opening on a participle ("Still seeing 502s from gw-3", "Getting
+    timeouts on …"), unless a verb follows that makes the -ing word its subject ("Logging goes to …"),
+    or a Korean progressive with 지금 and no topic ("지금 stg2 로그 보고 있어요"; "지금 스테이징은 … 돌아가고
+    있어요" says how a thing stands)."""
+    found = _BARE_ING.match(text) if text.isascii() else None
+    if found and found.group(1).casefold() not in _NOT_GERUND:
+        after = found.group(2).casefold()
+        prefixed = found.group(0).casefold().startswith(("still", "now", "also"))
+        return after not in _FINITE and (prefixed or after in _OBJECT_OPENER or after[:1].isdigit())
+    return bool(_KO_PROGRESSIVE.search(text) and not _KO_TOPIC.search(text))
+
+
+_OBJECT_OPENER = _words("the a an some this that these those it them lots tons my our")
+_FINITE = _words(
+    "is are was were goes go runs run uses use happens lives should must needs need has have takes can will"
+)
+
+
 def experience_or_activity(text: str) -> bool:
     """The speaker's own experience ("I get ECONNREFUSED …", "I keep hitting …", "私もさっき…なりました")
     or an activity bound to the moment ("We're rebuilding the index right now", "我们正在排查 …",
     "今ちょうど…回しています", "테스트 돌리는 중이에요")."""
-    if _EXPERIENCE.match(text) or _ACTIVITY.search(text):
+    if _EXPERIENCE.match(text) or _ACTIVITY.search(text) or _bare_progressive(text):
         return True
     return bool(_JA_FIRST_PERSON.match(text) and _JA_EVENT.search(text))
 

@@ -38,7 +38,16 @@ from mimomem.history.sentence import (
     strongly_scoped,
 )
 from mimomem.history.sentence_clause import ends_in_order
-from mimomem.history.sentence_episode import comment, past_episode, reassurance, session_object, state_now
+from mimomem.history.sentence_episode import (
+    comment,
+    own_words,
+    past_episode,
+    reassurance,
+    session_object,
+    speaker_did,
+    state_now,
+)
+from mimomem.history.sentence_fact import holds_a_role_or_place
 from mimomem.history.sentence_fragment import is_fragment
 from mimomem.history.sentence_frame import inceptive, opinion_or_hedge, topic_only
 from mimomem.history.sentence_hant import folded
@@ -61,18 +70,20 @@ MAX_ITEM = 240
 _FILLER = re.compile(
     r"^(?:(?:(?:remember|note|nb|fyi|keep in mind|heads[- ]up)(?:\s+that)?"
     r"|btw|by the way|also|oh|and|ok(?:ay)?(?: so)?|so|well|please|pls|hey|hi)\b[\s:,，：.!—–-]*"
-    r"|(?:记住|记得|注意|另外|还有|還有|对了|對了|顺便说一?下|順便說一?下|顺便提一?[下句]|順便提一?[下句]|顺带一提|順帶一提|顺便|順便|请|請|麻烦|麻煩|好的|嗯|哦|那么|然后"
+    r"|(?:记住|记得|注意|另外|还有|還有|对了|對了|(?:顺便|順便)?(?:说|說|提|补充|補充|同步|说明|說明|交代|汇报|匯報)一?下(?=[\s:,，：、。!！])|好(?=[，,])|顺便提一?[下句]|順便提一?[下句]|顺带一提|順帶一提|顺便|順便|请|請|麻烦|麻煩|好的|嗯|哦|那么|然后"
     r"|ちなみに|ついでに|참고로)[\s:,，：、。!！]*|(?:あと|それと|그리고)(?:[\s:,，：、。!！]+|$))+",
     re.I,
 )
 _TRAILING_PLEASE = re.compile(r"[,，]?\s*(?:please|thanks|thank you|谢谢)[.!。！]*$", re.I)
 _SENTENCE = re.compile(
-    r"(?<=[。！？!?；;])|(?<=\.)(?=\s+[^\sa-z0-9])|\n+"
+    r"(?<=[。！？!?；;])|(?<=\.)(?=\s+[^\sa-z0-9\u3400-\u9fff])|\n+"
+    r"|(?<=[ㅠㅜㅋㅎ]{2})\s+(?=\S)"
     r"|(?<=[a-z0-9]{3}\.)(?<!approx\.)(?<!etc\.)(?<!incl\.)(?<!excl\.)(?<!resp\.)(?=\s+[a-z]{2})"
 )
 """Sentence ends: CJK and English punctuation, line breaks; a full stop ends a sentence before a word
 that can open one (not "e.g. wren-eu-1", "i.e. never", "approx. 40", "v1. 2"), or before a lowercase
 word after a word of three letters or more (writers who never capitalise: "makes sense. going forward …")."""
+_NOW_WORD = re.compile(r"现在|現在|\bnow\b", re.I)
 _QUESTION = re.compile(r"[?？]\s*$|[吗呢么]\s*[。.]?\s*$")
 _REASON = re.compile(r"^(?:because|since|as|the reason|reason:|so that|因为|由于|原因是|原因|理由是|这样|为了)", re.I)
 _REASON_INSIDE = re.compile(r"\b(?:because|since|so that|to avoid|otherwise)\b|因为|由于|为了|以免|否则|原因是", re.I)
@@ -259,8 +270,8 @@ def _after_lead_in(sentence: str) -> str:
         return sentence  # what follows is quoted: the head says whose words they are
     if _DISTINCTIVE.search(head) or re.search(r"\d", head):
         return sentence
-    if sentence_type(head) == REQUEST:
-        return rest
+    if sentence_type(head) == REQUEST or (topic_only(head) and _whole_clause(rest)):
+        return rest  # "记一下：…", "Update on the queue: it's RabbitMQ 3.13 on mq-1 now"
     label = (len(head.split()) <= 3 if head.isascii() else len(head) <= 6) and not (
         _FACT_SHAPE.search(head) or is_choice(head) or is_standing(head)
     )
@@ -323,7 +334,9 @@ def is_fact(sentence: str) -> bool:
         return False
     if state_now(flat) and strongly_scoped(flat) and not inceptive(flat):
         return False  # "must return a list but it returns None": the bug to fix, not how things are
-    if session_object(flat) or reassurance(flat) or comment(flat) or (past_episode(flat) and not CHANGE.search(flat)):
+    if session_object(flat) or reassurance(flat) or comment(flat) or own_words(flat):
+        return False
+    if (past_episode(flat) or speaker_did(flat)) and not CHANGE.search(_NOW_WORD.sub(" ", flat)):
         return False  # "the error is ECONNRESET", "yesterday I deployed 4.0.9", "…복잡하네요": this session
     if _CONVENTION.search(flat):
         return True
@@ -331,6 +344,8 @@ def is_fact(sentence: str) -> bool:
         return False
     if _DISTINCTIVE.search(flat) or _NAMED.search(flat) or (RETRACT.search(flat) and _LATIN_WORD.search(flat)):
         return True
+    if holds_a_role_or_place(flat):
+        return True  # "Mei owns the payments repo", "文档都在语雀上", "문서는 노션에 있어요"
     return states_change(flat)  # a newer value of something: "We bumped the worker count to 8"
 
 

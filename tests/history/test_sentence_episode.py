@@ -49,6 +49,17 @@ def _kept(text: str) -> list[tuple[str, str]]:
         "the function must return a list but it returns None",  # a norm beside how things stand now: a bug
         "这个接口必须返回 list，现在返回的是 None",
         "all tests must pass, right now 3 are failing, fix them",
+        "Sorry, I meant the other config file, config/worker.yaml not config/web.yaml.",  # the speaker's own words
+        "すみません、config/worker.yaml のほうでした。",
+        "The customer reported that exports over 10k rows time out.",  # someone else's report or wish
+        "We talked about this in standup, Jana thinks we should drop the legacy endpoint.",
+        "I've pushed my changes to feature/export.",  # the speaker's own deed
+        "我刚看了下 lag，现在是 0。",
+        "ありがとうございます！次はエクスポート機能をお願いします。",  # the next step of the session
+        "감사합니다! 다음은 내보내기 기능 부탁드려요.",
+        "Still getting timeouts from search-2 after the reindex.",  # a participle without its subject
+        "지금 api-7 로그 확인하고 있어요",
+        "对了 redis 这块",  # a topic alone
     ],
 )
 def test_an_episode_of_the_session_is_neither_a_fact_nor_a_rule(text: str) -> None:
@@ -65,6 +76,25 @@ def test_an_episode_of_the_session_is_neither_a_fact_nor_a_rule(text: str) -> No
         ("我这边一直是用 qs-admin 这个账号登 Grafana 的", "Discovered durable knowledge", "qs-admin"),
         ("We've been on Postgres 16.4 since yesterday", "Discovered durable knowledge", "16.4"),
         ("今後 main への直接 push はやめてくださいね", "Rules", "push"),
+        ("Mei owns the payments repo, ping her before touching it", "Discovered durable knowledge", "Mei"),
+        ("Alice is the tech lead for search.", "Discovered durable knowledge", "Alice"),
+        ("Redis is only used for sessions, not for caching.", "Discovered durable knowledge", "sessions"),
+        ("老张负责运维，机器的事找他。", "Discovered durable knowledge", "老张"),
+        ("文档都在语雀上", "Discovered durable knowledge", "语雀"),
+        ("문서는 노션에 있어요", "Discovered durable knowledge", "노션"),
+        ("好，同步一下，日志平台是 loki-prod，保留 30 天。", "Discovered durable knowledge", "loki-prod"),
+        ("헐 또 타임아웃 ㅠㅠ 참고로 배치 서버는 batch-02 하나예요.", "Discovered durable knowledge", "batch-02"),
+        ("CI 跑一次大概 12 分钟", "Discovered durable knowledge", "12 分钟"),  # 大概 before a number: about, no guess
+        ("Status on the broker: it's NATS 2.10 on nats-1 now.", "Discovered durable knowledge", "NATS 2.10"),
+        (
+            "Quick update: billing is switching to Stripe, the old invoicer kept double-charging.",
+            "Architecture decisions",
+            "double-charging",
+        ),
+        ("以后新加的表名都要带 kst. 前缀", "Rules", "kst. 前缀"),  # a full stop inside a Chinese sentence
+        ("Heads-up, staging assets sit in s3://harbor-stg-assets", "Discovered durable knowledge", "stg-assets"),
+        ("Logging goes to loki.internal:3100", "Discovered durable knowledge", "3100"),
+        ("참고로 지금 스테이징은 stg2.narae.dev 에서 돌아가고 있어요.", "Discovered durable knowledge", "stg2"),
         (
             "ugh, still red. anyway, the artifact store is nexus.example.com:8082. yesterday I bumped the heap",
             "Discovered durable knowledge",
