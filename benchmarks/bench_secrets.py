@@ -47,6 +47,7 @@ NAMED_SETS = {
     "adversarial-heldout-3b": ADVERSARIAL / "heldout-3b.jsonl",
     "adversarial-dev-4": ADVERSARIAL / "dev-4.jsonl",
     "adversarial-heldout-4": ADVERSARIAL / "heldout-4.jsonl",
+    "adversarial-dev-5": ADVERSARIAL / "dev-5.jsonl",
     "adversarial-heldout-5": ADVERSARIAL / "heldout-5.jsonl",
 }
 

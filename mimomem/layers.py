@@ -51,7 +51,7 @@ SERVED: frozenset[str] = frozenset(
         *("mimomem.common.secrets", "mimomem.common.secret_commands", "mimomem.common.secret_context"),
         *("mimomem.common.secret_connect", "mimomem.common.secret_labels", "mimomem.common.secret_markup"),
         *("mimomem.common.secret_label_values", "mimomem.common.secret_needles", "mimomem.common.secret_phrases"),
-        *("mimomem.common.secret_printed",),
+        *("mimomem.common.secret_printed", "mimomem.common.secret_slots"),
         *("mimomem.common.secret_records", "mimomem.common.secret_shapes", "mimomem.common.secret_values"),
         *("mimomem.common.span_file", "mimomem.common.stamp"),
         *("mimomem.served", "mimomem.served.budgeted", "mimomem.served.entries", "mimomem.served.entry_index"),

@@ -50,11 +50,44 @@ from build import ALNUM, B64, HERE, URLSAFE, Fake, L, S
 HEX = "0123456789abcdef"
 B32 = string.ascii_uppercase + "234567"
 # plain lowercase words for a seed phrase (a mnemonic of the BIP-39 kind; not its list)
-WORDS = (
-    "orbit velvet canyon ladder pepper silent hammer frozen tunnel meadow rocket violin "
-    "bamboo cactus drift ember fossil galaxy harbor island jungle kettle lantern marble "
-    "nectar oyster pistol quarry ribbon saddle timber umbrella vendor walnut yonder zebra"
-).split()
+WORDS = [
+    "orbit",
+    "velvet",
+    "canyon",
+    "ladder",
+    "pepper",
+    "silent",
+    "hammer",
+    "frozen",
+    "tunnel",
+    "meadow",
+    "rocket",
+    "violin",
+    "bamboo",
+    "cactus",
+    "drift",
+    "ember",
+    "fossil",
+    "galaxy",
+    "harbor",
+    "island",
+    "jungle",
+    "kettle",
+    "lantern",
+    "marble",
+    "nectar",
+    "oyster",
+    "pistol",
+    "quarry",
+    "ribbon",
+    "saddle",
+    "timber",
+    "umbrella",
+    "vendor",
+    "walnut",
+    "yonder",
+    "zebra",
+]
 KANA = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわ"
 HANGUL = "가나다라마바사아자차카타파하고노도로모보소오조초코토포호구누두루무부수우주"
 
@@ -67,7 +100,14 @@ def secrets(f: Fake) -> list[dict[str, object]]:
 
     # -- a value by its place in a call or a statement ---------------------------------------------------
     v = f.pw()
-    rows.append(S(f'server = smtplib.SMTP_SSL("smtp.example.com")\nserver.login("alerts@example.com", "{v}")', "call-login", "en", v))
+    rows.append(
+        S(
+            f'server = smtplib.SMTP_SSL("smtp.example.com")\nserver.login("alerts@example.com", "{v}")',
+            "call-login",
+            "en",
+            v,
+        )
+    )
     v = f.pw()
     rows.append(S(f'r = requests.get(url, auth=("svc-report", "{v}"), timeout=10)', "call-auth-tuple", "en", v))
     a, b = f.pw(), f.s(URLSAFE, 48)
@@ -90,7 +130,9 @@ def secrets(f: Fake) -> list[dict[str, object]]:
         )
     )
     v = f.pw()
-    rows.append(S(f"INSERT INTO users (name, email, password) VALUES ('ops', 'ops@example.com', '{v}');", "sql-insert", "en", v))
+    rows.append(
+        S(f"INSERT INTO users (name, email, password) VALUES ('ops', 'ops@example.com', '{v}');", "sql-insert", "en", v)
+    )
     v = f.pw()
     rows.append(S(f'db.createUser({{ user: "reporting", pwd: "{v}", roles: ["read"] }})', "mongo-shell", "en", v))
     v = f.pw()
@@ -99,7 +141,12 @@ def secrets(f: Fake) -> list[dict[str, object]]:
     rows.append(S(f"config: {{Host:db.internal Port:5432 User:app Password:{v} SSLMode:require}}", "go-dump", "en", v))
     v = f.pw()
     rows.append(
-        S(f"DataSourceProperties(url=jdbc:postgresql://db/app, username=app, password={v}, driver=null)", "tostring", "en", v)
+        S(
+            f"DataSourceProperties(url=jdbc:postgresql://db/app, username=app, password={v}, driver=null)",
+            "tostring",
+            "en",
+            v,
+        )
     )
     v = f.tok(24)
     rows.append(S(f"{{'user': 'etl', 'host': 'wh.internal', 'passwd': '{v}', 'port': 5439}}", "python-repr", "en", v))
@@ -111,7 +158,14 @@ def secrets(f: Fake) -> list[dict[str, object]]:
     v = f.tok(20)
     rows.append(S(f"127.0.0.1:6379> AUTH {v}\nOK", "redis-auth", "en", v))
     blob = base64.b64encode(f"\0mailer\0{f.pw()}".encode()).decode()
-    rows.append(S(f"EHLO client\n250 AUTH PLAIN LOGIN\nAUTH PLAIN {blob}\n235 2.7.0 Authentication successful", "smtp-plain", "en", blob))
+    rows.append(
+        S(
+            f"EHLO client\n250 AUTH PLAIN LOGIN\nAUTH PLAIN {blob}\n235 2.7.0 Authentication successful",
+            "smtp-plain",
+            "en",
+            blob,
+        )
+    )
     # -- password slots of other tools -----------------------------------------------------------------
     v = f.pw()
     rows.append(S(f"smbclient //fs01/finance {v} -U CORP/bob -c 'ls'", "cli-positional", "en", v))
@@ -120,7 +174,9 @@ def secrets(f: Fake) -> list[dict[str, object]]:
     v = f.pw()
     rows.append(S(f"cmdkey /add:fs01.corp.local /user:CORP\\bob /pass:{v}", "cli-slash", "en", v))
     v = f.pw()
-    rows.append(S(f'schtasks /Create /TN "nightly" /TR backup.cmd /SC DAILY /RU CORP\\svc /RP {v}', "cli-slash", "en", v))
+    rows.append(
+        S(f'schtasks /Create /TN "nightly" /TR backup.cmd /SC DAILY /RU CORP\\svc /RP {v}', "cli-slash", "en", v)
+    )
     v = f.pw()
     rows.append(S(f"ssh-keygen -t ed25519 -f ~/.ssh/deploy -N '{v}' -C deploy@ci", "cli-flag", "en", v))
     v = f.pw()
@@ -130,7 +186,9 @@ def secrets(f: Fake) -> list[dict[str, object]]:
     v = f.pw()
     rows.append(S(f"pdftk payslip.pdf output payslip-locked.pdf user_pw {v}", "cli-keyword", "en", v))
     v = f.pw()
-    rows.append(S(f"sudo mount -t cifs //nas/media /mnt/media -o username=bob,password={v},vers=3.0", "cli-mount", "en", v))
+    rows.append(
+        S(f"sudo mount -t cifs //nas/media /mnt/media -o username=bob,password={v},vers=3.0", "cli-mount", "en", v)
+    )
     v = f.pw()
     rows.append(S(f"echo 'backup:{v}' | sudo chpasswd", "stdin-chpasswd", "en", v))
     v = f.tok(32)
@@ -144,7 +202,12 @@ def secrets(f: Fake) -> list[dict[str, object]]:
     # -- what services print ---------------------------------------------------------------------------
     v = f.s(ALNUM + ";:<>", 12)
     rows.append(
-        S(f"2026-12-07T09:14:02Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: {v}", "log-banner", "en", v)
+        S(
+            f"2026-12-07T09:14:02Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: {v}",
+            "log-banner",
+            "en",
+            v,
+        )
     )
     v = hexs(32)
     rows.append(
@@ -170,7 +233,14 @@ def secrets(f: Fake) -> list[dict[str, object]]:
     t = "hvs." + f.s(URLSAFE, 24)
     rows.append(S(f"Unseal Key 1: {k}\n\nInitial Root Token: {t}", "cli-output", "en", k, t))
     v = f.tok(16)
-    rows.append(S(f"$ argocd admin initial-password -n argocd\n{v}\n\n This password must be only used for first time login.", "cli-output", "en", v))
+    rows.append(
+        S(
+            f"$ argocd admin initial-password -n argocd\n{v}\n\n This password must be only used for first time login.",
+            "cli-output",
+            "en",
+            v,
+        )
+    )
     v = hexs(32)
     rows.append(S(f"$ cat config/master.key\n{v}", "cat-output", "en", v))
     v = f.pw()
@@ -251,9 +321,21 @@ def secrets(f: Fake) -> list[dict[str, object]]:
 
 def lookalikes(f: Fake) -> list[dict[str, object]]:
     return [
-        L(f"[Peer]\nPublicKey = {f.s(B64, 43)}=\nAllowedIPs = 10.8.0.0/24\nEndpoint = vpn.example.com:51820", "public-key", "en"),
-        L('users.users.bob.hashedPassword = "$6$rounds=656000$pLw1r0kO$Zk3gqkO4tE9fJ2iF0XlqgYjPb5y3nQ7xw8Zt0u1v2Aa";', "hash-named", "en"),
-        L("password_hash: $argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG", "hash-named", "en"),
+        L(
+            f"[Peer]\nPublicKey = {f.s(B64, 43)}=\nAllowedIPs = 10.8.0.0/24\nEndpoint = vpn.example.com:51820",
+            "public-key",
+            "en",
+        ),
+        L(
+            'users.users.bob.hashedPassword = "$6$rounds=656000$pLw1r0kO$Zk3gqkO4tE9fJ2iF0XlqgYjPb5y3nQ7xw8Zt0u1v2Aa";',
+            "hash-named",
+            "en",
+        ),
+        L(
+            "password_hash: $argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG",
+            "hash-named",
+            "en",
+        ),
         L(
             "INSERT INTO users (name, password_hash) VALUES ('bob', '$2b$12$KIXQ4r9oQeY1n3Xl5x7zZeJ5fQ9kq2m8c1Vb6Lr0tYwUe3sH4pD2a');",
             "hash-named",
@@ -264,12 +346,20 @@ def lookalikes(f: Fake) -> list[dict[str, object]]:
         L("wallet address: 0x742d35Cc6634C0532925a3b844Bc454e4438f44e", "public-address", "en"),
         L("tx hash 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 confirmed", "hash", "en"),
         L("Enter passphrase for key '/home/bob/.ssh/id_ed25519':", "prompt", "en"),
-        L('psql: error: connection to server at "db" failed: FATAL:  password authentication failed for user "app"', "error", "en"),
+        L(
+            'psql: error: connection to server at "db" failed: FATAL:  password authentication failed for user "app"',
+            "error",
+            "en",
+        ),
         L("(error) ERR AUTH <password> called without any password configured for the default user.", "error", "en"),
         L("define( 'DB_PASSWORD', getenv('WORDPRESS_DB_PASSWORD') );", "reference", "en"),
         L("#define PASSWORD_MAX_LEN 128\n#define TOKEN_TTL_SECONDS 3600", "c-define", "en"),
         L("const SESSION_TOKEN_TTL: u64 = 86_400;", "rust-const", "en"),
-        L('storePassword System.getenv("KEYSTORE_PASSWORD")\nkeyPassword System.getenv("KEY_PASSWORD")', "reference", "en"),
+        L(
+            'storePassword System.getenv("KEYSTORE_PASSWORD")\nkeyPassword System.getenv("KEY_PASSWORD")',
+            "reference",
+            "en",
+        ),
         L("INSERT INTO audit_log (action, target) VALUES ('password_reset', 'bob');", "sql", "en"),
         L('<input type="password" name="pw" placeholder="Password" required>', "html-input", "en"),
         L("smbclient -L //fs01 -N", "cli-nopass", "en"),
@@ -277,7 +367,11 @@ def lookalikes(f: Fake) -> list[dict[str, object]]:
         L("server.login(user, password)", "call-variables", "en"),
         L('requests.get(url, auth=HTTPBasicAuth(user, os.environ["SVC_PASSWORD"]))', "call-reference", "en"),
         L("git config --global user.email bob@example.com", "cli-config", "en"),
-        L("Unseal Key Shares: 5\nUnseal Threshold: 3\nVault initialized with 5 key shares and a key threshold of 3.", "cli-output", "en"),
+        L(
+            "Unseal Key Shares: 5\nUnseal Threshold: 3\nVault initialized with 5 key shares and a key threshold of 3.",
+            "cli-output",
+            "en",
+        ),
         L("the jenkins admin password is in /var/jenkins_home/secrets/initialAdminPassword", "path", "en"),
         L('network={\n    ssid="cafe-guest"\n    key_mgmt=NONE\n}', "wpa", "en"),
         L("the secret is to keep the cache warm before the morning batch", "metaphor", "en"),

@@ -88,10 +88,35 @@ def _line_values(line: str, offset: int) -> Iterator[Span]:
             at += len(name) + 1
         elif k + 1 < len(words) and not words[k + 1][0].startswith("-"):
             value, at = words[k + 1]
-        if value and _random(value):
+        if value and _random(value) and not _encoded(words, k, value):
             yield "option-value", offset + at, offset + at + len(value)
+
+
+def _encoded(words: list[tuple[str, int]], k: int, value: str) -> bool:
+    """A PowerShell ``-EncodedCommand`` script: judged by what it decodes to (``secrets``), not its shape."""
+    return k + 1 < len(words) and words[k + 1][0] == value and decoded_script(value) is not None
+
+
+def decoded_script(value: str) -> str | None:
+    """The script a PowerShell ``-EncodedCommand`` argument holds (Base64 of UTF-16LE), else None."""
+    if len(value) < 8 or len(value) % 4:
+        return None
+    import binascii  # here, not at import: a served hook rarely meets an encoded command
+    from base64 import b64decode
+
+    try:
+        script = b64decode(value, validate=True).decode("utf-16-le")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    return script if all(c.isprintable() or c in "\r\n\t" for c in script) else None
+
+
+def encoded_option(word: str) -> bool:
+    """``-EncodedCommand`` or a prefix PowerShell accepts for it (``-enc``, ``-e``, ``-ec``)."""
+    low = word.lower()
+    return low in ("-ec", "-e", "-en", "-enc") or (len(low) > 4 and "-encodedcommand".startswith(low))
 
 
 OPTION_RULES = (option_values,)
 
-__all__ = ["MIN_LEN", "OPTION_RULES", "option_values"]
+__all__ = ["MIN_LEN", "OPTION_RULES", "decoded_script", "encoded_option", "option_values"]

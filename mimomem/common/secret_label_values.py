@@ -10,7 +10,14 @@ code (a call or an index the line closes again) never count; a bracket a passwor
 
 from __future__ import annotations
 
-from mimomem.common.secret_values import char_classes, decodes_to_prose, is_placeholder, is_sequential, shannon_entropy
+from mimomem.common.secret_values import (
+    PLACEHOLDER_EXACT,
+    char_classes,
+    decodes_to_prose,
+    is_placeholder,
+    is_sequential,
+    shannon_entropy,
+)
 
 _SPACE = " \t"
 
@@ -117,7 +124,10 @@ def _not_a_value(value: str, after: str = "") -> bool:
         return True  # an assignment or an attribute of its own (name="dream"): not the label's value
     if not value.strip("0123456789.-/:") and not value.isdigit():
         return True  # 1.2.3, 2024-01-15, 12:30
-    return "." in value and all(part.isidentifier() for part in value.split("."))  # os.environ, cfg.db.pw
+    parts = value.split(".")  # os.environ, cfg.db.pw; not a JWT's header.payload (long random parts)
+    if not ("." in value and all(p.isidentifier() for p in parts)):
+        return False
+    return not any(len(p) >= 20 and char_classes(p) >= 3 for p in parts)
 
 
 def _quantity(after: str) -> bool:
@@ -161,13 +171,94 @@ passphrase of chosen or random words does not."""
 def _passphrase(value: str) -> bool:
     """A quoted value with spaces: a passphrase when a word of it mixes digits in (``EVQ2gr nA0tMR``,
     ``Tiger lamp 42 orbit!``) and none is a function word of a sentence ("see the vault", "use the one
-    from 1Password", "set me in CI"): the value's own shape, whatever label or syntax stands before it."""
+    from 1Password", "set me in CI"), or when it is three plain lowercase words or more that read as no
+    sentence (:func:`word_passphrase`): the value's own shape, whatever label or syntax stands before it."""
     words = value.split()
     if len(words) < 2 or len(value) < 8 or len(value) > 64:
         return False
     if any(w.strip(".,;:!?()\"'").lower() in _FUNCTION_WORDS for w in words):
         return False
+    if word_passphrase(words, 3):
+        return True
     return any(any(c.isdigit() for c in w) for w in words) and all(c.isascii() and c.isprintable() for c in value)
+
+
+_INFLECTIONS = ("ed", "ing", "ly")
+"""Endings of participles and adverbs: a clause about the password ("stored separately", "rotating
+weekly") has them, a passphrase of chosen nouns and adjectives rarely does."""
+
+
+def word_passphrase(words: list[str], least: int) -> bool:
+    """Plain lowercase words, ``least`` or more, none a function word or an inflected verb or adverb, not
+    all alike: "correct horse battery staple" (a passphrase of dictionary words has no digit to show).
+    A phrase naming the credential itself ("check requires pwd module") is about it, not it."""
+    if not least <= len(words) <= 24 or len(set(words)) < 3:
+        return False
+    for word in words:
+        if not (3 <= len(word) <= 12 and word.isascii() and word.isalpha() and word.islower()):
+            return False
+        if word in _FUNCTION_WORDS or word in PLACEHOLDER_EXACT or (len(word) > 4 and word.endswith(_INFLECTIONS)):
+            return False
+    return True
+
+
+def words_value_end(text: str, v: int) -> int:
+    """The end of a passphrase of plain words standing alone after a label's link at ``v`` (to the end
+    of its line or sentence: "wifi password is purple monkey dishwasher lamp"), else -1."""
+    end, n = v, len(text)
+    while end < n and (text[end].isalpha() or (text[end] == " " and end + 1 < n and text[end + 1].isalpha())):
+        if end - v > 120:
+            return -1
+        end += 1
+    if end < n and text[end] not in "\r\n.!\"'`)":
+        return -1  # more follows on the line: a clause, not a value ("stored separately, rotated monthly")
+    if end < n and text[end] in ".!" and end + 1 < n and text[end + 1] not in " \r\n":
+        return -1
+    return end if word_passphrase(text[v:end].split(" "), 4) else -1
+
+
+def _cjk_char(c: str) -> bool:
+    o = ord(c)
+    return 0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF
+
+
+def script_value_end(text: str, v: int) -> int:
+    """The end of a password written in Han, kana or hangul with digits or Latin letters mixed in
+    (芝麻开门6419, さくらもち972, 하늘사랑27) starting at ``v``, else -1.  Without them it is a
+    description (手机号后六位, 社員番号と同じ); a number before a unit is a quantity (后6位)."""
+    if v >= len(text) or not _cjk_char(text[v]):
+        return -1
+    end, n = v, len(text)
+    while end < n and end - v <= 40 and (text[end].isalnum() or text[end] in "!#$%&*+-.@^_~"):
+        if text[end].isdigit() and end + 1 < n and text[end + 1] in _CJK_UNITS:
+            return -1
+        end += 1
+    value = text[v:end].rstrip(".")
+    latin = sum(1 for c in value if c.isascii() and c.isalnum())
+    if latin < 2 or not any(c.isascii() and c.isdigit() for c in value) or len(value) > 40:
+        return -1
+    return v + len(value)
+
+
+def spaced_digits_end(text: str, v: int) -> int:
+    """The end of a PIN typed in groups of digits with one space between (``1 4 8 2 4 7``, ``72 97 63``)
+    starting at ``v``, else -1: two groups or more, four digits or more, and no unit after them."""
+    n, k, groups, digits = len(text), v, 0, 0
+    while True:
+        j = k
+        while j < n and text[j].isdigit():
+            j += 1
+        if j == k or j - k > 4:
+            return -1
+        groups, digits = groups + 1, digits + j - k
+        if j + 1 < n and text[j] == " " and text[j + 1].isdigit():
+            k = j + 1
+            continue
+        end = j
+        break
+    if groups < 2 or digits < 4 or (end < n and (text[end].isalnum() or text[end] in "./:")):
+        return -1
+    return -1 if _quantity(text[end:]) else end
 
 
 def _key_value(value: str, quoted: bool, hex_ok: bool) -> bool:

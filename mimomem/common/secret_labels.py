@@ -27,7 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mimomem.common.secret_label_values import _value_ok, _word
+from mimomem.common.secret_label_values import (
+    _value_ok,
+    _word,
+    script_value_end,
+    spaced_digits_end,
+    words_value_end,
+)
 from mimomem.common.secret_needles import needle_text
 
 Span = tuple[str, int, int]
@@ -48,6 +54,7 @@ _PASSWORD_HEADS = (
         "通行碼",
         "密码短语",
         "密碼短語",
+        "密",  # alone, only as a word of its own: 账号 root / 密 x (not 机密, 保密, 密切)
     ),  # Chinese (both scripts)
     *("安全码", "安全碼", "访问码", "訪問碼", "恢复码", "恢復碼", "备用码", "備用碼", "验证码", "驗證碼"),
     *("パスワード", "パスフレーズ", "パスコード", "暗証番号", "合言葉", "パス"),  # Japanese
@@ -72,10 +79,11 @@ _CODE_QUALIFIERS = (
 """The words before "code" that make it a credential (a code of any other kind is not one)."""
 _KEY_HEADS = (
     *("secret", "token", "apikey", "key", "credential", "creds", "auth", "ak", "sk"),
-    *("密钥", "密鑰", "秘钥", "秘鑰", "金钥", "金鑰", "私钥", "私鑰", "令牌", "权杖", "權杖"),
+    *("密钥", "密鑰", "秘钥", "秘鑰", "密匙", "金钥", "金鑰", "私钥", "私鑰", "令牌", "权杖", "權杖"),
     *("凭证", "憑證", "凭据", "憑據", "授权码", "授權碼"),
     *("トークン", "シークレット", "キー", "鍵", "認証情報", "資格情報", "クレデンシャル"),
     *("토큰", "시크릿", "키", "인증정보", "인증 정보", "자격증명", "자격 증명"),
+    *("\U0001f511", "\U0001f5dd", "\U0001f510"),  # the key, old key and locked-with-key emoji as a label
 )
 _HEADS: dict[str, list[tuple[str, bool]]] = {}
 """Per first character, the heads and whether each names a password, longest first (the longest
@@ -145,15 +153,40 @@ def _head_at(text: str, low: str, at: int) -> tuple[int, bool] | None:
                 return None  # "auth" and "pass" are heads only as key names ("auth: x", DB_PASS=x)
             if head in ("ak", "sk") and not text[at:end].isupper():
                 continue  # AK / SK (access key, secret key) are heads in capitals only
+        elif head == "密" and (_cjk(text, at - 1) or _cjk(text, end)):
+            continue  # one character is a label only as a word of its own (not 机密, 保密, 密切)
+        if text.startswith("\ufe0f", end):
+            end += 1  # an emoji's variation selector
         return end, password
+    return None
+
+
+def _cjk(text: str, i: int) -> bool:
+    """Is the character at ``i`` Han, kana or hangul (a word of CJK goes on)?"""
+    if not 0 <= i < len(text):
+        return False
+    o = ord(text[i])
+    return 0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF
+
+
+def credential_name(name: str) -> bool | None:
+    """Whether ``name`` (an identifier, a variable's or a key's name, with what follows it: ``DB_PASS=``)
+    ends in a credential's head naming a password (True) or another credential (False); None if not
+    (``PASSWORD_MIN_LEN``, ``TOKEN_TTL`` name a property of one, the head modifying another noun)."""
+    low = name.lower()
+    for at in range(len(name)):
+        if low[at] in _HEADS:
+            found = _head_at(name, low, at)
+            if found is not None and found[0] >= len(name.rstrip("=:\"'")):
+                return found[1]
     return None
 
 
 def _boundary_ok(text: str, start: int, head: str) -> bool:
     """An English head starts a word, or is the last part of an identifier (``DB_PASS``, ``clientSecret``)."""
     before = text[start - 1] if start else " "
-    if head == "pass":
-        return before in "_.-"  # "pass" alone is a verb: only DB_PASS, db.pass
+    if head == "pass":  # "pass" alone is a verb: only DB_PASS, db.pass, or a key opening its line (- pass:)
+        return before in "_.-" or not text[text.rfind("\n", 0, start) + 1 : start].strip(" \t-*+>")
     if not (before.isascii() and before.isalnum()):
         return True
     word = text[start : start + len(head)]
@@ -193,6 +226,22 @@ def _zh_link(text: str, i: int) -> int:
     return q + 1 if text.startswith("了", q) else q
 
 
+def _below(text: str, r: int) -> int:
+    """Where the value starts when a label's colon ends its line at ``r``: the next line that holds
+    anything, past up to two blank lines and a code fence's opening line (the label's span goes on
+    below it: "- pass:⏎⏎```⏎x⏎```", "**API token**:⏎⏎    x")."""
+    k = r
+    for _ in range(3):
+        if not text.startswith(("\n", "\r\n"), k):
+            break
+        k = _skip(text, text.index("\n", k) + 1)
+    if text.startswith(("```", "~~~"), k):
+        nl = text.find("\n", k)
+        if nl != -1 and " " not in text[k:nl].strip():
+            k = _skip(text, nl + 1)
+    return k
+
+
 def _after_link(text: str, p: int) -> int:
     """After the link at ``p`` (punctuation, English link words, a Chinese link, a particle), else -1."""
     q = _skip(text, p)
@@ -202,8 +251,8 @@ def _after_link(text: str, p: int) -> int:
         if text.startswith("::", q) or (text[q] in "-—–" and q == p):
             return -1  # a scope (strlen_pass::f) or a hyphen joining words (slapo-pw-sha2): no link
         r = _skip(text, q + 1)
-        if text[q] in ":：" and text.startswith("\n", r):  # "the password:" and the value on the next line
-            return _skip(text, r + 1)
+        if text[q] in ":：" and text.startswith(("\n", "\r\n"), r):  # "the password:", the value below
+            return _below(text, r)
         return r
     for end in (_links(text, p), _zh_link(text, q)):
         if end != -1:
@@ -219,7 +268,7 @@ def _value_starts(text: str, end: int, password: bool = True, at: int = 0) -> It
     """Where the value may start after a head ending at ``end``: after a link, after a prepositional
     phrase and a link ("password for the wifi: x"), or after spaces alone (.netrc's "password x");
     and whether a link came first (after spaces alone, a quoted phrase or a PIN's verb "pin" is no value)."""
-    p = end
+    p = end + 2 if text.startswith("**", end) else end  # Markdown's bold around the label: **API token**:
     if text.startswith(('("', "('"), p):
         # a password setter's literal: setPassword("x"), .password('x'); not a key's (a publishable key
         # is public), not a class's (new Password('x') in an example)
@@ -325,6 +374,19 @@ def _more(text: str, i: int) -> int:
     return -1
 
 
+def _plain_value_end(text: str, v: int, password: bool, linked: bool) -> int:
+    """The end of a password no token rule reads (Han, kana or hangul with digits; digits in groups;
+    plain words after a link), else -1: only after a password's label."""
+    if not password or v >= len(text):
+        return -1
+    c = text[v]
+    if c.isdigit():
+        return spaced_digits_end(text, v)
+    if c.isascii():
+        return words_value_end(text, v) if linked and c.islower() else -1
+    return script_value_end(text, v)
+
+
 def _starts_word(text: str, at: int) -> bool:
     return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
 
@@ -363,6 +425,11 @@ def label_values(text: str, *, prefilter: bool = True) -> Iterator[Span]:
         for v, linked in _value_starts(text, end, password, at):
             if not linked and head in ("pin", "code"):
                 continue  # "Pin python3-foo": the verb; "authorization_code #475": a name
+            stop = _plain_value_end(text, v, password, linked)
+            if stop != -1:  # a password in another script, a PIN typed in groups, a passphrase of words
+                yield kind, v, stop
+                done, first = stop, True
+                break
             start, stop, quoted, resume = _value_at(text, v)
             # a quoted value with spaces is a passphrase by its shape alone, in prose and in code alike;
             # a quoted word counts as such in prose ("will be 'x'"), not in code (f(password='x'), X_PASSWORD: "y")

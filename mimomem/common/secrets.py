@@ -20,7 +20,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 
 from mimomem.common.light_typing import TYPE_CHECKING, NamedTuple
-from mimomem.common.secret_commands import OPTION_RULES
+from mimomem.common.secret_commands import OPTION_RULES, decoded_script, encoded_option
 from mimomem.common.secret_connect import CONNECT_RULES
 from mimomem.common.secret_context import CONTEXT_RULES
 from mimomem.common.secret_labels import LABEL_RULES
@@ -30,6 +30,7 @@ from mimomem.common.secret_phrases import PHRASE_RULES
 from mimomem.common.secret_printed import PRINTED_RULES
 from mimomem.common.secret_records import RECORD_RULES
 from mimomem.common.secret_shapes import NEEDLES, SHAPE_RULES
+from mimomem.common.secret_slots import SLOT_RULES, continued
 from mimomem.common.secret_values import (
     GENERIC_MIN_ENTROPY,
     GENERIC_MIN_LEN,
@@ -114,8 +115,26 @@ def _iter_raw(text: str) -> Iterator[tuple[str, int, int]]:
             if check is None or check(value):
                 yield kind, m.start(group), m.end(group)
     rules = RECORD_RULES + CONTEXT_RULES + MARKUP_RULES + CONNECT_RULES + PHRASE_RULES + LABEL_RULES + OPTION_RULES
-    for rule in rules + PRINTED_RULES:
+    for rule in rules + PRINTED_RULES + SLOT_RULES:
         yield from rule(text)
+    yield from _encoded_commands(text)
+
+
+def _encoded_commands(text: str) -> Iterator[tuple[str, int, int]]:
+    """A PowerShell ``-EncodedCommand`` (Base64 of a UTF-16 script) whose decoded script holds a secret:
+    the whole blob (the option rule leaves such a blob to this one, which reads what it says)."""
+    if " -e" not in text and " -E" not in text:
+        return
+    start = 0
+    for line in text.split("\n"):
+        offset, start = start, start + len(line) + 1
+        words = line.split()
+        for k in range(len(words) - 1):
+            blob = words[k + 1].strip("\"'")
+            script = decoded_script(blob) if encoded_option(words[k]) else None
+            if script is not None and _spans(script):
+                at = line.find(blob)
+                yield "secret-in-encoded-command", offset + at, offset + at + len(blob)
 
 
 def _spans(text: str) -> list[tuple[int, int, str]]:
@@ -135,7 +154,7 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
             allowed.append((start, end, kind))
             continue
         spans.append((start, end, kind))
-    spans = [_grown(text, start, end, kind) for start, end, kind in spans]
+    spans = [_wrapped(text, *_grown(text, start, end, kind)) for start, end, kind in spans]
     return sorted(spans + _again(text, spans))
 
 
@@ -158,6 +177,13 @@ def _grown(text: str, start: int, end: int, kind: str) -> tuple[int, int, str]:
         while at > 0 and text[at - 1] not in _STOPS and text[at - 1] not in ",;=:":
             at -= 1
         start = at
+    return start, end, kind
+
+
+def _wrapped(text: str, start: int, end: int, kind: str) -> tuple[int, int, str]:
+    """A token that ends its line goes on over the next lines of its alphabet (wrapped by a terminal)."""
+    if end - start >= 16 and text.startswith(("\n", "\r\n"), end) and " " not in text[start:end]:
+        end = continued(text, end)
     return start, end, kind
 
 

@@ -1,0 +1,227 @@
+"""Values secret by their place, not by a label before them: the slot a grammar keeps for a password.
+
+* a **default** given to a credential's name: ``process.env.MAPS_KEY || "x"``, ``?? "x"``,
+  ``os.environ.get("PW") or "x"``, ``${DB_PASSWORD:-x}`` / ``${API_SECRET:=x}``, and a getter's
+  second argument, ``os.environ.get("SMTP_PASSWORD", "x")``: the literal is what runs when the
+  variable is unset, the credential itself;
+* a plain-text string made secure: ``ConvertTo-SecureString "x" -AsPlainText`` (or ``-String x``);
+* the word after a share path on a command line (``net use Z: \\\\srv\\share x /user:bob``,
+  ``smbclient //srv/share x -U bob``), where SMB tools take the password by position;
+* the ``--value`` / ``--secret-string`` / ``--body`` of a command that stores a secret (the line names
+  one: ``aws ssm put-parameter --type SecureString``, ``aws secretsmanager create-secret``);
+* a token **wrapped** over lines: a found value that ends its line goes on over the next lines
+  that are one run of the same alphabet (a JWT or a key a terminal or a mail client broke).
+
+What stands in the slot is judged as a label's value is (:mod:`mimomem.common.secret_label_values`):
+references (``$X``, ``process.env.X``, ``$(cat …)``), paths, ports, empty strings and words never count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mimomem.common.lazy_pattern import lazy
+from mimomem.common.secret_label_values import _value_ok
+from mimomem.common.secret_labels import credential_name
+from mimomem.common.secret_values import char_classes
+
+Span = tuple[str, int, int]
+_ARG = lazy(r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`|([^\s\"'`]+)")
+_IDENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_GETTERS = ("get", "getenv", "fetch", "getordefault", "env")
+"""Names of the calls that read a setting with a default as their second argument."""
+_STORING_OPTIONS = frozenset(("--value", "--secret-string", "--secret-binary", "--body", "--secret-value"))
+_STORED_WORDS = ("secret", "securestring", "password", "passwd", "token", "credential")
+
+
+def _args(line: str) -> list[tuple[str, int, bool]]:
+    """The words of ``line`` (quotes removed) with where each starts and whether it was quoted."""
+    out = []
+    for m in _ARG.finditer(line):
+        group = next(g for g in range(1, 5) if m.group(g) is not None)
+        out.append((m.group(group), m.start(group), group < 4))
+    return out
+
+
+def _lines(text: str, needle: str) -> Iterator[tuple[str, int]]:
+    """The lines of ``text`` whose lower case holds ``needle``, with where each starts."""
+    low = text.lower()
+    at = low.find(needle)
+    while at != -1:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        yield text[start:end], start
+        at = low.find(needle, end)
+
+
+def _named(names: str) -> bool | None:
+    """Whether one of the identifiers in ``names`` names a password (True), another credential (False)."""
+    found = None
+    for m in _IDENT.finditer(names):
+        kind = credential_name(m.group())
+        if kind:
+            return True
+        found = kind if kind is not None else found
+    return found
+
+
+def _ok(value: str, password: bool, after: str, quoted: bool = False) -> bool:
+    """Is ``value`` what the slot's credential looks like (a literal in code: no quoted word of prose)."""
+    head = "password" if password else "token"
+    return bool(value) and _value_ok(value, quoted, password, head, after)
+
+
+def _operand(line: str, at: int) -> tuple[str, str]:
+    """The operand before a default operator at ``at`` (back to a bracket it is inside, a comma or an
+    ``=``) and, when that ``=`` assigns the expression, the assigned name: what the default is for."""
+    depth, k = 0, at - 1
+    while k >= 0:
+        c = line[k]
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and (c in ",;" or (c == "=" and line[k - 1 : k] not in ("=", "!", "<", ">"))):
+            break
+        k -= 1
+    target = line[:k] if k >= 0 and line[k] == "=" else ""
+    return line[k + 1 : at], target[-80:]
+
+
+def default_values(text: str) -> Iterator[Span]:
+    """The literal a credential's name falls back to: ``|| "x"``, ``?? "x"``, ``or "x"``, ``${X:-x}``."""
+    for op in ("||", "??", " or "):
+        for line, offset in _lines(text, op):
+            at = line.find(op)
+            while at != -1:
+                operand, target = _operand(line, at)
+                found = [_named(operand), _named(target.rsplit(None, 1)[-1] if target.strip() else "")]
+                password = True if True in found else (False if False in found else None)
+                rest = line[at + len(op) :]
+                args = _args(rest[:200])
+                if password is not None and args and args[0][2] and not rest[: args[0][1] - 1].strip():
+                    value, k, _ = args[0]
+                    if _ok(value, password, rest[k + len(value) + 1 :]):
+                        yield "credential-default", offset + at + len(op) + k, offset + at + len(op) + k + len(value)
+                at = line.find(op, at + len(op))
+    for line, offset in _lines(text, "${"):
+        at = line.find("${")
+        while at != -1:
+            name = _IDENT.match(line, at + 2)
+            close = line.find("}", at)
+            if name and close != -1 and line.startswith((":-", ":=", "-", "="), name.end()):
+                start = name.end() + (2 if line[name.end()] == ":" else 1)
+                value = line[start:close].strip("\"'")
+                start += line[start:close].find(value) if value else 0
+                password = credential_name(name.group() + "=")
+                if password is not None and _ok(value, password, line[close + 1 :]):
+                    yield "credential-default", offset + start, offset + start + len(value)
+            at = line.find("${", at + 2)
+    yield from _getter_defaults(text)
+
+
+def _getter_defaults(text: str) -> Iterator[Span]:
+    """``os.environ.get("SMTP_PASSWORD", "x")``, ``ENV.fetch("API_TOKEN", "x")``: a getter's default."""
+    for line, offset in _lines(text, '", '):
+        for m in _IDENT.finditer(line):
+            if m.group().lower() not in _GETTERS or not line.startswith("(", m.end()):
+                continue
+            args = _args(line[m.end() + 1 : m.end() + 240])  # "NAME" , "value"
+            if len(args) < 3 or not (args[0][2] and args[2][2]) or args[1][:1] != (",",):
+                continue
+            password = credential_name(args[0][0] + "=")
+            value, k = args[2][0], m.end() + 1 + args[2][1]
+            if password is not None and _ok(value, password, line[k + len(value) + 1 :]):
+                yield "credential-default", offset + k, offset + k + len(value)
+
+
+def secure_string_values(text: str) -> Iterator[Span]:
+    """``ConvertTo-SecureString "x" -AsPlainText`` (or ``-String x``): a password typed in plain text."""
+    for line, offset in _lines(text, "convertto-securestring"):
+        at = line.lower().find("convertto-securestring") + len("convertto-securestring")
+        end = min((k for k in (line.find(c, at) for c in ")|;") if k != -1), default=len(line))
+        segment = line[at:end]
+        if "-asplaintext" not in segment.lower():
+            continue
+        args = _args(segment)
+        for i, (word, k, quoted) in enumerate(args):
+            if not quoted and word.startswith("-"):
+                continue
+            if i and args[i - 1][0].lower() in ("-key", "-securekey"):
+                continue  # another parameter's argument (-AsPlainText and -Force take none)
+            if _ok(word, True, segment[k + len(word) :]):
+                yield "password-secure-string", offset + at + k, offset + at + k + len(word)
+            break
+
+
+def _share(word: str) -> bool:
+    """A UNC or SMB share path: ``\\\\srv\\share``, ``//srv/share`` (a host name, then a share name)."""
+    if not word.startswith(("\\\\", "//")):
+        return False
+    sep = word.find(word[0], 2)
+    host = word[2:sep]
+    return sep > 2 and all(c.isalnum() or c in "-._" for c in host) and word[sep + 1 : sep + 2].isalnum()
+
+
+def share_passwords(text: str) -> Iterator[Span]:
+    """The word after a share path (past ``/user:x``-style switches): SMB tools' positional password."""
+    for needle in ("\\\\", " //"):
+        for line, offset in _lines(text, needle):
+            args = _args(line)
+            for i, (word, _, _) in enumerate(args):
+                if not _share(word):
+                    continue
+                j = i + 1
+                while j < len(args) and args[j][0].startswith("/") and ":" in args[j][0]:
+                    j += 1
+                if j < len(args) and not args[j][0].startswith(("-", "/", "\\")):
+                    value, k, quoted = args[j]
+                    if char_classes(value) >= 3 and _ok(value, True, line[k + len(value) :], quoted):
+                        yield "password-after-share", offset + k, offset + k + len(value)
+
+
+def stored_values(text: str) -> Iterator[Span]:
+    """``--value x`` / ``--secret-string x`` of a command whose line says it stores a secret."""
+    for needle in (" --value", " --secret-", " --body"):
+        for line, offset in _lines(text, needle):
+            args = _args(line)
+            for i, (word, k, quoted) in enumerate(args):
+                name, eq, value = word.partition("=")
+                if quoted or name.lower() not in _STORING_OPTIONS:
+                    continue
+                if not eq and i + 1 < len(args):
+                    value, k, quoted = args[i + 1]
+                elif eq:
+                    k += len(name) + 1
+                rest = (line[:k] + line[k + len(value) :]).lower()
+                stores = any(w in rest for w in _STORED_WORDS)
+                if value and not value.isdigit() and stores and _ok(value, True, line[k + len(value) :]):
+                    yield "stored-secret-value", offset + k, offset + k + len(value)
+
+
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_.-")
+
+
+def continued(text: str, end: int) -> int:
+    """Where a found token ending its line at ``end`` really ends: over the next lines that are one run
+    of a token's alphabet mixing letters and digits (a JWT or a key wrapped by a terminal), else ``end``."""
+    while text.startswith(("\n", "\r\n"), end):
+        start = text.index("\n", end) + 1
+        stop = text.find("\n", start)
+        stop = len(text) if stop == -1 else stop
+        line = text[start:stop].rstrip("\r")
+        body = line.lstrip(" ")
+        if not (8 <= len(body) <= 400 and all(c in _TOKEN_CHARS for c in body)):
+            break
+        if "=" in body.rstrip("=") or not any(c.isdigit() for c in body) or not any(c.isalpha() for c in body):
+            break
+        end = start + len(line)
+    return end
+
+
+SLOT_RULES = (default_values, secure_string_values, share_passwords, stored_values)
+
+__all__ = ["SLOT_RULES", "continued", "default_values"]
