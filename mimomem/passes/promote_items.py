@@ -296,16 +296,15 @@ MAX_PASTED_FACTS = 4
 
 
 def pasted_items(said: Said) -> list[Item]:
-    """Facts in text the user pasted (a log, a colleague's note): never a rule, never a sentence
-    that reads as an order, marked ``pasted``.  A pasted text that gives orders anywhere (a
-    handbook, a vendor guide, a predecessor's notes: two or more standing or imperative sentences,
-    or more orders than not, in any language :mod:`~mimomem.history.sentence` reads) is normative:
-    nothing of it is kept, its lines of fact included - they belong to the handbook, not to what
-    the user said.  One order in a pasted log or doc is dropped and its facts kept."""
+    """Facts in text the user pasted (a log, an error): never a rule, never a sentence that reads as
+    an order, marked ``pasted``.  A pasted text that gives an order anywhere (a handbook, a vendor
+    guide, a colleague's chat or mail, a spec: a standing, imperative or memo-register sentence, in
+    any language :mod:`~mimomem.history.sentence` reads) is normative: nothing of it is kept, its
+    lines of fact included - they belong to that document, not to what the user said."""
     out: list[Item] = []
     parts = sentences(said.text)
     orders = sum(bool(is_standing(p) or is_imperative(clean_text(p)) or is_written_norm(p)) for p in parts)
-    if orders >= 2 or 2 * orders > len(parts):
+    if orders:
         return []
     for sentence in parts:
         if len(out) >= MAX_PASTED_FACTS:
