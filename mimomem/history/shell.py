@@ -48,6 +48,10 @@ _FALLBACK = re.compile(
 )
 
 
+_FETCHED_NAME = re.compile(r"://|\$|\b[\w-]+(?:\.[\w-]+)+/|\b(?:localhost|\d+\.\d+\.\d+\.\d+)\b")
+"""What a fetch can fetch: a URL, a variable holding one, a host and path."""
+
+
 _POWERSHELL = re.compile(
     r"(?i)\b(?:iex|iwr|irm)\b|\b(?:invoke|get|set|out|new|start|select|foreach|convertto|convertfrom)-[a-z]+\b"
     r"|\[[\w.]+\]::|(?:^|;)\s*\$\w+\s*="
@@ -73,8 +77,8 @@ def runs_fetched_code(command: str) -> bool:
         return True
     try:
         return _parsed_unsafe(command)
-    except Exception:
-        return not powershell and bool(_FALLBACK.search(command))
+    except Exception:  # a fetch of nothing named ("Don't curl | bash anything") fetches nothing
+        return not powershell and bool(_FALLBACK.search(command)) and bool(_FETCHED_NAME.search(command))
 
 
 def file_flow(command: str, *, following: bool = True) -> tuple[list[str], list[str]]:
@@ -94,7 +98,7 @@ def file_flow(command: str, *, following: bool = True) -> tuple[list[str], list[
 _SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 _SCRIPT_CHANGE = re.compile(r"(?<=[^\x00-\x7f])(?=[!-~])|(?<=[!-~])(?=[^\x00-\x7f])")
 """Where prose in another script meets a command (``就这样：curl …``): a word boundary, as a space is."""
-_STARTS = FETCHERS | INTERPRETERS | WRAPPERS | CMD_SHELLS | frozenset(RUNNERS)
+_STARTS = FETCHERS | INTERPRETERS | WRAPPERS | CMD_SHELLS | frozenset(RUNNERS) | frozenset({"echo", "printf"})
 
 
 def _command_start(word: str) -> bool:

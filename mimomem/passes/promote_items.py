@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, replace
 
 from mimomem.history.episode import Episode, Fix, Said, clip
+from mimomem.history.pasted_shape import document_line
 from mimomem.history.provenance import TYPED, reads_as_instruction
 from mimomem.history.sentence import (
     QUESTION,
@@ -310,6 +311,8 @@ def pasted_items(said: Said) -> list[Item]:
         if len(out) >= MAX_PASTED_FACTS:
             break
         text = clean_text(sentence)
+        if document_line(sentence):
+            continue  # a chat stamp, a mail header, a log or code line: the document's form, not a fact
         if len(text) <= 200 and not reads_as_instruction(text) and not _QUESTION.search(text) and is_fact(text):
             out.append(Item(FACTS, text, "pasted", said.session_id, said.time))
     return out
