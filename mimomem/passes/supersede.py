@@ -21,6 +21,7 @@ from mimomem.passes.supersede_match import (
     same_subject,
     supersedes_by_subject,
 )
+from mimomem.passes.supersede_script import simplified
 from mimomem.passes.supersede_subject import LATELY, subject_of
 from mimomem.passes.supersede_words import CHANGE
 from mimomem.text._accel import tokenize_bigram
@@ -69,7 +70,7 @@ is about, so 시간은 and 시간을 are one key term."""
 @functools.lru_cache(maxsize=8192)
 def key_terms(text: str) -> frozenset[str]:
     """Content terms of an item: tokens without numbers, stop words, change words and Korean particles."""
-    body = _KO_PARTICLE.sub(" ", CHANGE.sub(" ", item_text(text)))
+    body = _KO_PARTICLE.sub(" ", CHANGE.sub(" ", simplified(item_text(text))))
     return frozenset(
         {
             t.text

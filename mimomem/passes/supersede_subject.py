@@ -29,6 +29,7 @@ import re
 from typing import Any, NamedTuple
 
 from mimomem.passes.memory_doc import item_text
+from mimomem.passes.supersede_script import kanji_as_chinese, simplified
 from mimomem.passes.supersede_value import quantity, split_port
 from mimomem.passes.supersede_words import ATTRIBUTES, CHANGE, COMPONENTS, CORRECTION, ENVIRONMENTS, LABEL
 
@@ -312,7 +313,7 @@ def one_fact(item: str) -> bool:
 @functools.lru_cache(maxsize=8192)
 def subject_of(item: str) -> Subject:
     """What ``item`` (a memory bullet or its text) is about, and its values (see the module docstring)."""
-    text = item_text(item)
+    text = simplified(item_text(item))  # 快取 / 缓存 / cache: one word in either script, and in translation
     cited = _SOURCE.match(text)
     source = next((g for g in cited.groups() if g), "") if cited else ""
     text = _value_clauses(_AGENT.sub("", text[cited.end() :] if cited else LABEL.sub("", _repaired(text), count=1)))
@@ -327,7 +328,7 @@ def subject_of(item: str) -> Subject:
     words = frozenset(_words(rest)) - verbs
     head = frozenset(_words(CHANGE.sub(" ", _lead(text)))) - verbs - {("latin", _lemma(n)) for n in terse}
     glossary = _glossary()
-    glosses = frozenset(g for s, w in words if s == "cjk" for g in glossary.get(w, ()))
+    glosses = frozenset(g for s, w in words if s == "cjk" for g in glossary.get(w) or _kanji_gloss(w, text))
     kinds = {k for k, _ in values} | ({"person"} if persons else set())
     if not attrs:  # no attribute word: the form of the value says what it is of
         attrs = frozenset(_OF_KIND[k] for k in kinds if k in _OF_KIND)
@@ -349,6 +350,11 @@ def _terse(rest: str) -> tuple[list[str], str]:
     if not found or _CUT in found.group("key"):
         return [], rest
     return [found.group("value").casefold()], found.group("key")
+
+
+def _kanji_gloss(word: str, text: str) -> tuple[str, ...]:
+    """The English words of a Japanese kanji word (間隔 / interval), read in Chinese characters."""
+    return _glossary().get(kanji_as_chinese(word), ()) if _KANA.search(text) else ()
 
 
 def _repaired(text: str) -> str:

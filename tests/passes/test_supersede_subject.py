@@ -273,3 +273,22 @@ def test_a_restatement_in_another_shape_with_no_change_word(old: str, new: str) 
 )
 def test_another_thing_in_those_shapes_stays(old: str, new: str) -> None:
     assert not supersedes(_bullet(new, 2), _bullet(old, 1))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("快取過期時間 30 分鐘", "cache TTL 45 min"),  # Taiwan's 快取 is the mainland's 缓存: cache
+        ("檔案上傳的大小上限是 10MB", "file upload size limit: 20MB"),
+        ("金鑰每 30 天輪替一次", "key rotation is every 45 days"),
+        ("日誌保留 14 天", "log retention is 30 days"),
+        ("預設分支是 master", "默认分支换成 main 了"),
+    ],
+)
+def test_traditional_chinese_against_simplified_or_english(old: str, new: str) -> None:
+    assert supersedes(_bullet(new, 2), _bullet(old, 1))
+
+
+def test_traditional_chinese_of_two_environments_stays() -> None:
+    old, new = "正式環境的快取伺服器是 cache-p.ferry.lan", "測試環境快取伺服器：cache-t.ferry.lan"
+    assert not supersedes(_bullet(new, 2), _bullet(old, 1))
