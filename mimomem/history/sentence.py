@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from mimomem.history.sentence_choice import weighs_alternative
-from mimomem.history.sentence_episode import episode, state_now
+from mimomem.history.sentence_episode import episode, reminder, spec_of_work, state_now
 from mimomem.history.sentence_frame import (
     AFTER_DONE,
     asks_in_clause,
@@ -98,12 +98,16 @@ _EN_AUX = _words(
 )
 _EN_WH = frozenset(["what", "which", "where", "when", "who", "whom", "whose", "why", "how"])
 _EN_ASK_FRAME = re.compile(
-    r"^(?:i\s+wonder|wondering|not\s+sure\s+(?:if|whether)|do\s+you\s+know|any\s+idea|i'?d\s+like\s+to\s+know|"
+    r"^(?:i\s+wonder|wondering|not\s+sure\s+(?:if|whether)|do\s+you\s+know|any\s+idea|(?:is\s+there\s+)?any\s+chance|i'?d\s+like\s+to\s+know|"
     r"(?:does\s+|do\s+)?(?:any|some)(?:one|body)\s+(?:know|remember|recall)s?\s+(?:whether|if|what|which|where|when|who|how|why)|"
     r"i\s+(?:forget|forgot|can'?t\s+remember|don'?t\s+remember|don'?t\s+know)\s+(?:whether|if|what|which|where|when|who|how|why)|"
     r"i\s+want\s+to\s+know|curious\s+(?:if|whether|what|which|how|where|when|who)|can\s+you\s+(?:check|tell|find|look)|could\s+you\s+(?:check|tell|find|look))\b",
     re.I,
 )
+_EN_ASK_CLAUSE = re.compile(
+    r"[,;]\s*(?:is|are|was|were|do|does|did|can|should|will)\s+(?:it|they|we|you|that|this|there)\b(?![^,;]*[,;])", re.I
+)
+_ZH_ALTERNATIVE = re.compile(r"是[^，,。；;]{1,30}(?<![最后最終就])还是[^，,。；;]{1,30}$")
 _EN_POLITE = re.compile(
     r"^(?:please\s+|pls\s+|plz\s+|kindly\s+)?(?:could|can|would|will)\s+you\b|^would\s+you\s+mind\b", re.I
 )
@@ -177,7 +181,7 @@ _STRONG_SCOPE = re.compile(
     re.I,
 )
 _WEAK_SCOPE = re.compile(
-    r"\b(?:every|each|any|anything|all|before|after|when|whenever|in this repo|whatever|new \w+|everywhere|anywhere)\b"
+    r"\b(?:every|each|any|anything|all|before|after|when|whenever|in this repo|whatever|new \w+s|everywhere|anywhere)\b"
     r"|前|之前|以前|时|的时候|都|は|前に|時は|場合|到处|どこでも|全部|^(?:如果|要是|只要|每当)[^，,]{2,40}[，,]",
     re.I,
 )
@@ -244,14 +248,16 @@ def is_question(text: str) -> bool:
         bare = _ZH_UNIVERSAL.sub("", flat)
         if _ZH_ASK_FRAME.match(flat) and (_ZH_WH.search(bare) or _ZH_A_NOT_A.search(bare) or "还是" in bare):
             return True
+        if _ZH_ALTERNATIVE.search(bare):
+            return True  # "redis 是 10.0.0.5 还是 10.0.0.6": an alternative question
         if _ZH_FINAL.search(flat) and not _ZH_DEONTIC.search(flat[-3:]):
             return True
         return bool(_ZH_WH.search(bare) or _ZH_A_NOT_A.search(bare)) and not _ZH_DEONTIC.search(bare)
     words = _en_words(flat)
     if not words:
         return False
-    if _EN_ASK_FRAME.match(flat):
-        return True
+    if _EN_ASK_FRAME.match(flat) or _EN_ASK_CLAUSE.search(flat):
+        return True  # "the retry limit, is it 3 or 5": the clause after the topic asks
     if words[0] in _EN_WH and not re.match(r"^\w+\s+to\b", flat, re.I):
         return not (en_condition(flat) and words[1] not in _EN_AUX)  # "When you cut a release, bump …"
     return words[0] in _EN_AUX and len(words) > 1 and words[1] not in ("not", "n't")
@@ -421,8 +427,10 @@ def not_standing(text: str) -> bool:
     flat = text.strip()
     if opinion_or_hedge(flat) or describes_behaviour(flat) or episode(flat):
         return True
-    if state_now(flat) and not inceptive(flat):
-        return True  # "must return a list but it returns None": the bug to fix
+    if (state_now(flat) or spec_of_work(flat)) and not inceptive(flat):
+        return not strongly_scoped(flat) or state_now(flat)  # "must return a list but it returns None"
+    if reminder(flat) and not (strongly_scoped(flat) or _WEAK_SCOPE.search(flat)):
+        return True  # "don't forget the docstring": a reminder for this task
     return (anchored_now(flat) or one_off(flat)) and not strongly_scoped(flat)
 
 

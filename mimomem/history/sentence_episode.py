@@ -111,6 +111,28 @@ def state_now(text: str) -> bool:
     return bool(_STATE_NOW.search(text.strip()))
 
 
+_SPEC = re.compile(
+    r"^(?:the|this|that|our|my)\s+(?:[\w./()-]+\s+){1,3}(?:should|must|needs? to|has to|ought to)"
+    r"\s+(?!be\b|always\b|never\b)\w+"
+    r"|^(?:这个|這個|该|該|这些|這些)[^，,。]{1,12}?(?:默认)?(?:要|应该|應該|需要|得)(?!求)"
+    r"|^(?:この|その)[^、。]{1,12}?(?:は|が)[^、。]*(?:必要があります|べき|ようにしてください)"
+    r"|^(?:이|그)\s+\S+(?:은|는|이|가)\s.*야\s*(?:해요|합니다|돼요)",
+    re.I,
+)
+_REMINDER = re.compile(r"^(?:please\s+)?(?:don'?t|do not) forget\b|^(?:别|不要)忘了?|忘れないで|잊지\s*마", re.I)
+
+
+def spec_of_work(text: str) -> bool:
+    """What one thing under work must do, its subject acting ("the endpoint should return 404 when …",
+    "这个页面默认要显示 …", "이 페이지는 … 보여줘야 해요"): the task's specification, not a norm for people."""
+    return bool(_SPEC.search(text.strip()))
+
+
+def reminder(text: str) -> bool:
+    """ "Don't forget …", "别忘了 …", "忘れないで": a reminder, standing only with a scope."""
+    return bool(_REMINDER.search(text.strip()))
+
+
 def past_episode(text: str) -> bool:
     """An event placed in the recent past by a deictic time word (not "since yesterday")."""
     flat = text.strip()
@@ -147,3 +169,13 @@ def episode(text: str) -> bool:
     flat = text.strip()
     kinds = (past_episode, session_object, speaker_habit, reassurance, comment, own_words)
     return any(f(flat) for f in kinds)
+
+
+def of_the_session(text: str, changes_a_value: bool = False) -> bool:
+    """Not a fact: the session's object, a reassurance, a comment, the speaker's own words, the task's
+    specification, a reminder; an event of the recent past or the speaker's deed, unless it changes a
+    value ("the broker moved to 6001 yesterday" is how things stand now)."""
+    flat = text.strip()
+    if any(f(flat) for f in (session_object, reassurance, comment, own_words, spec_of_work, reminder)):
+        return True
+    return (past_episode(flat) or speaker_did(flat)) and not changes_a_value

@@ -109,6 +109,7 @@ _LASTING = (
 _ONE_OFF = re.compile(
     rf"\b(?:this|these)\s+(?!(?:{_LASTING})\b)[A-Za-z]"
     r"|\b(?:PR|MR|issue|ticket|pull request)\s*#?\d+|(?<![\w&])#\d+\b"
+    r"|\bthe (?:other|rest of the|remaining) \w+"
     rf"|(?:这个|那个|这些)(?!{_LASTING}|[别不要也都就是得必一千万可])|先别|先不要|先不|暂时别"
     rf"|(?:^|\s)(?:이|그|저)\s+(?!{_LASTING})\S|이번"
     r"|\buntil (?:i|we|you|he|she|they)\b|等我|私が.*?まで|제가.*?까지|\bagain\b|もう一度|다시\s*한\s*번"

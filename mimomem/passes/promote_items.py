@@ -39,15 +39,7 @@ from mimomem.history.sentence import (
     strongly_scoped,
 )
 from mimomem.history.sentence_clause import ends_in_order
-from mimomem.history.sentence_episode import (
-    comment,
-    own_words,
-    past_episode,
-    reassurance,
-    session_object,
-    speaker_did,
-    state_now,
-)
+from mimomem.history.sentence_episode import of_the_session, state_now
 from mimomem.history.sentence_fact import holds_a_role_or_place
 from mimomem.history.sentence_fragment import is_fragment
 from mimomem.history.sentence_frame import inceptive, opinion_or_hedge, topic_only
@@ -336,9 +328,7 @@ def is_fact(sentence: str) -> bool:
         return False
     if state_now(flat) and strongly_scoped(flat) and not inceptive(flat):
         return False  # "must return a list but it returns None": the bug to fix, not how things are
-    if session_object(flat) or reassurance(flat) or comment(flat) or own_words(flat):
-        return False
-    if (past_episode(flat) or speaker_did(flat)) and not CHANGE.search(_NOW_WORD.sub(" ", flat)):
+    if of_the_session(flat, changes_a_value=bool(CHANGE.search(_NOW_WORD.sub(" ", flat)))):
         return False  # "the error is ECONNRESET", "yesterday I deployed 4.0.9", "…복잡하네요": this session
     if _CONVENTION.search(flat):
         return True

@@ -60,6 +60,17 @@ def _kept(text: str) -> list[tuple[str, str]]:
         "Still getting timeouts from search-2 after the reindex.",  # a participle without its subject
         "지금 api-7 로그 확인하고 있어요",
         "对了 redis 这块",  # a topic alone
+        "the endpoint should return 404 when the order doesn't exist",  # the task's specification
+        "the new page should show the last 30 days by default",
+        "这个页面默认要显示最近 30 天的数据",
+        "이 페이지는 기본으로 최근 30일을 보여줘야 해요",
+        "don't forget the docstring",  # a reminder without a scope
+        "别忘了更新 changelog",
+        "don't touch the other files",  # the rest of this task's files
+        "use the existing helper in utils/dates.py instead of writing a new one",
+        "any chance the staging db is still on pg 12",  # questions without their mark
+        "the retry limit, is it 3 or 5",
+        "测试环境的 redis 是 10.0.0.5 还是 10.0.0.6",
     ],
 )
 def test_an_episode_of_the_session_is_neither_a_fact_nor_a_rule(text: str) -> None:
@@ -76,6 +87,9 @@ def test_an_episode_of_the_session_is_neither_a_fact_nor_a_rule(text: str) -> No
         ("我这边一直是用 qs-admin 这个账号登 Grafana 的", "Discovered durable knowledge", "qs-admin"),
         ("We've been on Postgres 16.4 since yesterday", "Discovered durable knowledge", "16.4"),
         ("今後 main への直接 push はやめてくださいね", "Rules", "push"),
+        ("don't forget to bump the chart version before tagging a release", "Rules", "chart version"),
+        ("The deploy script must always be run from the repo root.", "Rules", "repo root"),
+        ("消息队列最后还是用 NATS，Kafka 运维成本太高了。", "Architecture decisions", "NATS"),
         ("Mei owns the payments repo, ping her before touching it", "Discovered durable knowledge", "Mei"),
         ("Alice is the tech lead for search.", "Discovered durable knowledge", "Alice"),
         ("Redis is only used for sessions, not for caching.", "Discovered durable knowledge", "sessions"),
