@@ -119,7 +119,8 @@ def plan(
         older, replaced = {o for o in older if o in chosen}, [c for c in replaced if c.item in chosen]
         if restated:  # a candidate retires only what was said before it, and is kept only if it does
             replaced = [c for c in replaced if when.get(c.item, 0) <= (item.time or 0)]
-            if not older and not replaced:
+            clause = any(without_clauses(line, o) is not None for h, o in doc.all_items() if h in keyed)
+            if not older and not replaced and not clause:
                 continue
         known = present + [i for i in spilled if not INDEX_LINE.match(i)]
         if not older and not replaced and duplicate_of(line, known) is not None:

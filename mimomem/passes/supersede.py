@@ -14,6 +14,7 @@ import functools
 import re
 
 from mimomem.passes.memory_doc import item_text
+from mimomem.passes.supersede_match import _unmatched as unmatched
 from mimomem.passes.supersede_match import (
     different_subjects,
     disjoint,
@@ -22,7 +23,7 @@ from mimomem.passes.supersede_match import (
     supersedes_by_subject,
 )
 from mimomem.passes.supersede_script import simplified
-from mimomem.passes.supersede_subject import LATELY, subject_of
+from mimomem.passes.supersede_subject import LATELY, one_fact, subject_of
 from mimomem.passes.supersede_words import CHANGE
 from mimomem.text._accel import tokenize_bigram
 
@@ -222,7 +223,7 @@ def replaced_clauses(new: str, old: str) -> list[int]:
     only qualifies the old value ("不是默认的 5432", "not 5432") goes with it.
     """
     if not CHANGE.search(item_text(new)) and not LATELY.search(item_text(new)):
-        return []
+        return _restated_clause(new, old)
     old_parts = clauses(old)
     whole_new, whole_old = subject_of(new), subject_of(old)
     if different_subjects(whole_new, whole_old) or disjoint(whole_new, whole_old):
@@ -242,6 +243,31 @@ def replaced_clauses(new: str, old: str) -> list[int]:
             if vo and not vo & vn and len(kn & key_terms(other)) / len(kn) >= SAME_KEY and n not in hit:
                 hit.append(n)
     return _with_qualifiers(hit, old_parts)
+
+
+def _restated_clause(new: str, old: str) -> list[int]:
+    """The one clause of ``old`` that ``new`` - one short fact, no change word ("결제 워커 6개로 늘림") -
+    gives another value of, naming every subject word the clause names ("메모: 결제 워커는 2개, 큐 이름은
+    pay-q"); none when two clauses would be."""
+    if len(_body(new)) > SHORT or not one_fact(new):
+        return []
+    sn = subject_of(new)
+    if not sn.values or not sn.words:
+        return []
+    parts = clauses(old)
+    said = [subject_of(p) for p in parts]
+    whole = said[0]._replace(
+        words=frozenset().union(*(s.words for s in said)), glosses=frozenset().union(*(s.glosses for s in said))
+    )
+    hit = []
+    for n, so in enumerate(said):
+        if not so.values or not so.words or different_subjects(sn, so) or unmatched(so, sn):
+            continue
+        if unmatched(sn, whole, frozenset(unmatched(sn, so))):
+            continue  # the new one names what the old item does not: another thing's (the import worker's)
+        if same_subject(sn, so) and newer_value(sn, so):
+            hit.append(n)
+    return _with_qualifiers(hit, parts) if len(hit) == 1 else []
 
 
 def _with_qualifiers(hit: list[int], parts: list[str]) -> list[int]:

@@ -69,7 +69,6 @@ def test_english_clauses_too() -> None:
     "new",
     [
         "- prod 数据库端口改成 6543 (user, 2026-10-10, s:1e882d63)",  # another thing: no shared identifier
-        "- staging 数据库端口是 6543 (user, 2026-10-10, s:1e882d63)",  # no change shape: whole-item rules decide
         "- staging 的 cron 改成 03:15 (user, 2026-10-10, s:1e882d63)",  # a clause about something else
         "- staging 数据库端口改成 5433 (user, 2026-10-10, s:1e882d63)",  # the same value again
     ],
@@ -190,3 +189,18 @@ def test_the_plan_moves_a_value_read_from_a_file_since_edited_to_history() -> No
     fix = "`make up` failed - fixed: edited deploy/app.env (`WORKERS=4` -> `WORKERS=8`)"
     planned, history = plan(live, [Item(FAILURES, fix, "tool", "00000002-0000", 1765000000000)], {}, today="2026-12-06")
     assert "`WORKERS=4` (read" not in planned.text and len(history) == 1 and "WORKERS=4" in history[0]
+
+
+def test_a_short_restatement_with_no_change_word_replaces_one_clause_of_a_longer_item() -> None:
+    from mimomem.passes.supersede import replaced_clauses
+
+    def b(text: str, day: int) -> str:
+        return f"- {text} (user, 2026-12-0{day}, s:0000000{day})"
+
+    consumer = b("For the order consumer: backoff is 2s, max retries is 5, dead letters go to orders.dlq", 1)
+    assert replaced_clauses(b("order consumer max retries 8", 2), consumer) == [1]
+    assert replaced_clauses(b("max retries for the export job is 8", 2), consumer) == []  # another thing's
+    assert replaced_clauses(b("Node 22", 2), b("前端用 pnpm，Node 20，预设分支 main", 1)) == [1]
+    # the same slot restated with no change word: its clause goes, and the one qualifying its old value
+    assert replaced_clauses("- staging 数据库端口是 6543 (user, 2026-10-10, s:1e882d63)", OLD_PORT) == [0, 1]
+    assert replaced_clauses(b("后端的 Node 版本 22", 2), b("前端用 pnpm，Node 20，预设分支 main", 1)) == []
