@@ -16,6 +16,7 @@ from typing import Any
 
 from mimomem.history.provenance import ASSISTANT, PASTED, TOOL_CALL, TOOL_RESULT, TYPED
 from mimomem.history.shell import file_flow
+from mimomem.history.shell_tasks import targets_run, unsafe_targets
 from mimomem.history.signals import (
     command_family,
     command_of,
@@ -107,6 +108,8 @@ class Episode:
     _pending: list[tuple[Call, list[Call]]] = field(default_factory=list, repr=False)
     _own: set[str] = field(default_factory=set, repr=False)
     _fetched: dict[str, list[Call]] = field(default_factory=dict, repr=False)
+    _tasks: set[str] = field(default_factory=set, repr=False)
+    """Makefile targets and package.json scripts seen to run fetched code (:mod:`~mimomem.history.shell_tasks`)."""
 
     def typed(self) -> list[Said]:
         """What the user typed, in order."""
@@ -129,8 +132,14 @@ class Episode:
                     self._own.add(part.call_id)
                 return
             self.calls.append(call)
+            data = part.input if isinstance(part.input, dict) else {}
+            written = data.get("content", data.get("new_string"))
+            if isinstance(written, str):
+                for path in call.files:
+                    self._tasks |= unsafe_targets(path, written)
             if call.command is not None:
                 self._follow_fetched(call)
+                call.runs_fetched |= any(t in self._tasks for t in targets_run(call.command))
             if part.call_id:
                 self._by_id[part.call_id] = call
         elif part.kind == TOOL_RESULT:
@@ -155,6 +164,8 @@ class Episode:
         return len(self.said) + len(self.model)
 
     def _result(self, call: Call, part: Part) -> None:
+        for path in call.reads if not part.is_error else ():
+            self._tasks |= unsafe_targets(path, part.text)
         call.result = failure_text(part.text) if part.is_error else first_line(part.text, 300)
         call.output = part.text[:OUTPUT_CHARS]
         if part.is_error and part.text.lstrip().startswith(REJECTED):
