@@ -66,6 +66,10 @@ their bullets are not counted, only their forbidden strings are checked."""
 NOT_FOUND = "not-found"
 """A case whose tool output nobody asked about or used: any bullet of "Found by the agent" fails it and
 counts against that section's precision (its other sections are not counted)."""
+NOT_FAILURE = "not-failure"
+"""A case whose failure has no cause and fix worth keeping (never fixed, a fix that did not work, a
+flaky retry, a typo corrected): any bullet that states a fix or a cause fails it and counts against
+its section's precision."""
 
 
 def capture_build() -> Any:
@@ -124,6 +128,14 @@ def bullets(text: str) -> list[tuple[str, str]]:
     ]
 
 
+def fixes_stated(found: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The bullets of ``found`` that state a fix or a cause (a failure's or a found one's)."""
+    return [(k, b) for k, b in found if k in ("failure", "found") and _FIX_STATED.search(b)]
+
+
+_FIX_STATED = re.compile(r"\bfixed\b|\bcause\b", re.I)
+
+
 def score_case(case: dict[str, Any], live: str) -> dict[str, Any]:
     """What one case's memory holds against what it should."""
     found = bullets(live)
@@ -139,6 +151,7 @@ def score_case(case: dict[str, Any], live: str) -> dict[str, Any]:
     stray = [b for i, (k, b) in enumerate(found) if i not in matched_bullets]
     strict = case["kind"] in STRICT_NEGATIVE and any(k in KEPT for k, _ in found)
     strict |= case["kind"] == NOT_FOUND and any(k == "found" for k, _ in found)
+    strict |= case["kind"] == NOT_FAILURE and bool(fixes_stated(found))
     return {
         "id": case["id"],
         "kind": case["kind"],
@@ -205,6 +218,7 @@ def run(split: str) -> dict[str, Any]:
         for kind, _b, ok in r["bullets"] if r["kind"] in POSITIVE or r["kind"] in STRICT_NEGATIVE else ():
             (tp if ok else fp)[kind] += 1
         fp["found"] += sum(k == "found" for k, _b, _ok in r["bullets"]) if r["kind"] == NOT_FOUND else 0
+        fp.update(k for k, _b in fixes_stated([(k, b) for k, b, _ok in r["bullets"]]) if r["kind"] == NOT_FAILURE)
         for kind, ok in r["expects"]:
             exp[kind] += 1
             got[kind] += ok
@@ -276,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
             "split-d",
             "refuse-split",
             "split-f",
+            "failure-split",
         ),
     )
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")

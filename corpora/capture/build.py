@@ -40,6 +40,7 @@ SPLITS = {
     "split-d": HERE / "split-d.yaml",
     "refuse-split": HERE / "refuse-split.yaml",
     "split-f": HERE / "split-f.yaml",
+    "failure-split": HERE / "failure-split.yaml",
 }
 QUESTION_KIND = {
     "rule": "instruction",
