@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from mimomem.history.fix_diff import command_change, is_typo, line_change
 from mimomem.history.provenance import ASSISTANT, PASTED, TOOL_CALL, TOOL_RESULT, TYPED
 from mimomem.history.shell import file_flow
 from mimomem.history.shell_tasks import targets_run, unsafe_targets
@@ -71,6 +72,14 @@ class Call:
     """Files a read tool read."""
     runs_fetched: bool = False
     """It fetched a file a later call of the session ran, or ran (or made executable) such a file."""
+    lines: str = ""
+    """What an edit of several lines changed (:func:`~mimomem.history.fix_diff.line_change`); ``change``
+    holds one-line edits only, so a value read and then written by a larger edit is not "used"."""
+
+    @property
+    def edit(self) -> str:
+        """What an edit changed, one line or several: how a fix is told."""
+        return self.change or self.lines
 
     @property
     def unsafe(self) -> bool:
@@ -92,6 +101,11 @@ class Fix:
     def flaky(self) -> bool:
         """The same command passed when run again with nothing changed between: a flaky retry, no fix."""
         return self.fix == RERUN
+
+    @property
+    def typo(self) -> bool:
+        """The command passed once a misspelt word of it was corrected, nothing else changed: no lesson."""
+        return self.fix == TYPO
 
 
 @dataclass
@@ -173,6 +187,7 @@ class Episode:
             return
         call.status = "error" if part.is_error else "ok"
         if call.status == "error":
+            self._refute(call)
             if not any(_same(p, call) and p.result == call.result for p, _ in self._pending):
                 self._pending.append((call, []))
             return
@@ -187,6 +202,23 @@ class Episode:
             self.fixes.append(
                 Fix(failed, failed.result or "(no message)", fix_text(failed, call, between), (*between, call))
             )
+
+    def _refute(self, call: Call) -> None:
+        """Drop the fixes of ``call``'s command that another command "fixed" (the same program, other
+        words): the command fails again after it, so what passed was not its fix (``pip install wheel``
+        between two failing ``pip install -r requirements.txt``)."""
+        if call.command is None:
+            return
+        again = normalize_command(call.command)
+        self.fixes = [
+            f
+            for f in self.fixes
+            if f.call.command is None
+            or normalize_command(f.call.command) != again
+            or (
+                f.fixed_by and f.fixed_by[-1].command is not None and again in normalize_command(f.fixed_by[-1].command)
+            )
+        ]
 
     def finish(self) -> list[Fix]:
         """Every failure with its fix, those still unfixed last (fix ``""``)."""
@@ -213,6 +245,8 @@ def _program(command: str) -> str:
 
 RERUN = "it succeeded when run again, with nothing changed in between"
 """What :func:`fix_text` says when nothing but running the same command again made it pass."""
+TYPO = "a misspelt word of it was corrected"
+"""What :func:`fix_text` says when the command passed once one word's spelling was corrected."""
 
 
 def fix_text(failed: Call, success: Call, between: list[Call]) -> str:
@@ -221,7 +255,10 @@ def fix_text(failed: Call, success: Call, between: list[Call]) -> str:
     shown = [_step(c) for c in steps[-3:]]
     if success.command is not None and failed.command is not None:
         if normalize_command(success.command) != normalize_command(failed.command):
-            shown.append(f"`{clip(success.summary, 120)}` instead")
+            if not steps and is_typo(failed.command, success.command):
+                return TYPO
+            change = command_change(failed.command, success.command)
+            shown.append(f"`{clip(success.summary, 120)}` instead" + (f" ({change})" if change else ""))
     elif success.summary != failed.summary:
         shown.append(f"`{clip(success.summary, 120)}`")
     if not shown:
@@ -236,7 +273,7 @@ def _worth_naming(command: str | None) -> bool:
 def _step(call: Call) -> str:
     if call.files:
         what = f"edited {', '.join(call.files)}"
-        return what + (f" ({call.change})" if call.change else "")
+        return what + (f" ({call.edit})" if call.edit else "")
     return f"ran `{clip(call.summary, 120)}`"
 
 
@@ -252,7 +289,11 @@ def _call(part: Part) -> Call:
     else:
         summary = tool
     reads = tuple(files_of(tool, data, reads=True)) if not files else ()
-    return Call(tool, clip(summary, 400), command, files, _change(data), part.session_id, part.time, reads=reads)
+    call = Call(tool, clip(summary, 400), command, files, _change(data), part.session_id, part.time, reads=reads)
+    old, new = data.get("old_string"), data.get("new_string")
+    if not call.change and isinstance(old, str) and isinstance(new, str) and ("\n" in old or "\n" in new):
+        call.lines = line_change(old, new)
+    return call
 
 
 def _change(data: dict[str, Any]) -> str:

@@ -25,9 +25,8 @@ import itertools
 import re
 from collections.abc import Callable, Iterable
 
-from mimomem.history.episode import Call, Episode, Fix, Said, clip
-from mimomem.history.sentence import QUESTION, REASON, STATEMENT, is_choice, is_imperative, is_standing, sentence_type
-from mimomem.history.tool_text import quotable_error
+from mimomem.history.episode import Call, Episode, Said, clip
+from mimomem.history.sentence import QUESTION, STATEMENT, is_choice, is_standing, sentence_type
 from mimomem.history.tool_values import Record, pair, records
 from mimomem.passes.found_links import (
     Answer,
@@ -55,8 +54,6 @@ MAX_LINE = 120
 """Characters of one line of tool output quoted as a value, at most."""
 MAX_VALUES = 3
 """Lines quoted from one tool result at most."""
-DIAGNOSIS = 180
-"""Characters of the model's explanation kept at most."""
 MAX_FOUND = 8
 """Values kept from one session at most."""
 
@@ -134,7 +131,6 @@ _ITEM = re.compile(
     r"|`(?P<command>.+?)` printed `(?P<shown2>.*)`)$"
 )
 _GREP = re.compile(r"(?:^|[|;&]\s*)(?:\S+/)?(?:grep|egrep|fgrep|rg|ag|ack|git\s+grep)\b")
-_SENTENCE = re.compile(r"(?<=[。！？!?])|(?<=[.;])\s+(?=\S)|\n+")
 
 
 def _tokens(text: str) -> set[str]:
@@ -233,7 +229,9 @@ def _asks(said: Said | None) -> bool:
 def reports_problem(text: str) -> bool:
     """A turn that reports a problem: it opens with a statement that neither sets a rule, records a
     choice nor names a fact ("every log line shows up twice", "导入大文件的时候进程没了")."""
-    first = next((p for p in re.split(r"(?<=[。！？!?])|\n+", text) if p.strip()), "")
+    first = next((p for p in re.split(r"(?<=[。！？!?])|\n+", text) if p.strip()), "").strip(" 。.!！")
+    if len(first.split()) < 3 if first.isascii() else len(first) < 4:
+        return False  # "很好。", "OK then": a reaction, no report of anything
     if sentence_type(first) != STATEMENT or is_standing(first) or is_choice(first):
         return False
     from mimomem.passes.promote_items import is_fact
@@ -441,56 +439,3 @@ def _source_key_value(item: str) -> tuple[str, str | None, str] | None:
     if key is None and found.group("path"):
         key = f"line {found.group('line')}"  # a line of a file without a key: known by where it stands
     return re.sub(r"\s+", " ", source), key, value
-
-
-def _explaining(model: list[Said], fix_terms: set[str], error_terms: set[str]) -> list[str]:
-    """The model's sentences that explain a failure: sharing a term with its fix or its error and
-    giving a cause (a reason connective) or naming the fix; never one that reads as an order."""
-    out = []
-    for said in model:
-        for raw in _SENTENCE.split(said.text):
-            sentence = " ".join(raw.split())
-            if len(sentence) < 8 or is_standing(sentence) or is_imperative(sentence):
-                continue
-            terms = _tokens(sentence)
-            if terms & fix_terms or (REASON.search(sentence) and terms & error_terms):
-                out.append(sentence)
-    return out[:2]
-
-
-def cause_items(episode: Episode, fixes: list[Fix]) -> list[tuple[Fix | None, Said | None, str]]:
-    """(the fix it explains, or the user's turn that reported the problem, item text) of each cause
-    and fix the model stated."""
-    out: list[tuple[Fix | None, Said | None, str]] = []
-    index = {id(c): n for n, c in enumerate(episode.calls)}
-    for f in fixes:
-        if not f.fix or f.flaky or not f.fixed_by or any(c.unsafe for c in (f.call, *f.fixed_by)):
-            continue
-        start, end = index.get(id(f.call), 0), index.get(id(f.fixed_by[-1]), len(episode.calls))
-        model = [m for m in episode.model if start < m.at <= end + 1]
-        fix_terms = _tokens(f.fix) - _tokens(f.call.summary)
-        said = _explaining(model, fix_terms, _tokens(f.error))
-        if said:
-            error = quotable_error(f.error) or "tool output not quoted"
-            text = f"`{clip(f.call.summary, 80)}` failed ({error}); cause (agent): {clip(' '.join(said), DIAGNOSIS)}"
-            out.append((f, None, f"{text} - fixed: {clip(f.fix, 140)}"))
-    for said_turn, calls, model in _spans(episode):
-        if said_turn is None or any(c.status == "error" for c in calls) or _asks(said_turn):
-            continue
-        if not reports_problem(said_turn.text):
-            continue
-        edits = [c for c in calls if c.files and c.status == "ok" and c.change]
-        if not edits:
-            continue
-        fix = "; ".join(f"edited {', '.join(c.files)} ({c.change})" for c in edits[-2:])
-        said = _explaining(model, _tokens(" ".join(c.change for c in edits)), set())
-        if said:
-            problem = clip(" ".join(said_turn.text.split()), 100)
-            out.append(
-                (
-                    None,
-                    said_turn,
-                    f"{problem} - cause (agent): {clip(' '.join(said), DIAGNOSIS)} - fixed: {clip(fix, 140)}",
-                )
-            )
-    return out

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from mimomem.history.episode import Episode, Fix, Said, clip
+from mimomem.history.episode import Episode, Said, clip
 from mimomem.history.pasted_shape import document_line
 from mimomem.history.provenance import TYPED, reads_as_instruction
 from mimomem.history.sentence import (
@@ -46,8 +46,7 @@ from mimomem.history.sentence_frame import inceptive, opinion_or_hedge, topic_on
 from mimomem.history.sentence_hant import folded
 from mimomem.history.sentence_moment import is_plan_or_guess
 from mimomem.history.signals import is_trivial, normalize_command, statements_in
-from mimomem.history.tool_text import quotable_error
-from mimomem.passes.promote_found import FOUND, cause_items, value_items
+from mimomem.passes.promote_found import FOUND, value_items
 from mimomem.passes.supersede import RETRACT, states_change
 from mimomem.passes.supersede_words import CHANGE
 
@@ -341,50 +340,6 @@ def is_fact(sentence: str) -> bool:
     return states_change(flat)  # a newer value of something: "We bumped the worker count to 8"
 
 
-def fix_items(fixes: list[Fix]) -> list[Item]:
-    """Failures of shell commands that something fixed, worded as facts the tool output supports."""
-    out = []
-    for f in fixes:
-        call = f.call
-        if not f.fix or call.command is None or call.unsafe or is_trivial(normalize_command(call.command)):
-            continue
-        if any(c.unsafe for c in f.fixed_by):
-            continue
-        error = clip(quotable_error(f.error) or "(tool output not quoted)", 80)  # room for the fix in the item
-        if f.flaky:  # the same command passed again with nothing changed: a flaky run, not a fix
-            text = f"`{clip(call.summary, 100)}` is flaky: failed ({error}), then passed when run again unchanged"
-        else:
-            text = f"`{clip(call.summary, 100)}` failed: {error} - fixed: {clip(f.fix, 160)}"
-        out.append(Item(FAILURES, text, "tool", call.session_id, call.time))
-    return out
-
-
-PROBLEM = re.compile(
-    r"\b(?:error|errors|fails?|failed|failing|broken|crash(?:es|ed)?|bug|wrong|garbled|timeout|timed out|"
-    r"doesn'?t work|not working|can'?t|cannot)\b"
-    r"|报错|错误|失败|乱码|不行|不对|崩|挂了|超时|打不开|看不了|卡住|异常|死锁|问题",
-    re.I,
-)
-
-
-def reported_fix_items(episode: Episode, skip: frozenset[int] = frozenset()) -> list[Item]:
-    """A problem the user reported, with the edits that followed it in that turn (the fix); turns
-    whose ``id`` is in ``skip`` are left out (an item with the model's diagnosis holds them)."""
-    typed = episode.typed()
-    out = []
-    for n, said in enumerate(typed):
-        if id(said) in skip or not PROBLEM.search(said.text):
-            continue
-        end = typed[n + 1].at if n + 1 < len(typed) else len(episode.calls)
-        edits = [c for c in episode.calls[said.at : end] if c.files and c.status == "ok" and c.change]
-        if not edits:
-            continue
-        fix = "; ".join(f"edited {', '.join(c.files)} ({c.change})" for c in edits[-2:])
-        problem = clip(clean_text(sentences(said.text)[0] if sentences(said.text) else said.text), 140)
-        out.append(Item(FAILURES, f"{problem} - fixed: {clip(fix, 200)}", "user", said.session_id, said.time))
-    return out
-
-
 _PIN = re.compile(r"\b(?:add|install|i|upgrade|require|get)\b.*?(?:[\w@/.-]+@\d[\w.-]*|[\w.-]+[=~<>]=\d[\w.-]*)")
 
 
@@ -463,15 +418,9 @@ def items_of(episode: Episode) -> list[Item]:
     for said in episode.said:
         found += said_items(said) if said.kind == TYPED else pasted_items(said)
     found += pinned_items(episode)
-    finished = episode.finish()
-    causes = cause_items(episode, finished)
-    explained = {id(f.call) for f, _, _ in causes if f is not None}
-    reported = frozenset(id(s) for _, s, _ in causes if s is not None)
-    fixes = fix_items([f for f in finished if id(f.call) not in explained]) + reported_fix_items(episode, reported)
-    fixes += [
-        Item(FOUND, text, "model", (f.call if f else s).session_id, (f.call if f else s).time)  # type: ignore[union-attr]
-        for f, s, text in causes
-    ]
+    from mimomem.passes.failure_items import failure_items  # it builds on this module's items
+
+    fixes = failure_items(episode)
     found += [i for i in config_edit_items(episode) if not any(i.text[7:87] in f.text for f in fixes)]
     found += fixes
     found += [Item(FOUND, text, "tool", call.session_id, call.time) for call, text in value_items(episode)]

@@ -97,6 +97,22 @@ def test_split_f_holds_every_extraction_kind_in_four_voices_and_loads_as_an_e2e_
     load_devset(ROOT / "e2e-split-f")  # every answer is in a transcript
 
 
+def test_the_failure_split_holds_failures_and_what_is_no_fix_and_loads_as_an_e2e_set() -> None:
+    for split, least in ("failure-split", 16), ("found-dev", 14):
+        cases = [c for c in _build().load(split)["cases"] if c["id"].startswith(("ff", "fn", "fo", "fx"))]
+        kinds = Counter(c["kind"] for c in cases)
+        assert kinds["failure"] >= least - 2 and kinds["not-failure"] >= 4 and kinds["not-tool-order"] >= 2, split
+        assert all(c.get("forbid") for c in cases if c["kind"] != "failure")
+    load_devset(ROOT / "e2e-failure-split")  # every answer is in a transcript
+
+
+def test_a_bullet_that_states_a_fix_fails_a_not_failure_case() -> None:
+    case = {"id": "n", "kind": "not-failure", "forbid": ["wheel"]}
+    fixed = "## Failures and fixes\n\n- `pip install -r r.txt` failed: x - fixed: `pip install y` instead\n"
+    flaky = "## Failures and fixes\n\n- `make check` is flaky: failed (x), then passed when run again unchanged\n"
+    assert not _bench().score_case(case, fixed)["passed"] and _bench().score_case(case, flaky)["passed"]
+
+
 @functools.cache
 def _bench() -> Any:
     """benchmarks/bench_capture.py as a module (loaded once)."""
