@@ -277,8 +277,8 @@ def is_imperative(text: str) -> bool:
         return bool(_JA_REQUEST_END.search(flat))
     if _cjk(flat):
         return bool(_ZH_REQUEST_OPEN.match(flat) or _ZH_BA.search(flat) or _ZH_TO_SPEAKER.search(flat))
-    if _EN_POLITE.match(flat) or _EN_NEG_IMPERATIVE.match(flat):
-        return True
+    if _EN_POLITE.match(flat) or _EN_NEG_IMPERATIVE.match(flat) or re.match(r"^let'?s\s+(?!say\b)\w+", flat, re.I):
+        return True  # "Let's bump the pool to 40 and see …": an order that includes the speaker
     flat = after_interjection(flat)
     condition = en_condition(flat)
     if condition:  # "If you add an env var, document it …": the main clause is the order
@@ -300,7 +300,7 @@ def is_imperative(text: str) -> bool:
         return False  # verb position: a finite verb after the first words makes them its subject ("Max size is …")
     if words[1] in _EN_DETERMINER or words[1] in _EN_SUBORDINATOR:
         return True
-    path_object = re.match(r"^[A-Za-z]+\s+\S*[A-Za-z0-9][./_][A-Za-z]\S*\s+\S", flat)  # "Rename utils.py to …"
+    path_object = re.match(r"^[A-Za-z]+\s+(?:\S*[A-Za-z0-9][./_]|\.)[A-Za-z]\S*\s+\S", flat)  # "Rename utils.py to …"
     return bool(path_object) and not re.search(r"\b(?:is|are|was|were|has|have)\b", flat)
 
 

@@ -202,6 +202,11 @@ _CJK_TOPIC = re.compile(
 )
 
 
+def has_predicate(text: str) -> bool:
+    """English words with a finite verb or an auxiliary ("is", "runs", "moved", "'s")."""
+    return bool(_EN_PREDICATE.search(text))
+
+
 def topic_only(text: str) -> bool:
     """A topic announced without anything said of it ("About the Kafka consumer", "FYI for the Redis
     stuff", "Background on billing-api", "关于 Redis 那块", "Redis について", "Redis 관련해서요"): a

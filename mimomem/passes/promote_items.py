@@ -42,8 +42,9 @@ from mimomem.history.sentence_clause import ends_in_order
 from mimomem.history.sentence_episode import of_the_session, state_now
 from mimomem.history.sentence_fact import holds_a_role_or_place
 from mimomem.history.sentence_fragment import is_fragment
-from mimomem.history.sentence_frame import inceptive, opinion_or_hedge, topic_only
+from mimomem.history.sentence_frame import has_predicate, inceptive, opinion_or_hedge, topic_only
 from mimomem.history.sentence_hant import folded
+from mimomem.history.sentence_list import norm_heading
 from mimomem.history.sentence_moment import is_plan_or_guess
 from mimomem.history.signals import is_trivial, normalize_command, statements_in
 from mimomem.passes.promote_found import FOUND, value_items
@@ -62,7 +63,7 @@ MAX_ITEM = 240
 _FILLER = re.compile(
     r"^(?:(?:(?:remember|note|nb|fyi|keep in mind|heads[- ]up)(?:\s+that)?"
     r"|btw|by the way|also|oh|and|ok(?:ay)?(?: so)?|so|well|please|pls|hey|hi)\b[\s:,，：.!—–-]*"
-    r"|(?:记住|记得|注意|另外|还有|還有|对了|對了|(?:顺便|順便)?(?:说|說|提|补充|補充|同步|说明|說明|交代|汇报|匯報)一?下(?=[\s:,，：、。!！])|好(?=[，,])|顺便提一?[下句]|順便提一?[下句]|顺带一提|順帶一提|顺便|順便|请|請|麻烦|麻煩|好的|嗯|哦|那么|然后"
+    r"|(?:记住|记得|注意|另外|还有|還有|对了|對了|(?:顺便|順便)?(?:说|說|提|补充|補充|同步|说明|說明|交代|汇报|匯報)一?下(?=[\s:,，：、。!！])|好(?=[，,])|顺便提一?[下句]|順便提一?[下句]|顺带一提|順帶一提|顺便|順便|请(?!求)|請(?![求負願け])|麻烦|麻煩|好的|嗯|哦|那么|然后"
     r"|ちなみに|ついでに|참고로)[\s:,，：、。!！]*|(?:あと|それと|그리고)(?:[\s:,，：、。!！]+|$))+",
     re.I,
 )
@@ -75,6 +76,10 @@ _SENTENCE = re.compile(
 """Sentence ends: CJK and English punctuation, line breaks; a full stop ends a sentence before a word
 that can open one (not "e.g. wren-eu-1", "i.e. never", "approx. 40", "v1. 2"), or before a lowercase
 word after a word of three letters or more (writers who never capitalise: "makes sense. going forward …")."""
+_LABELLED = re.compile(r"^[A-Za-z][\w .-]{1,30}:\s*[A-Z0-9~/.][\w.@/:~+-]*(?:\s+[\w.@/:~+-]+){0,3}$")
+_LABEL_WORD = re.compile(
+    r"^(?:note|nb|fyi|heads[- ]up|update|quick \w+|reminder|todo|status|question|q|a|re|ps|edit|done)\b", re.I
+)
 _NOW_WORD = re.compile(r"现在|現在|\bnow\b", re.I)
 _QUESTION = re.compile(r"[?？]\s*$|[吗呢么]\s*[。.]?\s*$")
 _REASON = re.compile(r"^(?:because|since|as|the reason|reason:|so that|因为|由于|原因是|原因|理由是|这样|为了)", re.I)
@@ -141,6 +146,7 @@ def said_items(said: Said) -> list[Item]:
     ruled = False
     parts = [_after_lead_in(p) for p in sentences(said.text)]
     attached = listed = -1
+    norms = norm_heading(parts, said.text)  # "My rules for this repo:" - each line after it is a rule
     for i, sentence in enumerate(parts):
         read = folded(sentence)  # traditional Chinese read with the same closed classes ("以後…一律", "誰")
         flat = clean_text(read)
@@ -154,7 +160,7 @@ def said_items(said: Said) -> list[Item]:
         # opinion or a guess is neither a rule, a decision nor a fact
         if i == attached or len(flat) < 4 or typed == QUESTION or opinion_or_hedge(flat):
             continue
-        if typed != STATEMENT and not is_standing(flat):
+        if typed != STATEMENT and not is_standing(flat) and not (0 <= norms < i and typed == REQUEST):
             continue
         kind = _kind_of(flat)
         if kind is not None and _QUOTED.search(flat) and _kind_of(_QUOTED.sub(" “…” ", flat)) is None:
@@ -171,6 +177,8 @@ def said_items(said: Said) -> list[Item]:
             if out and out[-1].text == clean_text(parts[i - 1]):
                 out.pop()  # the fact is now part of the rule
         section = RULES if kind == "rule" else DECISIONS if kind == "decision" else FACTS if is_fact(flat) else None
+        if 0 <= norms < i and not is_plan_or_guess(flat) and len(flat.split()) + len(flat) // 8 >= 2:
+            section = RULES  # a line of the user's own list of norms ("Use conventional commits.")
         text = clean_text(sentence)
         if len(text) < 4:
             continue
@@ -277,7 +285,8 @@ def _whole_clause(text: str) -> bool:
     """A statement with its own predicate: English with a verb, Japanese / Korean ending on one,
     Chinese with a copula or verb of state."""
     if text.isascii():
-        return len(text.split()) >= 3 and bool(_FACT_SHAPE.search(text) or is_standing(text) or is_choice(text))
+        verb = has_predicate(text) or is_standing(text) or is_choice(text)  # "every 45 days" has none
+        return len(text.split()) >= 3 and bool(verb)
     if len(text) < 6:
         return False
     return bool(_PREDICATE_END.search(text) or _FACT_SHAPE.search(text) or is_standing(text) or is_choice(text))
@@ -335,6 +344,8 @@ def is_fact(sentence: str) -> bool:
         return False
     if _DISTINCTIVE.search(flat) or _NAMED.search(flat) or (RETRACT.search(flat) and _LATIN_WORD.search(flat)):
         return True
+    if _LABELLED.match(flat) and not _LABEL_WORD.match(flat):
+        return True  # "mail provider: SES", "key rotation: every 45 days": a key and its value
     if holds_a_role_or_place(flat):
         return True  # "Mei owns the payments repo", "文档都在语雀上", "문서는 노션에 있어요"
     return states_change(flat)  # a newer value of something: "We bumped the worker count to 8"

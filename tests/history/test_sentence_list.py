@@ -1,0 +1,53 @@
+"""The user's own list under a heading that names norms (history/sentence_list.py): each line a rule,
+whatever its form; and the readers' fixes others reported (a key and its value, 請求, let's, a dotfile)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mimomem.history.episode import Said
+from mimomem.history.sentence import REQUEST, sentence_type
+from mimomem.history.sentence_list import norm_heading
+from mimomem.passes.promote_items import said_items, sentences
+
+
+def _kept(text: str) -> list[tuple[str, str]]:
+    return [(i.section, i.text) for i in said_items(Said(text, "typed", "s", 0))]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("My rules for this repo:\nUse conventional commits.\nKeep the changelog updated.", "conventional commits"),
+        ("Ground rules, since you're new here:\n- we use pnpm, not npm\n- no default exports", "pnpm"),
+        ("团队规范\n接口一律返回 JSON\n日志统一打到 stdout", "stdout"),
+    ],
+)
+def test_each_line_under_a_heading_of_norms_is_a_rule(text: str, rule: str) -> None:
+    assert any(s == "Rules" and rule in t for s, t in _kept(text)), _kept(text)
+
+
+def test_a_heading_needs_a_list_and_a_norm_noun() -> None:
+    assert norm_heading(sentences("My rules for this repo:\nUse conventional commits."), "a\nb") == 0
+    assert norm_heading(sentences("Rules for this PR:\nrename it"), "a\nb") == -1  # one instance
+    assert norm_heading(sentences("Some notes:\nthe box is ci-7"), "a\nb") == -1
+    assert norm_heading(["My rules: use pnpm"], "My rules: use pnpm") == -1  # one line, no list
+    assert not any(s == "Rules" for s, _ in _kept("Some notes:\nthe build box is ci-7.example.com"))
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("key rotation: every 45 days", "key rotation: every 45 days"),  # the key stays with its value
+        ("mail provider: SES", "mail provider: SES"),
+        ("請求サービスのレビューは田中さんが担当です", "請求サービス"),  # 請求 is no "please"
+    ],
+)
+def test_a_key_and_its_value_are_kept_together(text: str, part: str) -> None:
+    assert any(part in t for _, t in _kept(text)), _kept(text)
+
+
+def test_let_us_and_a_dotfile_object_are_orders() -> None:
+    assert sentence_type("Let's bump the pool to 40 and see whether the p99 drops.") == REQUEST
+    assert sentence_type("Update .nvmrc and the engines field in package.json.") == REQUEST
+    assert _kept("Let's always squash when merging.") == [("Rules", "Let's always squash when merging")]
