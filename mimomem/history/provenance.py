@@ -138,7 +138,8 @@ def _blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
-_LEAD_IN = re.compile(r"[:：]\s*$")
+_LEAD_IN = re.compile(r"(?:[:：]|\s[—–-]{1,2}|——|\.\.\.|…|->|→)\s*$")
+"""A line ending on what points at the lines after it: a colon, a dash, an ellipsis, an arrow."""
 INTRODUCED_LINES = 2
 """Lines after a lead-in ending with a colon that make them a pasted text, not the user's own."""
 
@@ -194,7 +195,7 @@ _REPORTING = re.compile(
     r"\b(?:says|said|wrote|writes|posted|mentioned|replied|commented|noted|told|announced|shared|forwarded"
     r"|sent|pasted)\b|说|写着|写的|写道|提到|发的|发了|转发|原话|通知|言って|言った|言われ|書いて|書かれ|曰く|によると"
     r"|말했|말하길|썼|적혀|올렸|올린|보냈|따르면"
-    r"|^(?:fyi\s*[,:—-]?\s*)?from\s+(?:the|a|an|our|their|his|her)?\b|より$|에서\b|来自|摘自|引自|出自",
+    r"|^(?:fyi\s*[,:—-]?\s*)?from\s|\bfrom\s+(?:the|a|an|their|his|her)\s|より$|에서\b|来自|摘自|引自|出自",
     re.I,
 )
 """A verb of saying or writing, or a source marked as where words come from: a head with one reports
@@ -301,7 +302,7 @@ def _continued(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]
 
 
 _QUOTE = re.compile(r"[\"“「『]([^\"“”「」『』]{4,})[\"”」』]|(?<![A-Za-z])'([^'\n]{4,})'(?![A-Za-z])")
-_REPORTED_HEAD = re.compile(r"^(?P<head>[^:：\n]{2,60}?)\s*[:：]\s*(?P<rest>\S.*)$")
+_REPORTED_HEAD = re.compile(r"^(?P<head>[^:：—–\n]{2,60}?)\s*(?:[:：]|\s[—–-]{1,2}\s|——)\s*(?P<rest>\S.*)$")
 
 
 def _quoted(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:

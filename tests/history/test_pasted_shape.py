@@ -74,3 +74,12 @@ def test_the_shapes_read_lines_only() -> None:
     assert shape.attribution("— Engineering Handbook, §4.2") and not shape.attribution("- run the tests")
     assert shape.caption("Incident Response") and not shape.caption("The cache is redis-3.")
     assert shape.own_voice("我们组的约定") and not shape.own_voice("Copying the doc so you have it")
+
+
+def test_a_dash_or_an_arrow_ends_a_lead_in_as_a_colon_does() -> None:
+    inline = split_user_text("Notes from the runbook - every deploy needs a rollback plan and a named owner.")
+    assert [s.kind for s in inline] == [TYPED, PASTED] and "rollback" in inline[1].text
+    block = split_user_text("平台组的规范——\n所有队列必须设置死信队列。\n消息体一律不超过 256KB。")
+    assert [s.kind for s in block] == [TYPED, PASTED]
+    assert {s.kind for s in split_user_text("Heads up — we deploy on Tuesdays now.")} == {TYPED}
+    assert {s.kind for s in split_user_text("A few rules -\n- squash merges\n- no force pushes")} == {TYPED}
