@@ -122,6 +122,8 @@ class Episode:
     _pending: list[tuple[Call, list[Call]]] = field(default_factory=list, repr=False)
     _own: set[str] = field(default_factory=set, repr=False)
     _fetched: dict[str, list[Call]] = field(default_factory=dict, repr=False)
+    _on_path: set[str] = field(default_factory=set, repr=False)
+    """Fetched files put in a bin directory or made executable: a bare call of one runs fetched code."""
     _tasks: set[str] = field(default_factory=set, repr=False)
     """Makefile targets and package.json scripts seen to run fetched code (:mod:`~mimomem.history.shell_tasks`)."""
 
@@ -165,14 +167,16 @@ class Episode:
         """Mark ``call`` when it runs a file an earlier call downloaded, and the calls that downloaded it."""
         assert call.command is not None
         following = any(name in call.command for name in self._fetched)  # parse only what could run one
-        written, run = file_flow(call.command, following=following)
-        for name in run:
-            if name in self._fetched:
-                call.runs_fetched = True
-                for earlier in self._fetched[name]:
-                    earlier.runs_fetched = True
-        for name in written:
+        flow = file_flow(call.command, following=following)
+        ran = [n for n in flow.run if n in self._fetched] + [n for n in flow.called if n in self._on_path]
+        for name in ran:
+            call.runs_fetched = True
+            self._on_path.add(name)  # made executable (chmod) or run: callable by name from now on
+            for earlier in self._fetched[name]:
+                earlier.runs_fetched = True
+        for name in flow.written:
             self._fetched.setdefault(name, []).append(call)
+        self._on_path.update(flow.on_path)
 
     def _order(self) -> int:
         return len(self.said) + len(self.model)

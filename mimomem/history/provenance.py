@@ -283,13 +283,18 @@ def _introduced(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str
 
 def _continued(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
     """``blocks`` with a mail's body pasted: the paragraphs after a pasted mail head (header fields, a
-    "Forwarded message" banner) to the end, but a last one-line question or request (the user's own)."""
+    "Forwarded message" banner) to the end, but a last one-line question or request (the user's own);
+    and a paragraph followed by its source alone on a line after a dash."""
     from mimomem.history.sentence import STATEMENT, sentence_type
 
     out: list[tuple[str, list[str]]] = []
     in_mail = False
     for n, (kind, lines) in enumerate(blocks):
         body = [line for line in lines if line.strip()]
+        if len(body) == 1 and shape.attribution(body[0]) and out and out[-1][0] == TYPED:
+            out[-1] = (PASTED, out[-1][1])  # "— Engineering Handbook" below a paragraph: its source
+            out.append((PASTED, lines))
+            continue
         if kind == PASTED and (shape.mail(body) or any(shape.banner(line) for line in body)):
             in_mail = True
         elif in_mail and kind == TYPED:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from typing import NamedTuple
 
 from mimomem.history.shell_flow import analyse
 from mimomem.history.shell_pwsh import analyse as pwsh_runs_fetched_code
@@ -81,18 +82,34 @@ def runs_fetched_code(command: str) -> bool:
         return not powershell and bool(_FALLBACK.search(command)) and bool(_FETCHED_NAME.search(command))
 
 
-def file_flow(command: str, *, following: bool = True) -> tuple[list[str], list[str]]:
-    """(basenames of files a fetch in ``command`` writes, basenames of files it runs or makes
-    executable): to find a download run in another tool call (``curl -o x.sh …``, then ``bash x.sh``
-    or ``./x.sh``), as unsafe as the two joined by ``;``.  ``([], [])`` when it cannot be parsed, or
-    when ``following`` is false (no earlier fetch to follow) and it fetches nothing."""
+class FileFlow(NamedTuple):
+    """The files of one command line, by basename, to follow a download into later tool calls."""
+
+    written: list[str]
+    """Files a fetch wrote."""
+    run: list[str]
+    """Files run or made executable (``bash x.sh``, ``./x``, ``chmod +x x``)."""
+    called: tuple[str, ...] = ()
+    """Programs run by a bare name (``tool init``)."""
+    on_path: tuple[str, ...] = ()
+    """Files a fetch wrote into a ``bin`` directory (runnable by their bare name)."""
+
+
+def file_flow(command: str, *, following: bool = True) -> FileFlow:
+    """The files a fetch in ``command`` writes, and those it runs, makes executable or calls by name: to
+    find a download run in another tool call (``curl -o x.sh …``, then ``bash x.sh`` or ``./x.sh``; a
+    download into ``~/bin`` or made executable, then ``x init``), as unsafe as the calls joined by ``;``.
+    Empty when it cannot be parsed, or when ``following`` is false (no earlier fetch to follow) and it
+    fetches nothing."""
     if not following and not _fetches_text(command):
-        return [], []
+        return FileFlow([], [])
     try:
         flow = analyse(command)
     except Exception:
-        return [], []
-    return [w for w in flow.written if w], [r for r in flow.run if r]
+        return FileFlow([], [])
+    written = [w for w in flow.written if w]
+    on_path = tuple(w for w in written if w in flow.executable)
+    return FileFlow(written, [r for r in flow.run if r], tuple(flow.called), on_path)
 
 
 _SPAN = re.compile(r"(`+)(.+?)\1", re.S)

@@ -77,6 +77,8 @@ class Flow:
     """Basenames of the files fetches wrote, in order (to follow them into later tool calls)."""
     run: list[str] = field(default_factory=list)
     """Basenames of the files this line runs or makes executable."""
+    called: list[str] = field(default_factory=list)
+    """Programs this line runs by a bare name (``tool init``): a fetched file put on the PATH may be one."""
     texts: list[str] = field(default_factory=list, repr=False)
     """The command lines being walked, innermost last (to read a word as the shell does)."""
 
@@ -375,6 +377,8 @@ def _consume(
     else:
         _runs_file(run[0], flow)
         flow.unsafe |= name in flow.executable
+        if "/" not in run[0]:
+            flow.called.append(name)
 
 
 def _runs_file(path: str, flow: Flow) -> None:

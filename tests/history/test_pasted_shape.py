@@ -83,3 +83,9 @@ def test_a_dash_or_an_arrow_ends_a_lead_in_as_a_colon_does() -> None:
     assert [s.kind for s in block] == [TYPED, PASTED]
     assert {s.kind for s in split_user_text("Heads up — we deploy on Tuesdays now.")} == {TYPED}
     assert {s.kind for s in split_user_text("A few rules -\n- squash merges\n- no force pushes")} == {TYPED}
+
+
+def test_a_source_alone_below_a_paragraph_makes_the_paragraph_quoted() -> None:
+    text = "Reviews need two approvals. Hotfixes are reviewed after the fact.\n\n— Platform Team Handbook"
+    assert {s.kind for s in split_user_text(text)} == {PASTED}
+    assert {s.kind for s in split_user_text("Keep PRs small.\n\n- and squash them")} == {TYPED}
