@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from mimomem.common.lazy_pattern import lazy
 from mimomem.common.secret_label_values import (
     _value_ok,
     _word,
@@ -211,6 +212,8 @@ def _links(text: str, i: int) -> int:
 
 def _zh_link(text: str, i: int) -> int:
     """After a Chinese link at ``i`` (已经改成了, 设为, 是), else -1."""
+    if i >= len(text) or text[i] < "\u4e00":
+        return -1  # every link morpheme is a Han character
     q = i
     while (adverb := next((a for a in _ZH_ADVERBS if text.startswith(a, q)), None)) is not None:
         q += len(adverb)
@@ -391,20 +394,38 @@ def _starts_word(text: str, at: int) -> bool:
     return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
 
 
+_ASCII_NEEDLES = tuple(n for n in NEEDLES if n.isascii())
+_FIRST_PATTERN = lazy("[" + "".join(sorted({n[0] for n in NEEDLES if not n.isascii()})) + "]")
+"""A head in another script is looked for by its first character (``_head_at`` reads the rest); one
+character class, compiled when a text not in ASCII first comes."""
+_last: tuple[str, list[int]] = ("", [])
+"""The last text ``_candidates`` was asked for (by identity) and its starts: the label, clause, printed
+and parts rules ask for the same text in turn."""
+
+
 def _candidates(text: str, prefilter: bool) -> tuple[str, list[int]]:
     """The lower-cased text and where a head may start: where one of ``NEEDLES`` is."""
+    global _last
     low = needle_text(text)
     if len(low) != len(text):  # folding changed the length: positions would not line up
         low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
     if not prefilter:
         return low, list(range(len(text)))
+    last = _last
+    if last[0] is text:
+        return low, last[1]
     starts: set[int] = set()
-    for needle in NEEDLES:
-        at = low.find(needle)
+    find = low.find
+    for needle in _ASCII_NEEDLES:
+        at = find(needle)
         while at != -1:
             starts.add(at)
-            at = low.find(needle, at + 1)
-    return low, sorted(starts)
+            at = find(needle, at + 1)
+    if not low.isascii():
+        starts.update(m.start() for m in _FIRST_PATTERN.finditer(low))
+    found = sorted(starts)
+    _last = (text, found)
+    return low, found
 
 
 def label_values(text: str, *, prefilter: bool = True) -> Iterator[Span]:

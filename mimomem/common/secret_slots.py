@@ -22,7 +22,8 @@ from collections.abc import Iterator
 
 from mimomem.common.lazy_pattern import lazy
 from mimomem.common.secret_label_values import _value_ok
-from mimomem.common.secret_labels import credential_name
+from mimomem.common.secret_labels import _ASCII_NEEDLES, credential_name
+from mimomem.common.secret_needles import needle_text
 from mimomem.common.secret_values import char_classes
 
 Span = tuple[str, int, int]
@@ -43,9 +44,10 @@ def _args(line: str) -> list[tuple[str, int, bool]]:
     return out
 
 
-def _lines(text: str, needle: str) -> Iterator[tuple[str, int]]:
-    """The lines of ``text`` whose lower case holds ``needle``, with where each starts."""
-    low = text.lower()
+def _lines(text: str, needle: str, low: str = "") -> Iterator[tuple[str, int]]:
+    """The lines of ``text`` holding ``needle`` (found in ``low``, the lower case, when given), with
+    where each starts: a rule reads only those."""
+    low = low if len(low) == len(text) else text
     at = low.find(needle)
     while at != -1:
         start = text.rfind("\n", 0, at) + 1
@@ -57,6 +59,9 @@ def _lines(text: str, needle: str) -> Iterator[tuple[str, int]]:
 
 def _named(names: str) -> bool | None:
     """Whether one of the identifiers in ``names`` names a password (True), another credential (False)."""
+    low = names.lower()
+    if not any(n in low for n in _ASCII_NEEDLES):
+        return None  # no head's first letters anywhere: no name to read
     found = None
     for m in _IDENT.finditer(names):
         kind = credential_name(m.group())
@@ -93,7 +98,13 @@ def _operand(line: str, at: int) -> tuple[str, str]:
 
 def default_values(text: str) -> Iterator[Span]:
     """The literal a credential's name falls back to: ``|| "x"``, ``?? "x"``, ``or "x"``, ``${X:-x}``."""
+    if ('", ' in text or "', " in text) and "(" in text:
+        yield from _getter_defaults(text)
+    if "${" in text:
+        yield from _shell_defaults(text)
     for op in ("||", "??", " or "):
+        if op not in text:
+            continue
         for line, offset in _lines(text, op):
             at = line.find(op)
             while at != -1:
@@ -107,6 +118,10 @@ def default_values(text: str) -> Iterator[Span]:
                     if _ok(value, password, rest[k + len(value) + 1 :]):
                         yield "credential-default", offset + at + len(op) + k, offset + at + len(op) + k + len(value)
                 at = line.find(op, at + len(op))
+
+
+def _shell_defaults(text: str) -> Iterator[Span]:
+    """``${DB_PASSWORD:-x}``, ``${API_SECRET:=x}``: a shell variable's default."""
     for line, offset in _lines(text, "${"):
         at = line.find("${")
         while at != -1:
@@ -120,12 +135,16 @@ def default_values(text: str) -> Iterator[Span]:
                 if password is not None and _ok(value, password, line[close + 1 :]):
                     yield "credential-default", offset + start, offset + start + len(value)
             at = line.find("${", at + 2)
-    yield from _getter_defaults(text)
 
 
 def _getter_defaults(text: str) -> Iterator[Span]:
     """``os.environ.get("SMTP_PASSWORD", "x")``, ``ENV.fetch("API_TOKEN", "x")``: a getter's default."""
-    for line, offset in _lines(text, '", '):
+    low = needle_text(text)
+    if not any(g + "(" in low for g in _GETTERS):
+        return
+    for line, offset in _lines(text, "(", low):
+        if not any(g + "(" in line.lower() for g in _GETTERS):
+            continue
         for m in _IDENT.finditer(line):
             if m.group().lower() not in _GETTERS or not line.startswith("(", m.end()):
                 continue
@@ -140,7 +159,10 @@ def _getter_defaults(text: str) -> Iterator[Span]:
 
 def secure_string_values(text: str) -> Iterator[Span]:
     """``ConvertTo-SecureString "x" -AsPlainText`` (or ``-String x``): a password typed in plain text."""
-    for line, offset in _lines(text, "convertto-securestring"):
+    low = needle_text(text)
+    if "convertto-securestring" not in low:
+        return
+    for line, offset in _lines(text, "convertto-securestring", low):
         at = line.lower().find("convertto-securestring") + len("convertto-securestring")
         end = min((k for k in (line.find(c, at) for c in ")|;") if k != -1), default=len(line))
         segment = line[at:end]
@@ -169,7 +191,12 @@ def _share(word: str) -> bool:
 def share_passwords(text: str) -> Iterator[Span]:
     """The word after a share path (past ``/user:x``-style switches): SMB tools' positional password."""
     for needle in ("\\\\", " //"):
+        if needle not in text:
+            continue
         for line, offset in _lines(text, needle):
+            at = line.find(needle)
+            if not line[at + len(needle) : at + len(needle) + 1].isalnum():
+                continue  # no host name after it: an escape or a comment, no share
             args = _args(line)
             for i, (word, _, _) in enumerate(args):
                 if not _share(word):
@@ -185,8 +212,13 @@ def share_passwords(text: str) -> Iterator[Span]:
 
 def stored_values(text: str) -> Iterator[Span]:
     """``--value x`` / ``--secret-string x`` of a command whose line says it stores a secret."""
+    if " --" not in text:
+        return
+    low = needle_text(text)
     for needle in (" --value", " --secret-", " --body"):
-        for line, offset in _lines(text, needle):
+        if needle not in low:
+            continue
+        for line, offset in _lines(text, needle, low):
             args = _args(line)
             for i, (word, k, quoted) in enumerate(args):
                 name, eq, value = word.partition("=")

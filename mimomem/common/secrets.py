@@ -123,18 +123,21 @@ def _iter_raw(text: str) -> Iterator[tuple[str, int, int]]:
 def _encoded_commands(text: str) -> Iterator[tuple[str, int, int]]:
     """A PowerShell ``-EncodedCommand`` (Base64 of a UTF-16 script) whose decoded script holds a secret:
     the whole blob (the option rule leaves such a blob to this one, which reads what it says)."""
-    if " -e" not in text and " -E" not in text:
-        return
-    start = 0
-    for line in text.split("\n"):
-        offset, start = start, start + len(line) + 1
+    low = needle_text(text)
+    at = low.find(" -e") if len(low) == len(text) else -1
+    while at != -1:
+        offset = text.rfind("\n", 0, at) + 1
+        stop = text.find("\n", at)
+        stop = len(text) if stop == -1 else stop
+        line = text[offset:stop]
         words = line.split()
         for k in range(len(words) - 1):
             blob = words[k + 1].strip("\"'")
             script = decoded_script(blob) if encoded_option(words[k]) else None
             if script is not None and _spans(script):
-                at = line.find(blob)
-                yield "secret-in-encoded-command", offset + at, offset + at + len(blob)
+                start = line.find(blob)
+                yield "secret-in-encoded-command", offset + start, offset + start + len(blob)
+        at = low.find(" -e", stop)
 
 
 def _spans(text: str) -> list[tuple[int, int, str]]:
