@@ -145,6 +145,40 @@ def secrets(f: Fake) -> list[dict[str, object]]:
     return rows
 
 
+def round_two(f: Fake) -> list[dict[str, object]]:
+    """Written at 22:00 UTC after heldout-5's final blind run, from the shapes it stored, in other words."""
+    rows = []
+    v = f.pw()
+    rows.append(S(f"ＤＢ密码：{v}", "fullwidth", "zh-Hans", v))
+    v = "".join(f.r.choice("かきくけこさしすせそ") for _ in range(5)) + f.pin(3)
+    rows.append(S(f"合言葉は『{v}』で", "value-kana", "ja", v))
+    v = f.pw()
+    rows.append(S(f'#define SMTP_PASSWORD "{v}"', "c-define", "en", v))
+    v = f.tok(40)
+    rows.append(S(f'static GITHUB_TOKEN: &str = "{v}";', "rust-const", "en", v))
+    v = f.pw()
+    rows.append(S(f'ftp.login("uploader", "{v}")', "call-login", "en", v))
+    v = f.pw()
+    rows.append(S(f'httpx.get(u, auth=("ci-bot", "{v}"))', "call-auth-tuple", "en", v))
+    v = f.tok(28)
+    rows.append(S(f"echo -n '{v}' | gcloud secrets versions add api-token --data-file=-", "stdin-store", "en", v))
+    v = f.pw()
+    rows.append(S(f"services:\n  db:\n    password: !!str {v}", "yaml-tag", "en", v))
+    v = f.pw()
+    rows.append(S("admin_password = " + "'" * 3 + v + "'" * 3, "toml-triple", "en", v))
+    v = f.tok(30)
+    rows.append(S(f"webhook secret ➡️ {v}", "emoji-bridge", "en", v))
+    v = f.pw()
+    rows.append(S(f"adminPass={v}", "camel-pass", "en", v))
+    v = f.pw()
+    rows.append(S(f"a senha do banco é {v}", "label-pt", "pt", v))
+    v = f.pw()
+    rows.append(S(f"Kennwort: {v}", "label-de", "de", v))
+    phrase = "ocean velvet copper lantern harbor meadow"
+    rows.append(S(f"mnemonic = {phrase}", "mnemonic", "en", phrase))
+    return rows
+
+
 def lookalikes() -> list[dict[str, object]]:
     enc = pwsh_enc("Get-Process | Sort-Object CPU -Descending | Select-Object -First 5")
     return [
@@ -188,11 +222,27 @@ def lookalikes() -> list[dict[str, object]]:
         L("password: stored separately, rotated monthly", "prose", "en"),
         L("the secret is to keep the batch small", "prose", "en"),
         L(f"powershell.exe -NoProfile -EncodedCommand {enc}", "pwsh-encoded", "en"),
+        # round two
+        L("pub_key: AAAAC3NzaC1lZDI1NTE5AAAAIKq3m8xZ2vT9bWcN4yHf7LpR0sJd6uE1gQa5oXiYkUz", "public-key", "en"),
+        L(
+            "公钥：MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq3m8xZ2vT9bWcN4yHf7LpR0sJd6uE1gQa5oXiYkUz",
+            "public-key",
+            "zh-Hans",
+        ),
+        L("ＡＰＩ ＫＥＹ：见飞书文档", "fullwidth", "zh-Hans"),
+        L("合言葉は『山』と『川』です", "value-kana", "ja"),
+        L('#define PASSWORD_PROMPT "Enter password: "', "c-define", "en"),
+        L('ftp.login("anonymous", user_email)', "call-login", "en"),
+        L('logger.info("login", "user %s", name)', "call", "en"),
+        L("echo 'deploy finished' | mail -s 'token rotation done' ops@example.com", "pipe", "en"),
+        L("Das Passwort ist zu kurz.", "label-de", "de"),
+        L("a mnemonic is a memory aid", "mnemonic", "en"),
+        L("p/w reset link expired, request a new one", "abbrev", "en"),
     ]
 
 
 def main() -> None:
-    rows = secrets(Fake(2026120750)) + lookalikes()
+    rows = secrets(Fake(2026120750)) + round_two(Fake(2026120752)) + lookalikes()
     with (HERE / "dev-5.jsonl").open("w", encoding="utf-8") as out:
         for row in rows:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -20,6 +20,8 @@ from mimomem.common.secret_values import (
 )
 
 _SPACE = " \t"
+OPEN = {'"': '"', "'": "'", "`": "`", "「": "」", "『": "』", "“": "”", "‘": "’"}
+"""Opening quotes and the quote that closes each."""
 
 
 def _word(text: str, i: int) -> str:
@@ -283,6 +285,44 @@ def _value_ok(value: str, quoted: bool, password: bool, head: str, after: str) -
     if password:
         return _password_value(value, quoted, after)
     return _key_value(value, quoted, hex_ok=head.lower().rstrip("s") not in ("key", "キー", "키", "auth"))
+
+
+def cjk_at(text: str, i: int) -> bool:
+    """Is the character at ``i`` Han, kana or hangul (a word of CJK goes on)?"""
+    if not 0 <= i < len(text):
+        return False
+    o = ord(text[i])
+    return 0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF
+
+
+def letters(text: str, i: int) -> str:
+    """The run of letters of any script at ``i`` (a preposition: for, für, от)."""
+    j = i
+    while j < len(text) and text[j].isalpha():
+        j += 1
+    return text[i:j]
+
+
+def pointing(c: str) -> bool:
+    """An arrow or a pictograph between a label and its value (→ is punctuation already)."""
+    o = ord(c)
+    return 0x2190 <= o <= 0x21FF or o == 0x27A1 or 0x2B05 <= o <= 0x2B07 or 0x1F300 <= o <= 0x1FAFF
+
+
+def plain_value(text: str, v: int, password: bool, linked: bool) -> tuple[int, int]:
+    """Where a password no token rule reads starts and ends (Han, kana or hangul with digits, quoted or
+    not; digits in groups; plain words after a link), else ``(v, -1)``: only after a password's label."""
+    if not password or v >= len(text):
+        return v, -1
+    c = text[v]
+    if c.isdigit():
+        return v, spaced_digits_end(text, v)
+    if c.isascii() and c not in OPEN:
+        return v, words_value_end(text, v) if linked and c.islower() else -1
+    if c in OPEN:  # 「つむわそす77」: quoted, the value must fill the quotes
+        end = script_value_end(text, v + 1)
+        return (v + 1, end) if end != -1 and text.startswith(OPEN[c], end) else (v, -1)
+    return v, script_value_end(text, v)
 
 
 __all__: list[str] = []

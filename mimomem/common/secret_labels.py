@@ -29,11 +29,13 @@ from collections.abc import Iterator
 
 from mimomem.common.lazy_pattern import lazy
 from mimomem.common.secret_label_values import (
+    OPEN,
     _value_ok,
     _word,
-    script_value_end,
-    spaced_digits_end,
-    words_value_end,
+    cjk_at,
+    letters,
+    plain_value,
+    pointing,
 )
 from mimomem.common.secret_needles import needle_text
 
@@ -42,6 +44,8 @@ Span = tuple[str, int, int]
 # -- heads: a compact set of morphemes, by what they name (matched on the lower-cased text) -----------
 _PASSWORD_HEADS = (
     *("password", "passwd", "passphrase", "pass phrase", "pass-phrase", "passcode", "pwd", "pw", "pin", "pass"),
+    *("p/w", "mnemonic", "seed phrase", "recovery phrase", "secret phrase", "助记词", "助記詞"),
+    *("contraseña", "passwort", "kennwort", "mot de passe", "senha", "wachtwoord", "hasło", "пароль"),  # Europe
     "code",  # only after a word that makes it a credential: access / security / recovery / verification code
     *(
         "密码",
@@ -96,6 +100,7 @@ for _head, _password in sorted(
 _PIN_SUFFIXES = (" codes", " code", " numbers", " number", "码", "碼", " 번호", "번호", "コード", "番号")
 NEEDLES = (
     *("pass", "pw", "pin", "secret", "token", "apikey", "key", "cred", "auth", "code", "ak", "sk"),
+    *("p/w", "mnemonic", "seed phrase", "recovery phrase", "kennwort", "mot de passe", "senha", "wachtwoord"),
     *(h for h in (*_PASSWORD_HEADS, *_KEY_HEADS) if not h.isascii()),
 )
 """Lower-case strings every head starts with: a label is looked for only where one of them is."""
@@ -106,9 +111,12 @@ _EN_LINKS = frozenset(
         *("is", "was", "are", "were", "be", "been", "has", "have", "had", "will", "now", "currently", "still"),
         *("also", "just", "then", "it", "it's", "it’s", "set", "reset", "changed", "updated", "rotated"),
         *("switched", "became", "becomes", "become", "equals", "to", "as", "into"),
+        *("es", "ist", "lautet", "est", "é"),  # the copula of the other languages whose heads are listed
     )
 )
-_PREPOSITIONS = frozenset(("for", "of", "on", "in", "at", "from", "to"))
+_PREPOSITIONS = frozenset(
+    ("for", "of", "on", "in", "at", "from", "to", "del", "de", "du", "für", "von", "do", "da", "от", "для")
+)
 _ZH_ADVERBS = ("也", "就", "都", "还", "還", "现在", "現在", "已经", "已經", "已", "被", "先", "则", "則")
 _ZH_VERBS = (
     *("设置", "設置", "设定", "設定", "更改", "修改", "更新", "重置", "重设", "重設", "替换", "替換"),
@@ -118,7 +126,6 @@ _ZH_RESULTS = ("为", "為", "成", "到")
 _ZH_COPULAS = ("是", "为", "為", "叫")
 _PARTICLES = "はがをも은는이가을를도"
 _PUNCT = ":=：＝→—–-"
-_OPEN = {'"': '"', "'": "'", "`": "`", "「": "」", "『": "』", "“": "”", "‘": "’"}
 _TRAILING = ".,;:)]}>\"'`([{<"
 _ENDS = "\"'`,}]"
 _SPACE = " \t"
@@ -154,20 +161,12 @@ def _head_at(text: str, low: str, at: int) -> tuple[int, bool] | None:
                 return None  # "auth" and "pass" are heads only as key names ("auth: x", DB_PASS=x)
             if head in ("ak", "sk") and not text[at:end].isupper():
                 continue  # AK / SK (access key, secret key) are heads in capitals only
-        elif head == "密" and (_cjk(text, at - 1) or _cjk(text, end)):
+        elif head == "密" and (cjk_at(text, at - 1) or cjk_at(text, end)):
             continue  # one character is a label only as a word of its own (not 机密, 保密, 密切)
         if text.startswith("\ufe0f", end):
             end += 1  # an emoji's variation selector
         return end, password
     return None
-
-
-def _cjk(text: str, i: int) -> bool:
-    """Is the character at ``i`` Han, kana or hangul (a word of CJK goes on)?"""
-    if not 0 <= i < len(text):
-        return False
-    o = ord(text[i])
-    return 0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF
 
 
 def credential_name(name: str) -> bool | None:
@@ -187,7 +186,8 @@ def _boundary_ok(text: str, start: int, head: str) -> bool:
     """An English head starts a word, or is the last part of an identifier (``DB_PASS``, ``clientSecret``)."""
     before = text[start - 1] if start else " "
     if head == "pass":  # "pass" alone is a verb: only DB_PASS, db.pass, or a key opening its line (- pass:)
-        return before in "_.-" or not text[text.rfind("\n", 0, start) + 1 : start].strip(" \t-*+>")
+        camel = before.islower() and text[start] == "P"  # RootPass:, dbPass=
+        return camel or before in "_.-" or not text[text.rfind("\n", 0, start) + 1 : start].strip(" \t-*+>")
     if not (before.isascii() and before.isalnum()):
         return True
     word = text[start : start + len(head)]
@@ -203,7 +203,7 @@ def _links(text: str, i: int) -> int:
         r = _skip(text, q)
         if r == q and not (count == 0 and q > 0 and text[q - 1] in "'’"):
             break  # a word needs a space before it
-        word = _word(text, r)
+        word = _word(text, r) or letters(text, r)  # é, ist: the copulas of the other languages listed
         if word.lower() not in _EN_LINKS:
             break
         q, count = r + len(word), count + 1
@@ -250,6 +250,9 @@ def _after_link(text: str, p: int) -> int:
     q = _skip(text, p)
     if text.startswith(("->", "=>"), q):
         return _skip(text, q + 2)
+    if q < len(text) and pointing(text[q]):  # an arrow or an emoji points at the value: API key 👉 x
+        q += 1
+        return _skip(text, q + 1 if text.startswith("\ufe0f", q) else q)
     if q < len(text) and text[q] in _PUNCT:
         if text.startswith("::", q) or (text[q] in "-—–" and q == p):
             return -1  # a scope (strlen_pass::f) or a hyphen joining words (slapo-pw-sha2): no link
@@ -294,8 +297,9 @@ def _value_starts(text: str, end: int, password: bool = True, at: int = 0) -> It
     if v != -1:
         yield v, True
     q = _skip(text, p)
-    if q > p and _word(text, q).lower() in _PREPOSITIONS:
-        q += len(_word(text, q))
+    word = letters(text, q)
+    if q > p and word.lower() in _PREPOSITIONS:
+        q += len(word)
         for _ in range(4):
             r = _skip(text, q)
             if r == q:
@@ -317,11 +321,21 @@ def _value_starts(text: str, end: int, password: bool = True, at: int = 0) -> It
 def _value_at(text: str, v: int) -> tuple[int, int, bool, int]:
     """The value at ``v``: its start and end (to its closing quote, or trailing punctuation dropped),
     whether it was quoted, and where a list of more values would go on."""
+    while (
+        text.startswith(("&", "!"), v)
+        and (k := text.find(" ", v, v + 40)) > v + 1
+        and text[v:k].lstrip("&!").isidentifier()
+    ):
+        v = _skip(text, k)  # a YAML anchor or tag before the value: password: &dbpw x
+    if text.startswith(('"""', "'''"), v):  # a TOML multi-line string on one line: \"\"\"x\"\"\"
+        k = text.find(text[v : v + 3], v + 3, min(len(text), v + 130))
+        if k != -1 and "\n" not in text[v + 3 : k]:
+            return v + 3, k, True, k + 3
     if text.startswith(('\\"', "\\'"), v):  # an escaped string inside a string: \"x\"
         k = text.find(text[v : v + 2], v + 2, min(len(text), v + 130))
         if k != -1 and " " not in text[v + 2 : k]:
             return v + 2, k, True, k + 2
-    close = _OPEN.get(text[v : v + 1])
+    close = OPEN.get(text[v : v + 1])
     if close is None and text[v : v + 1] == "{" and v and text[v - 1] == "=":
         k = text.find("}", v + 1, min(len(text), v + 130))  # ODBC's braced value: Pwd={a;b[c};
         if k != -1 and text[k + 1 : k + 2] in ("", ";", "\n", " ") and " " not in text[v + 1 : k]:
@@ -377,19 +391,6 @@ def _more(text: str, i: int) -> int:
     return -1
 
 
-def _plain_value_end(text: str, v: int, password: bool, linked: bool) -> int:
-    """The end of a password no token rule reads (Han, kana or hangul with digits; digits in groups;
-    plain words after a link), else -1: only after a password's label."""
-    if not password or v >= len(text):
-        return -1
-    c = text[v]
-    if c.isdigit():
-        return spaced_digits_end(text, v)
-    if c.isascii():
-        return words_value_end(text, v) if linked and c.islower() else -1
-    return script_value_end(text, v)
-
-
 def _starts_word(text: str, at: int) -> bool:
     return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
 
@@ -398,6 +399,9 @@ _ASCII_NEEDLES = tuple(n for n in NEEDLES if n.isascii())
 _FIRST_PATTERN = lazy("[" + "".join(sorted({n[0] for n in NEEDLES if not n.isascii()})) + "]")
 """A head in another script is looked for by its first character (``_head_at`` reads the rest); one
 character class, compiled when a text not in ASCII first comes."""
+_FULL_WIDTH = lazy("[\uff01-\uff5e]")
+_TO_HALF_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+"""Full-width ASCII (typed with a CJK input method) to ASCII: the same letters, one character each."""
 _last: tuple[str, list[int]] = ("", [])
 """The last text ``_candidates`` was asked for (by identity) and its starts: the label, clause, printed
 and parts rules ask for the same text in turn."""
@@ -409,6 +413,8 @@ def _candidates(text: str, prefilter: bool) -> tuple[str, list[int]]:
     low = needle_text(text)
     if len(low) != len(text):  # folding changed the length: positions would not line up
         low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    if not low.isascii() and _FULL_WIDTH.search(low):
+        low = low.translate(_TO_HALF_WIDTH)  # ＰＡＳＳＷＯＲＤ：x is read as password: (one character each)
     if not prefilter:
         return low, list(range(len(text)))
     last = _last
@@ -446,7 +452,7 @@ def label_values(text: str, *, prefilter: bool = True) -> Iterator[Span]:
         for v, linked in _value_starts(text, end, password, at):
             if not linked and head in ("pin", "code"):
                 continue  # "Pin python3-foo": the verb; "authorization_code #475": a name
-            stop = _plain_value_end(text, v, password, linked)
+            v, stop = plain_value(text, v, password, linked)
             if stop != -1:  # a password in another script, a PIN typed in groups, a passphrase of words
                 yield kind, v, stop
                 done, first = stop, True

@@ -234,6 +234,68 @@ def stored_values(text: str) -> Iterator[Span]:
                     yield "stored-secret-value", offset + k, offset + k + len(value)
 
 
+_NAMED_LITERAL = lazy(
+    r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)['\"]?[ \t]*(?:,[ \t]*|:[ \t]*&?(?:'static[ \t]+)?str[ \t]*=[ \t]*|[ \t]+)"
+    r"(?P<q>['\"`])(?P<value>[^'\"`\n]{4,200})(?P=q)"
+)
+"""A literal bound to a name by a definition's own syntax: ``define('NAME', 'x')``, ``#define NAME "x"``,
+``const NAME: &str = "x"`` (an assignment's ``=`` and a mapping's ``:`` are the label rule's)."""
+_PAIR = lazy(
+    r"(?P<call>[A-Za-z_][\w.]*)[ \t]*(?:\(|=[ \t]*\()[ \t]*(?P<q1>['\"])[^'\"\n]{1,80}(?P=q1)[ \t]*,[ \t]*"
+    r"(?P<q>['\"])(?P<value>[^'\"\n]{4,200})(?P=q)"
+)
+_PAIR_CALLS = ("login", "auth", "authenticate", "credentials", "credential", "basicauth", "password")
+"""What a call or keyword taking a user name, then a password, is called (``server.login("u", "x")``,
+``auth=("u", "x")``, ``HTTPBasicAuth("u", "x")``)."""
+
+
+def named_literals(text: str) -> Iterator[Span]:
+    """A quoted literal a definition binds to a credential's name (``#define API_KEY "x"``)."""
+    for line, offset in _lines(text, "define", needle_text(text)):
+        yield from _named_on(line, offset)
+    for needle in ("const ", "static "):
+        for line, offset in _lines(text, needle, text):
+            yield from _named_on(line, offset)
+
+
+def _named_on(line: str, offset: int) -> Iterator[Span]:
+    for m in _NAMED_LITERAL.finditer(line):
+        password = credential_name(m.group("name") + "=")
+        value = m.group("value")
+        if password is not None and _ok(value, password, line[m.end() :]):
+            yield "credential-definition", offset + m.start("value"), offset + m.end("value")
+
+
+def pair_literals(text: str) -> Iterator[Span]:
+    """The second of two literals given to a login or an auth call: the user name, then the password."""
+    low = needle_text(text)
+    if "(" not in text or not any(c in low for c in ("login", "auth", "credential", "password")):
+        return
+    for line, offset in _lines(text, "(", low):
+        for m in _PAIR.finditer(line):
+            call = m.group("call").rsplit(".", 1)[-1].lower()
+            if call.endswith(_PAIR_CALLS) and _ok(m.group("value"), True, line[m.end() :]):
+                yield "password-argument", offset + m.start("value"), offset + m.end("value")
+
+
+def piped_secrets(text: str) -> Iterator[Span]:
+    """A literal echoed into a command that stores or sets a secret (``printf 'x' | docker secret
+    create k -``, ``echo 'u:x' | chpasswd``): the line after the pipe names what it is."""
+    if "|" not in text:
+        return
+    for line, offset in _lines(text, "|"):
+        left, _, right = line.partition("|")
+        args = _args(left)
+        if len(args) < 2 or not any(a[0] in ("echo", "printf") and not a[2] for a in args[:3]):
+            continue
+        if not any(w in right.lower() for w in _STORED_WORDS):
+            continue
+        value, k, _ = args[-1]
+        secret = value.rpartition(":")[2] if ":" in value and "chpasswd" in right else value
+        if not value.startswith(("-", "%")) and _ok(secret, True, ""):
+            yield "piped-secret", offset + k, offset + k + len(value)
+
+
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_.-")
 
 
@@ -254,6 +316,14 @@ def continued(text: str, end: int) -> int:
     return end
 
 
-SLOT_RULES = (default_values, secure_string_values, share_passwords, stored_values)
+SLOT_RULES = (
+    default_values,
+    secure_string_values,
+    share_passwords,
+    stored_values,
+    named_literals,
+    pair_literals,
+    piped_secrets,
+)
 
 __all__ = ["SLOT_RULES", "continued", "default_values"]

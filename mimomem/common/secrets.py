@@ -153,12 +153,28 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
             continue
         idx = bisect_right(starts, start) - 1
         line_end = starts[idx + 1] - 1 if idx + 1 < len(starts) else len(text)
+        if _named_public(text[max(starts[idx], start - 48) : start]):
+            continue
         if ALLOW_MARKER in text[starts[idx] : line_end]:
             allowed.append((start, end, kind))
             continue
         spans.append((start, end, kind))
     spans = [_wrapped(text, *_grown(text, start, end, kind)) for start, end, kind in spans]
     return sorted(spans + _again(text, spans))
+
+
+_PUBLIC = ("publickey", "pubkey", "公钥", "公鑰", "公開鍵", "공개키")
+
+
+def _named_public(before: str) -> bool:
+    """Does the label right before a value name a *public* key (``PublicKey = x``, ``ssh_public_key: x``,
+    公钥：x)?  A key named public is published on purpose: its value is no secret whatever its shape."""
+    if "ub" not in before and "公" not in before and "공" not in before:
+        return False
+    name = before.rstrip(" \t:=\"'`：＝").lower()
+    for c in "_-. ":
+        name = name.replace(c, "")
+    return name.endswith(_PUBLIC)
 
 
 _STOPS = frozenset(" \t\r\n\"'`)]}>（）「」，。")

@@ -129,3 +129,50 @@ def test_adversarial_dev_set_round_five() -> None:
         if not case["secret"] and out != case["text"]:
             redacted.append(case["text"])
     assert not stored and not redacted, (stored, redacted)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # read after heldout-5's blind run, in other words: labels typed full-width, in other languages,
+        # with an arrow or emoji as the bridge, camelCase pass, a seed phrase, p/w
+        ("ＳＭＴＰ　ＰＡＳＳＷＯＲＤ：Gx7&Lm2Qzt", "Gx7&Lm2Qzt"),
+        ("vault token ⇒ Rb8Kq2Lz9Wm4Tx7Vn3Pc", "Rb8Kq2Lz9Wm4Tx7Vn3Pc"),
+        ("dbPass: Hn4^Wq8Lzt", "Hn4^Wq8Lzt"),
+        ("la contraseña de la base es Zt5#Mq9Lwk", "Zt5#Mq9Lwk"),
+        ("Kennwort: Kd3@Xv7Qmn", "Kd3@Xv7Qmn"),
+        ("пароль: Jw6*Tz2Lqb", "Jw6*Tz2Lqb"),
+        ("seed phrase: amber canyon ribbon walnut tundra orbit", "amber canyon ribbon walnut tundra orbit"),
+        ("office p/w Lq4!Zr8Wxn", "Lq4!Zr8Wxn"),
+        ("ルーターのパスコードは「たちつてと42」", "たちつてと42"),
+        # value syntaxes: a YAML anchor or tag, TOML's triple quotes
+        ("cache:\n  password: &cachepw Vz6%Lq3Wbn", "Vz6%Lq3Wbn"),
+        ('smtp_password = """Qe7&Kz2Lwm"""', "Qe7&Kz2Lwm"),
+        # slots: a definition's literal, a login's second literal, a literal piped into a secret store
+        ("define('MAIL_PASSWORD', 'Wt3#Zq8Lkn');", "Wt3#Zq8Lkn"),
+        ('pub const STRIPE_SECRET: &str = "Lk9Qz2Wm7Xb4Rt8Vn3Pc";', "Lk9Qz2Wm7Xb4Rt8Vn3Pc"),
+        ('imap.login("ann@example.com", "Pq2@Wz7Lxk")', "Pq2@Wz7Lxk"),
+        ("echo 'Mz8Kq3Lw9Xb2Rt7Vn4Pc' | vercel env add API_TOKEN production", "Mz8Kq3Lw9Xb2Rt7Vn4Pc"),
+    ],
+)
+def test_the_shapes_heldout_5_showed_are_redacted(text: str, value: str) -> None:
+    assert value not in redact_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PublicKey = Zq8Lm2Wx7Kb4Rt9Vn3Pc6Yd1Hs5Gf0Ja2Ke8Lu4Nw7=",
+        "ssh_pub_key: AAAAC3NzaC1lZDI1NTE5AAAAIKq3m8xZ2vT9bWcN4yHf7LpR0sJd6uE1gQa5oXiYkUz",
+        "公鑰：MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq3m8xZ2vT9bWcN4yHf7LpR0sJd6uE1gQa5oX",
+        "ＰＡＳＳＷＯＲＤ：见保险柜",
+        "暗号は「やま」です",
+        "Passwort vergessen? Klicken Sie hier.",
+        "a seed phrase is written on paper",
+        '#define PASSWORD_HINT "ask the admin"',
+        'client.login("bob", password)',
+        "echo 'done' | mail -s 'password reset finished' ops@example.com",
+    ],
+)
+def test_the_look_alikes_of_those_shapes_stay(text: str) -> None:
+    assert redact_secrets(text) == text
