@@ -190,17 +190,20 @@ _WEAK_SCOPE = re.compile(
 _EN_CHOICE = re.compile(
     r"\b(?:went with|go(?:ing)? with|settled on|picked|chose|opted for|we'?re keeping|we keep|we'?ll use|we use|"
     r"stays?|decided|agreed|is our|are our|sticking with|stick with|ended up (?:with|on|going with)|landed on|"
-    r"went for|(?:is|are|'re|'s) (?:moving|switching|migrating) (?:over )?to)\b",
+    r"went for|(?:is|are|'re|'s) (?:moving|switching|migrating) (?:over )?to|ended up \w+ing|in favou?r of)\b"
+    r"|\b(?:we'?re doing|(?:is|are) going to be)\b(?=.*(?:[,;]|\s[—–-])\s)"
+    r"|^(?:the\s+)?(?:decision|settled|verdict|final (?:answer|decision|call)|conclusion)(?:\s+is)?(?:\s*[:：]|\s|$)",
     re.I,
 )
 _EN_CONTRAST = re.compile(r"\b(?:over(?!\s+\d)|instead of|rather than|not)\b", re.I)
 _ZH_CHOICE = re.compile(
-    r"选了|选的|选用|定了|拍板|最后用|最终用|最后选|最终选|就用|决定|采用|改用|(?:没|不)用(?=\s*[A-Za-z“「])|而不是|就落|(?:最后|最终|最後|最終)落在|用.{1,20}吧|方案是|定为|定成"
+    r"选了|选的|选用|定了|拍板|最后用|最终用|最后选|最终选|就用|决定|采用|改用|就\s*[A-Za-z][\w.-]*\s*了|放弃|放棄|结论|結論|(?:没|不)用(?=\s*[A-Za-z“「])|而不是|就落|(?:最后|最终|最後|最終)落在|用.{1,20}吧|方案是|定为|定成"
 )
 _ZH_CHANGE = re.compile(r"换成了?|换到了?|切到了?|切换到了?|迁到了?|迁移到了?|改成了?")
 """A change of what is used: a decision when a reason comes with it ("换成了 Loki，ES 太吃内存")."""
 _JA_CHOICE = re.compile(
     r"にしました|にします|にした|で行く|でいく|ことになりました|ことにしました|に決め|に決定|を採用|採用し|一本化|ではなく"
+    r"|に決まり|に寄せ|をやめて|^(?:決定|結論)\s*[:：]"
 )
 REASON = re.compile(
     r"\b(?:because|since|as|so|so that|given|otherwise|due to)\b|[—–]\s|;\s"
@@ -209,7 +212,7 @@ REASON = re.compile(
     re.I,
 )
 _REASON_SENTENCE = re.compile(
-    r"(?:ので|から|からです|ためです|ためだ)\s*[。.]?\s*$"
+    r"(?:ので|から|からです|ためです|ためだ|の問題です|が理由です|のせいです)\s*[。.]?\s*$"
     r"|^(?:because|since|the reason|reason:|因为|由于|原因是|理由是|原因在于|理由は|理由として|というのも|なぜなら)",
     re.I,
 )

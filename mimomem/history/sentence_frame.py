@@ -139,7 +139,7 @@ _OPINION = re.compile(
     r"|(?:,\s*|\s)(?:i think|i guess|i believe|iirc|not sure|maybe|probably)\s*[.]?\s*$"
     r"|^(?:not sure|no idea|unsure)\b|\b(?:maybe|probably|perhaps|i guess|i suppose)\b"
     r"|^(?:this|that|it) (?:looks|seems|feels|sounds)\b"
-    r"|(?<![不尽盡])可能(?!性)|也许|也許|大概(?![^，,。]{0,4}\d)|好像|我在想|我在考虑|我在考慮|要不要|^(?:たぶん|多分|おそらく)|^아마"
+    r"|(?<![不尽盡])可能(?!性)|か(?:どうか)?(?:迷|悩)|지\s*고민|也许|也許|大概(?![^，,。]{0,4}\d)|好像|我在想|我在考虑|我在考慮|要不要|^(?:たぶん|多分|おそらく)|^아마"
     r"|\bshould be (?:\w+er|more|less|better|worse)\b"
     r"|(?:我记不清了|记不太清|不太确定|不确定)\s*[。]?\s*$"
     r"|^(?:looks like|seems(?: like)?|it seems|apparently|i suspect)\b|^(?:看起来|看样子|似乎|貌似)"

@@ -56,7 +56,7 @@ KO_STRONG_SCOPE = re.compile(r"앞으로|항상|언제나|매번|모든|늘\s|�
 KO_WEAK_SCOPE = re.compile(r"전에|전에는|때|마다|할\s*때|경우")
 KO_CHOICE = re.compile(
     r"기로\s*(?:했|하였|결정)|(?:으)?로\s*(?:정했|결정했|정하였|결정|갔|가기로)|채택|선택했|대신"
-    r"|(?:으)?로\s*(?:가요|간다)(?=.*(?:때문|서요|니까|말고|보다))"
+    r"|(?:으)?로\s*(?:가요|간다)(?=.*(?:때문|서요|서\s*[.]?$|니까|말고|보다))|^(?:결정|결론)\s*[:：]"
 )
 """A choice: -기로 했다, (으)로 정했다, 채택, 대신; "…로 가요" (we go with) only with a reason or an alternative
 beside it - alone it says where something goes ("알림은 #alerts 채널로 가요")."""

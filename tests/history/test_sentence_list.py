@@ -51,3 +51,24 @@ def test_let_us_and_a_dotfile_object_are_orders() -> None:
     assert sentence_type("Let's bump the pool to 40 and see whether the p99 drops.") == REQUEST
     assert sentence_type("Update .nvmrc and the engines field in package.json.") == REQUEST
     assert _kept("Let's always squash when merging.") == [("Rules", "Let's always squash when merging")]
+
+
+@pytest.mark.parametrize(
+    ("text", "choice"),
+    [
+        ("ended up picking Celery because it already ships with our base image", "Celery"),
+        ("settled: Redis for the queue. RabbitMQ was overkill for our volume", "overkill"),
+        ("decision: monorepo with pnpm workspaces, polyrepo made versioning a nightmare", "monorepo"),
+        ("logging is going to be structlog, stdlib logging was too noisy to parse", "structlog"),
+        ("前端框架就 Vue 了，团队都会", "Vue"),
+        ("認証は Auth0 をやめて Cognito に寄せます。コストの問題です", "コスト"),
+        ("프론트는 Svelte 로 가요, 번들이 작아서", "Svelte"),
+    ],
+)
+def test_a_decision_without_a_listed_choice_verb(text: str, choice: str) -> None:
+    assert any(s == "Architecture decisions" and choice in t for s, t in _kept(text)), _kept(text)
+
+
+def test_weighing_a_choice_or_an_event_to_come_is_no_decision() -> None:
+    assert _kept("Svelte にするか迷ってます") == []
+    assert _kept("the release is going to be late") == []
