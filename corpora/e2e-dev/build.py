@@ -136,7 +136,10 @@ class Session:
         elif "edit" in ev:
             path = self._path(ev["edit"])
             data = {"file_path": path, "old_string": ev["old"], "new_string": ev["new"]}
-            self.tool("Edit", data, f"The file {path} has been updated.")
+            if ev.get("error"):  # the host's own refusal ("String to replace not found in file.")
+                self.tool("Edit", data, str(ev["error"]), error=True)
+            else:
+                self.tool("Edit", data, f"The file {path} has been updated.")
         elif "write" in ev:
             path = self._path(ev["write"])
             self.tool("Write", {"file_path": path, "content": ev["content"]}, f"File created successfully at: {path}")

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from mimomem.history.fix_diff import command_change, is_typo, line_change
+from mimomem.history.fix_diff import command_change, is_typo, line_change, retries
 from mimomem.history.provenance import ASSISTANT, PASTED, TOOL_CALL, TOOL_RESULT, TYPED
 from mimomem.history.shell import file_flow
 from mimomem.history.shell_tasks import targets_run, unsafe_targets
@@ -119,7 +119,7 @@ class Episode:
     fixes: list[Fix] = field(default_factory=list)
     pasted: int = 0
     _by_id: dict[str, Call] = field(default_factory=dict, repr=False)
-    _pending: list[tuple[Call, list[Call]]] = field(default_factory=list, repr=False)
+    _pending: list[_Open] = field(default_factory=list, repr=False)
     _own: set[str] = field(default_factory=set, repr=False)
     _fetched: dict[str, list[Call]] = field(default_factory=dict, repr=False)
     _on_path: set[str] = field(default_factory=set, repr=False)
@@ -191,43 +191,63 @@ class Episode:
             return
         call.status = "error" if part.is_error else "ok"
         if call.status == "error":
-            self._refute(call)
-            if not any(_same(p, call) and p.result == call.result for p, _ in self._pending):
-                self._pending.append((call, []))
+            for o in self._pending:
+                if o.tried is not None and _retry(o.failed, call):
+                    o.tried = None  # it failed again after what was tried: that was no fix
+            if not any(_same(o.failed, call) and o.failed.result == call.result for o in self._pending):
+                self._pending.append(_Open(call))
             return
         done = []
-        for failed, between in self._pending:
-            if _same(failed, call):
-                done.append((failed, between))
-            else:
-                between.append(call)
-        for failed, between in done:
-            self._pending.remove((failed, between))
+        for o in self._pending:
+            if _retry(o.failed, call):
+                done.append(o)
+                continue
+            if o.tried is None and _same(o.failed, call):
+                o.tried, o.cut = call, len(o.between)  # the same program otherwise: its fix unless retried later
+            o.between.append(call)
+        for o in done:
+            self._pending.remove(o)
             self.fixes.append(
-                Fix(failed, failed.result or "(no message)", fix_text(failed, call, between), (*between, call))
+                Fix(
+                    o.failed, o.failed.result or "(no message)", fix_text(o.failed, call, o.between), (*o.between, call)
+                )
             )
-
-    def _refute(self, call: Call) -> None:
-        """Drop the fixes of ``call``'s command that another command "fixed" (the same program, other
-        words): the command fails again after it, so what passed was not its fix (``pip install wheel``
-        between two failing ``pip install -r requirements.txt``)."""
-        if call.command is None:
-            return
-        again = normalize_command(call.command)
-        self.fixes = [
-            f
-            for f in self.fixes
-            if f.call.command is None
-            or normalize_command(f.call.command) != again
-            or (
-                f.fixed_by and f.fixed_by[-1].command is not None and again in normalize_command(f.fixed_by[-1].command)
-            )
-        ]
 
     def finish(self) -> list[Fix]:
-        """Every failure with its fix, those still unfixed last (fix ``""``)."""
-        open_ones = [Fix(failed, failed.result or "(no message)", "") for failed, _ in self._pending]
-        return [*self.fixes, *open_ones]
+        """Every failure with its fix, in the order they failed, those still unfixed last (fix ``""``):
+        one that only another command of its program passed after is fixed by that command."""
+        fixed, open_ones = list(self.fixes), []
+        for o in self._pending:
+            if o.tried is None:
+                open_ones.append(Fix(o.failed, o.failed.result or "(no message)", ""))
+                continue
+            before = o.between[: o.cut]
+            fix = fix_text(o.failed, o.tried, before)
+            fixed.append(Fix(o.failed, o.failed.result or "(no message)", fix, (*before, o.tried)))
+        order = {id(c): n for n, c in enumerate(self.calls)}
+        fixed.sort(key=lambda f: order.get(id(f.call), 0))
+        return [*fixed, *open_ones]
+
+
+@dataclass
+class _Open:
+    """A failure not fixed yet: the calls that passed since, and the first of them that ran the same
+    program otherwise (``npm install`` after ``npm ci``) - its fix unless the failed command is run again."""
+
+    failed: Call
+    between: list[Call] = field(default_factory=list)
+    tried: Call | None = None
+    cut: int = 0
+
+
+def _retry(failed: Call, call: Call) -> bool:
+    """Whether ``call`` runs ``failed`` again: the same command inside a compound too, the same program on
+    the same first arguments (:func:`~mimomem.history.fix_diff.retries`), or the same tool and target."""
+    if failed.command is None:
+        return call.command is None and call.tool == failed.tool and (call.files == failed.files or not failed.files)
+    if call.command is None or is_trivial(normalize_command(call.command)):
+        return False
+    return normalize_command(failed.command) in normalize_command(call.command) or retries(failed.command, call.command)
 
 
 def _same(failed: Call, call: Call) -> bool:

@@ -12,6 +12,7 @@ language or the tool.  A difference of one word that is a near spelling of the o
 from __future__ import annotations
 
 import difflib
+import re
 import shlex
 
 LINE = 100
@@ -93,3 +94,54 @@ def is_typo(failed: str, passed: str) -> bool:
         return False  # a digit changed: another version, port or size - a real change
     changed = sum(max(i2 - i1, j2 - j1) for _, i1, i2, j1, j2 in ops)
     return changed <= 1 or (changed <= 2 and sorted(a) == sorted(b))
+
+
+_SETTING = re.compile(r"[A-Za-z_]\w*=\S*")
+_PREFIXES = frozenset(["sudo", "time", "env", "nice", "nohup", "exec", "command", "npx", "pnpx", "bunx"])
+_LAUNCHERS = frozenset(
+    [
+        "uv run",
+        "poetry run",
+        "pipenv run",
+        "pdm run",
+        "hatch run",
+        "rye run",
+        "pnpm exec",
+        "yarn exec",
+        "npm exec",
+        "bundle exec",
+        "python -m",
+        "python3 -m",
+    ]
+)
+"""Programs that run another named after them: the program that ran is the one after them."""
+_SEGMENT = re.compile(r"&&|\|\||[;|]")
+
+
+def _runs(command: str) -> list[tuple[str, list[str]]]:
+    """(program, its first two arguments that are no option) of each command of a compound, launchers
+    and settings before the program left out (``uv run pytest`` and ``python -m pytest`` run pytest)."""
+    out = []
+    for segment in _SEGMENT.split(command):
+        words = _words(segment)
+        while words and (_SETTING.fullmatch(words[0]) or words[0] in _PREFIXES):
+            words = words[1:]
+        if len(words) > 1 and f"{words[0]} {words[1]}" in _LAUNCHERS:
+            words = words[2:]
+        if words:
+            program = words[0].rsplit("/", 1)[-1]
+            out.append((program, [w for w in words[1:] if not w.startswith("-")][:2]))
+    return out
+
+
+def retries(failed: str, command: str) -> bool:
+    """Whether ``command`` runs what ``failed`` ran again - the same program on the same first
+    arguments, options and settings aside (``go test ./...`` retries ``go test -race ./...``,
+    ``python -m pytest tests`` retries ``pytest tests``; ``pip install wheel`` does not retry ``pip
+    install -r requirements.txt``, ``npm run lint`` does not retry ``npm run build``)."""
+    for program, args in _runs(failed):
+        for other, more in _runs(command):
+            n = min(len(args), len(more))
+            if program == other and args[:n] == more[:n]:
+                return True
+    return False

@@ -139,6 +139,8 @@ def cause_items(episode: Episode, fixes: list[Fix]) -> list[tuple[Fix | None, Sa
     for f in fixes:
         if not f.fix or f.flaky or f.typo or not f.fixed_by or any(c.unsafe for c in (f.call, *f.fixed_by)):
             continue
+        if f.call.command is None or is_trivial(normalize_command(f.call.command)):
+            continue  # an edit that missed its text, a listing of a path that is not there: the agent's own slip
         start, end = index.get(id(f.call), 0), index.get(id(f.fixed_by[-1]), len(episode.calls))
         model = [m for m in episode.model if start < m.at <= end + 1]
         fix, error = _fix_parts(f), parts(f.error)

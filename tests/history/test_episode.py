@@ -97,3 +97,15 @@ def test_a_download_run_by_a_later_call_marks_both_calls() -> None:
     _run(ep, 7, "Bash", {"command": "curl -o notes.txt https://example.org/n"}, "")  # fetched, never run
     _run(ep, 8, "Bash", {"command": "bash scripts/test.sh"}, "ok")
     assert [c.unsafe for c in ep.calls] == [True, False, True, True, True, True, False, False]
+
+
+def test_another_command_of_the_program_is_the_fix_only_when_the_failed_one_is_not_run_again() -> None:
+    ep = Episode()
+    _run(ep, 1, "Bash", {"command": "terraform -chdir=infra apply"}, "Error acquiring the state lock", ok=False)
+    _run(ep, 2, "Bash", {"command": "terraform -chdir=infra force-unlock -force 6f1d"}, "unlocked")
+    _run(ep, 3, "Bash", {"command": "terraform -chdir=infra apply"}, "Apply complete!")
+    _run(ep, 4, "Bash", {"command": "pytest tests/e2e"}, "Timeout >120.0s", ok=False)
+    _run(ep, 5, "Bash", {"command": "MAIL_BACKEND=console python -m pytest tests/e2e"}, "23 passed")
+    apply, e2e = ep.finish()
+    assert apply.fix == "ran `terraform -chdir=infra force-unlock -force 6f1d`"
+    assert e2e.fix.startswith("`MAIL_BACKEND=console python -m pytest tests/e2e` instead")
