@@ -122,6 +122,26 @@ _SPEC = re.compile(
 _REMINDER = re.compile(r"^(?:please\s+)?(?:don'?t|do not) forget\b|^(?:别|不要)忘了?|忘れないで|잊지\s*마", re.I)
 
 
+_DEFECT = re.compile(
+    r"\b(?:bug|broken|fails?(?: with)?|failing|crash(?:es|ed)?|out of date|outdated|hard-?coded|wasteful|doesn'?t work"
+    r"|not working)\b|有个\s*bug|有個\s*bug|过时|過時|写死|寫死|坏了|壞了|ハードコード|壊れ|バグ|하드코딩|버그|깨져",
+    re.I,
+)
+_GOTCHA = re.compile(
+    r"\b(?:when|whenever|unless|if|only|always|never|every|use|instead|fixed by|workaround|until)\b"
+    r"|的时候|的時候|[时時][，,]|時は|如果|只要|除非|改用|换成|場合|とき|なら|ないと|면|때|대신",
+    re.I,
+)
+
+
+def defect_of_the_task(text: str) -> bool:
+    """A defect reported as it stands ("there's a bug in parse_date()", "scripts/seed.py 已经过时了",
+    "client.py 에 … 하드코딩 되어 있어요"): the task's problem, unless it says when it happens or what to
+    use instead - a gotcha worth keeping ("the build fails unless NODE_OPTIONS is set")."""
+    flat = text.strip()
+    return bool(_DEFECT.search(flat)) and not _GOTCHA.search(flat)
+
+
 def spec_of_work(text: str) -> bool:
     """What one thing under work must do, its subject acting ("the endpoint should return 404 when …",
     "这个页面默认要显示 …", "이 페이지는 … 보여줘야 해요"): the task's specification, not a norm for people."""
@@ -176,6 +196,7 @@ def of_the_session(text: str, changes_a_value: bool = False) -> bool:
     specification, a reminder; an event of the recent past or the speaker's deed, unless it changes a
     value ("the broker moved to 6001 yesterday" is how things stand now)."""
     flat = text.strip()
-    if any(f(flat) for f in (session_object, reassurance, comment, own_words, spec_of_work, reminder)):
+    kinds = (session_object, reassurance, comment, own_words, spec_of_work, reminder, defect_of_the_task)
+    if any(f(flat) for f in kinds):
         return True
     return (past_episode(flat) or speaker_did(flat)) and not changes_a_value
