@@ -164,9 +164,9 @@ def _reported(episode: Episode) -> list[tuple[Fix | None, Said | None, Item]]:
     out: list[tuple[Fix | None, Said | None, Item]] = []
     index = {id(c): n for n, c in enumerate(episode.calls)}
     for said_turn, calls, model in _spans(episode):
-        if said_turn is None or any(c.status == "error" for c in calls) or _asks(said_turn):
+        if said_turn is None or any(c.status == "error" for c in calls):
             continue
-        if not reports_problem(said_turn.text):
+        if not asks_why(said_turn.text) and (_asks(said_turn) or not reports_problem(said_turn.text)):
             continue
         edits = [c for c in calls if c.files and c.status == "ok" and c.edit]
         if edits:
@@ -179,6 +179,19 @@ def _reported(episode: Episode) -> list[tuple[Fix | None, Said | None, Item]]:
             text = f"{problem} - cause (agent): {clip(' '.join(said), DIAGNOSIS)} - fixed: {clip(fix, 140)}"
             out.append((None, said_turn, Item(FAILURES, text, "model", said_turn.session_id, said_turn.time)))
     return out
+
+
+_WHY = re.compile(
+    r"^(?:why|how come)\b|为什么|為什麼|为啥|為啥|怎么会|怎麼會|なんで|なぜ|どうして|(?:^|\s)왜(?:\s|$)", re.I
+)
+"""The interrogatives that ask for a cause: a question with one, answered and followed by a fix, is a problem."""
+
+
+def asks_why(text: str) -> bool:
+    """Whether the first sentence of ``text`` is a question asking for a cause ("why does every log line
+    show up twice?", "为什么导出的 CSV 是乱码？", "なんで反転してるの？", "왜 두 번 찍혀요?")."""
+    first = next((p for p in re.split(r"(?<=[。！？!?])|\n+", text) if p.strip()), "").strip()
+    return sentence_type(first) == QUESTION and bool(_WHY.search(first))
 
 
 def _command_fix(said: Said, calls: list[Call], model: list[Said], index: dict[int, int]) -> tuple[str, list[str]]:

@@ -136,3 +136,15 @@ def test_a_command_whose_options_the_model_named_only_after_it_ran_is_no_fix() -
     b.bash("kubectl get pods -n staging", "api-7c4  0/1  CrashLoopBackOff")
     b.say("The api pods in staging are in CrashLoopBackOff.")
     assert not _failures(b)
+
+
+def test_a_why_question_answered_with_a_cause_and_an_edit_is_a_failure_and_fixed() -> None:
+    b = _Build().user("为什么日志每行都打印两次？")
+    b.say("root logger 和 app logger 都挂了 StreamHandler，app logger 设 propagate = False 就不会重复。")
+    b.edit("/r/app/log.py", 'log = getLogger("app")', 'log = getLogger("app")\nlog.propagate = False')
+    (item,) = _failures(b)
+    assert item.startswith("为什么日志每行都打印两次") and "propagate" in item
+    b = _Build().user("how many workers does the api run?")
+    b.say("The api runs 8 workers; I set worker_count to 8 in the config.")
+    b.edit("/r/config.yaml", "worker_count: 4", "worker_count: 8")
+    assert not _failures(b)  # a question, but not for a cause
