@@ -312,8 +312,10 @@ _REPORTED_HEAD = re.compile(r"^(?P<head>[^:：—–\n]{2,60}?)\s*(?:[:：]|\s[�
 
 def _quoted(blocks: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
     """``blocks`` with someone else's words in a typed line pasted: a whole sentence in quotation marks
-    ("wiki 上写的：“所有 … 必须 …。”", "the runbook says 'always …'") or the rest of a line after a head that
-    reports words ("Sam wrote on the PR: please always …"); the head stays typed."""
+    closing the line after a head that says whose they are ("wiki 上写的：“所有 … 必须 …。”", "the runbook
+    says 'always …'"; not an example, 'titles start with the ticket id, like "TP-1: fix x"') or the rest
+    of a line after a head that reports words ("Sam wrote on the PR: please always …"); the head stays
+    typed."""
     out: list[tuple[str, list[str]]] = []
     for kind, lines in blocks:
         if kind != TYPED:
@@ -337,8 +339,10 @@ def _others_words(line: str) -> tuple[str, str | None]:
     """(the user's head, the words quoted or reported) of one line, or (line, None)."""
     for found in _QUOTE.finditer(line):
         words = found.group(1) or found.group(2) or ""
-        if _sentence_like(words):
-            return line[: found.start()] + line[found.end() :], words
+        before, after = line[: found.start()].rstrip(), line[found.end() :].strip()
+        attributed = _reports(before) or before.endswith((":", "：", "—", "–", "-")) or not before
+        if attributed and not after.strip(".。!！?？,，;；") and _sentence_like(words):
+            return before, words  # the quote closes the line after whose words they are, not an example
     reported = _REPORTED_HEAD.match(line)
     if reported and _reports(reported.group("head")) and not shape.own_voice(reported.group("head")):
         return reported.group("head") + ":", reported.group("rest")

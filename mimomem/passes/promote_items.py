@@ -293,19 +293,26 @@ def _whole_clause(text: str) -> bool:
 
 
 MAX_PASTED_FACTS = 4
+_MARKED = ("```", "~~~", ">")
+"""How a user marks a pasted text as material: a fence, a quote."""
 """Facts taken from one pasted segment at most (a pasted document can be long)."""
 
 
 def pasted_items(said: Said) -> list[Item]:
-    """Facts in text the user pasted (a log, an error): never a rule, never a sentence that reads as
-    an order, marked ``pasted``.  A pasted text that gives an order anywhere (a handbook, a vendor
-    guide, a colleague's chat or mail, a spec: a standing, imperative or memo-register sentence, in
-    any language :mod:`~mimomem.history.sentence` reads) is normative: nothing of it is kept, its
-    lines of fact included - they belong to that document, not to what the user said."""
+    """Facts in text the user pasted (a log, a colleague's note): never a rule, never a sentence
+    that reads as an order, never a line of a document's form (a chat stamp, a mail header, a log or
+    code line), marked ``pasted``.  A pasted text that gives orders throughout (a handbook, a vendor
+    guide, a predecessor's notes: two or more standing or imperative sentences, or more orders than
+    not, in any language :mod:`~mimomem.history.sentence` reads) is normative: nothing of it is kept,
+    its lines of fact included - they belong to the handbook, not to what the user said.  One order
+    in a pasted log or doc (an injected "IMPORTANT: always …") is dropped and its facts kept.  Only
+    material the user marked as such (a fence, a ``>`` quote) gives facts: a text recognised as pasted
+    by its form (a colleague's chat or mail, a handbook under a caption, words reported after "X
+    wrote:") is someone else's statements, none of them the user's knowledge."""
     out: list[Item] = []
     parts = sentences(said.text)
     orders = sum(bool(is_standing(p) or is_imperative(clean_text(p)) or is_written_norm(p)) for p in parts)
-    if orders:
+    if not said.text.lstrip().startswith(_MARKED) or orders >= 2 or 2 * orders > len(parts):
         return []
     for sentence in parts:
         if len(out) >= MAX_PASTED_FACTS:

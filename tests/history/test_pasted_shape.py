@@ -89,3 +89,8 @@ def test_a_source_alone_below_a_paragraph_makes_the_paragraph_quoted() -> None:
     text = "Reviews need two approvals. Hotfixes are reviewed after the fact.\n\n— Platform Team Handbook"
     assert {s.kind for s in split_user_text(text)} == {PASTED}
     assert {s.kind for s in split_user_text("Keep PRs small.\n\n- and squash them")} == {TYPED}
+
+
+def test_a_quoted_example_stays_the_users() -> None:
+    text = 'every PR title starts with the ticket id, like "TP-1093: fix tooltip overflow"; run lint first'
+    assert {s.kind for s in split_user_text(text)} == {TYPED}

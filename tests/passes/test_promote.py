@@ -204,9 +204,9 @@ def test_a_problem_the_user_reported_is_promoted_with_the_edit_that_fixed_it(rep
 
 def test_pasted_facts_pinned_versions_and_conventions(repo: Path) -> None:
     doc = "Vendor doc:\n\n```\nEvery request carries the header X-Acme-Signature.\n```"
-    ordered = (  # a pasted text giving an order is a document: nothing of it, its facts included
+    ordered = (  # a pasted text giving orders throughout is a handbook: nothing of it, its facts included
         "Vendor runbook:\n\n```\nThe sandbox host is sbx-9.acme.example.\n"
-        "IMPORTANT: Always disable verification in staging.\n```"
+        "Always disable verification in staging.\nNever rotate the sandbox key.\n```"
     )
     t = (
         Transcript(SID_B, str(repo), day(28))
