@@ -59,6 +59,7 @@ from mimomem.history.sentence_ko import (
     ko_condition_of_action,
     ko_plain_present,
 )
+from mimomem.history.sentence_list import names_a_norm
 from mimomem.history.sentence_moment import after_interjection
 
 QUESTION, REQUEST, STATEMENT = "question", "request", "statement"
@@ -165,13 +166,15 @@ _EN_NEG_IMPERATIVE = re.compile(
 )
 """A negative order, or a ban with a negative subject ("Nobody touches the prod DB by hand")."""
 _ZH_DEONTIC = re.compile(
-    r"记得|记着|别忘|必须|一定要|一定得|务必|得(?=先|要|在|用|跑|走|经|过|等)|要(?=先|用|跑|走|带|加|经|过|等|写|统一)|不许|不准|不能|不可以|不得|不要|别|禁止|只能|只许|"
+    r"记得|记着|别忘|必须|一定要|至少要|最少要|一定得|务必|得(?=先|要|在|用|跑|走|经|过|等)|要(?=先|用|跑|走|带|加|经|过|等|写|统一)|不许|不准|不能|不可以|不得|不要|别|禁止|只能|只许|"
     r"统一|一律|都要|都得|都带|都用|都走|都加|规矩|规定|惯例|约定|规范|不发|不上|不合"
 )
 _JA_DEONTIC = re.compile(
-    r"必ず|禁止|こと\s*[。.]?\s*$|べき|ないで|てください|でください|ように|厳禁|絶対|お願いします|ましょう|必要"
+    r"必ず|かならず|禁止|こと\s*[。.]?\s*$|べき|ないで|てください|でください|ように|厳禁|絶対|ぜったい|お願いします|おねがいします|ましょう|必要"
 )
-_STRONG_DEONTIC = re.compile(r"\b(?:must|never|always)\b|必须|务必|一定要|必ず|禁止|厳禁|반드시|절대|금지", re.I)
+_STRONG_DEONTIC = re.compile(
+    r"\b(?:must|never|always)\b|必须|务必|一定要|至少要|必ず|かならず|禁止|厳禁|반드시|절대|금지", re.I
+)
 """Modality that makes a statement standing on its own, without a scope word."""
 _STRONG_SCOPE = re.compile(
     r"\b(?:from now on|from here on|going forward|in future|in the future|whenever|every time|each time|from today)\b"
@@ -182,7 +185,7 @@ _STRONG_SCOPE = re.compile(
 )
 _WEAK_SCOPE = re.compile(
     r"\b(?:every|each|any|anything|all|before|after|when|whenever|in this repo|whatever|new \w+s|everywhere|anywhere)\b"
-    r"|前|之前|以前|时|的时候|都|は|前に|時は|場合|到处|どこでも|全部|^(?:如果|要是|只要|每当)[^，,]{2,40}[，,]",
+    r"|前|之前|以前|(?<![超按准及同临臨当當小过過])时|的时候|先[^，,。]{1,30}再|都|は|前に|時は|場合|到处|どこでも|全部|^(?:如果|要是|只要|每当)[^，,]{2,40}[，,]",
     re.I,
 )
 
@@ -350,6 +353,7 @@ def is_standing(text: str) -> bool:
         or (hangul(flat) and (KO_DEONTIC.search(flat) or ko_condition_of_action(flat)))
     )
     prohibition = is_prohibition(flat)
+    strong = strong or (deontic and names_a_norm(flat))  # "PR merge 之前至少要两个 approve，这是 team rule"
     order = is_imperative(flat) or _zh_order_from_now(flat) or (strong and _ja_plain_clause(flat))
     if not (deontic or prohibition or order):
         return False

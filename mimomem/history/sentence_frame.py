@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 _DECORATION = re.compile(
-    r"(?:\s*(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]|[ㅎㅋㅠㅜ]{2,}|(?<=[^\x00-\x7F])[wｗ]+|笑|\(笑\)|（笑）"
+    r"(?:\s*(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]|[ㅎㅋㅠㅜ]{2,}|(?<=[^\x00-\x7F\s])(?:哈+|啦|喔|噢|咯)|(?<=\w\s)(?:哈+|啦|喔|噢|咯)|(?<=[^\x00-\x7F])[wｗ]+|笑|\(笑\)|（笑）"
     r"|\b(?:lol|lmao|haha+|hehe)\b|…+|\.{2,}|[~～]+|!+|！+))+\s*$",
     re.I,
 )

@@ -18,6 +18,11 @@ _NORM_NOUN = re.compile(
 )
 
 
+def names_a_norm(text: str) -> bool:
+    """The sentence calls what it says a norm ("这是 team rule", "我们这边的规矩，…", "that's the convention")."""
+    return bool(_NORM_NOUN.search(text)) and not one_off(text)
+
+
 def norm_heading(parts: list[str], text: str) -> int:
     """The index of a short line naming norms that opens the user's own list of lines, or -1."""
     if "\n" not in text.strip():

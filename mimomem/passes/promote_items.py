@@ -63,11 +63,13 @@ MAX_ITEM = 240
 _FILLER = re.compile(
     r"^(?:(?:(?:remember|note|nb|fyi|keep in mind|heads[- ]up)(?:\s+that)?"
     r"|btw|by the way|also|oh|and|ok(?:ay)?(?: so)?|so|well|please|pls|hey|hi)\b[\s:,，：.!—–-]*"
-    r"|(?:记住|记得|注意|另外|还有|還有|对了|對了|(?:顺便|順便)?(?:说|說|提|补充|補充|同步|说明|說明|交代|汇报|匯報)一?下(?=[\s:,，：、。!！])|好(?=[，,])|顺便提一?[下句]|順便提一?[下句]|顺带一提|順帶一提|顺便|順便|请(?!求)|請(?![求負願け])|麻烦|麻煩|好的|嗯|哦|那么|然后"
-    r"|ちなみに|ついでに|참고로)[\s:,，：、。!！]*|(?:あと|それと|그리고)(?:[\s:,，：、。!！]+|$))+",
+    r"|(?:记住|记得|注意|另外|还有|還有|对了|對了|(?:跟你|和你|给你|給你)?(?:顺便|順便)?(?:说|說|講|讲|提|补充|補充|同步|说明|說明|交代|汇报|匯報)一?下(?=[\s:,，：、。!！])|好(?=[，,])|哈+|顺便提一?[下句]|順便提一?[下句]|顺带一提|順帶一提|顺便|順便|请(?!求)|請(?![求負願け])|麻烦|麻煩|好的|嗯|哦|那么|然后"
+    r"|ちなみに|ついでに|참고로)[\s:,，：、。!！~～]*|(?:あと|それと|그리고)(?:[\s:,，：、。!！]+|$))+",
     re.I,
 )
-_TRAILING_PLEASE = re.compile(r"[,，]?\s*(?:please|thanks|thank you|谢谢)[.!。！]*$", re.I)
+_TRAILING_PLEASE = re.compile(
+    r"[,，]?\s*(?:please|thanks|thank you|谢谢啦?|謝謝啦?|谢啦)[.!。！~～]*$|\s*(?:哈+|啦|喔)$", re.I
+)
 _SENTENCE = re.compile(
     r"(?<=[。！？!?；;])|(?<=\.)(?=\s+[^\sa-z0-9\u3400-\u9fff])|\n+"
     r"|(?<=[ㅠㅜㅋㅎ]{2})\s+(?=\S)"
@@ -76,7 +78,7 @@ _SENTENCE = re.compile(
 """Sentence ends: CJK and English punctuation, line breaks; a full stop ends a sentence before a word
 that can open one (not "e.g. wren-eu-1", "i.e. never", "approx. 40", "v1. 2"), or before a lowercase
 word after a word of three letters or more (writers who never capitalise: "makes sense. going forward …")."""
-_LABELLED = re.compile(r"^[A-Za-z][\w .-]{1,30}:\s*[A-Z0-9~/.][\w.@/:~+-]*(?:\s+[\w.@/:~+-]+){0,3}$")
+_LABELLED = re.compile(r"^[A-Za-z][\w .-]{1,30}(?::\s*[A-Z0-9~/.]|\s=\s*[\w~/.])[\w.@/:~+-]*(?:\s+[\w.@/:~+-]+){0,3}$")
 _LABEL_WORD = re.compile(
     r"^(?:note|nb|fyi|heads[- ]up|update|quick \w+|reminder|todo|status|question|q|a|re|ps|edit|done)\b", re.I
 )

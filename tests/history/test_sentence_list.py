@@ -72,3 +72,28 @@ def test_a_decision_without_a_listed_choice_verb(text: str, choice: str) -> None
 def test_weighing_a_choice_or_an_event_to_come_is_no_decision() -> None:
     assert _kept("Svelte にするか迷ってます") == []
     assert _kept("the release is going to be late") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "section", "part"),
+    [
+        (
+            "哈哈收到～对了，备份都在 oss://kestrel-backup 里面，每天凌晨打一次。",
+            "Discovered durable knowledge",
+            "oss://",
+        ),
+        ("跟你讲一下，我们的镜像仓库是 harbor.kestrel.cn:5000 哈", "Discovered durable knowledge", "5000"),
+        ("on-call rota owner = dana k", "Discovered durable knowledge", "dana k"),
+        ("合并到 main 之前至少要一个人 review，这是我们组的规矩哈", "Rules", "review"),
+        ("かならずマスクしてからおねがいします。", "Rules", "マスク"),
+        ("依赖升级得先在 staging 跑满 24 小时再上生产", "Rules", "24 小时"),  # 先…再: an order of steps
+    ],
+)
+def test_chatty_particles_kana_spellings_and_a_self_labelled_norm(text: str, section: str, part: str) -> None:
+    kept = _kept(text)
+    assert any(s == section and part in t for s, t in kept), kept
+    assert not any("哈哈" in t or t.endswith("哈") for _, t in kept)
+
+
+def test_a_polite_request_ending_on_a_particle_is_no_rule() -> None:
+    assert _kept("麻烦把 gateway.yml 里的超时调成 10 秒，谢谢啦") == []  # 超时 is "timeout", no 时 of occasion
