@@ -32,6 +32,7 @@ import figure_misc  # noqa: F401  (registers its renderers)
 import figure_perf  # noqa: F401  (registers its renderers)
 import figure_quality  # noqa: F401  (registers its renderers)
 import figure_round4  # noqa: F401  (registers its renderers)
+import figure_round5  # noqa: F401  (registers its renderers)
 import figure_scale  # noqa: F401  (registers its renderers)
 import figure_trust  # noqa: F401  (registers its renderers)
 import record  # a sibling script module, as the benchmarks import corpus

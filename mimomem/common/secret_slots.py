@@ -140,21 +140,28 @@ def _shell_defaults(text: str) -> Iterator[Span]:
 def _getter_defaults(text: str) -> Iterator[Span]:
     """``os.environ.get("SMTP_PASSWORD", "x")``, ``ENV.fetch("API_TOKEN", "x")``: a getter's default."""
     low = needle_text(text)
-    if not any(g + "(" in low for g in _GETTERS):
+    if len(low) != len(text):
         return
-    for line, offset in _lines(text, "(", low):
-        if not any(g + "(" in line.lower() for g in _GETTERS):
-            continue
-        for m in _IDENT.finditer(line):
-            if m.group().lower() not in _GETTERS or not line.startswith("(", m.end()):
-                continue
-            args = _args(line[m.end() + 1 : m.end() + 240])  # "NAME" , "value"
-            if len(args) < 3 or not (args[0][2] and args[2][2]) or args[1][:1] != (",",):
-                continue
-            password = credential_name(args[0][0] + "=")
-            value, k = args[2][0], m.end() + 1 + args[2][1]
-            if password is not None and _ok(value, password, line[k + len(value) + 1 :]):
-                yield "credential-default", offset + k, offset + k + len(value)
+    for getter in _GETTERS:
+        call = getter + "("
+        at = low.find(call)
+        while at != -1:  # only where a getter is called (its whole name: not budget(, not getenv( as env()
+            if not at or not (low[at - 1].isalnum() or low[at - 1] == "_"):
+                yield from _getter_default(text, at + len(call))
+            at = low.find(call, at + len(call))
+
+
+def _getter_default(text: str, start: int) -> Iterator[Span]:
+    """The default after the quoted credential name a getter's call opens with at ``start``."""
+    stop = text.find("\n", start)
+    stop = min(len(text) if stop == -1 else stop, start + 240)
+    args = _args(text[start:stop])  # "NAME" , "value"
+    if len(args) < 3 or not (args[0][2] and args[2][2]) or args[1][:1] != (",",):
+        return
+    password = credential_name(args[0][0] + "=")
+    value, k = args[2][0], start + args[2][1]
+    if password is not None and _ok(value, password, text[k + len(value) + 1 : stop]):
+        yield "credential-default", k, k + len(value)
 
 
 def secure_string_values(text: str) -> Iterator[Span]:
@@ -271,7 +278,16 @@ def pair_literals(text: str) -> Iterator[Span]:
     low = needle_text(text)
     if "(" not in text or not any(c in low for c in ("login", "auth", "credential", "password")):
         return
-    for line, offset in _lines(text, "(", low):
+    lines = set()
+    for call in _PAIR_CALLS:  # only the lines where such a call or keyword opens its brackets
+        for opened in (call + "(", call + "=(", call + " = ("):
+            at = low.find(opened)
+            while at != -1:
+                lines.add(text.rfind("\n", 0, at) + 1)
+                at = low.find(opened, at + 1)
+    for offset in sorted(lines):
+        stop = text.find("\n", offset)
+        line = text[offset : len(text) if stop == -1 else stop]
         for m in _PAIR.finditer(line):
             call = m.group("call").rsplit(".", 1)[-1].lower()
             if call.endswith(_PAIR_CALLS) and _ok(m.group("value"), True, line[m.end() :]):
