@@ -28,6 +28,7 @@ import functools
 import re
 from typing import Any, NamedTuple
 
+from mimomem.history.sentence_list import names_a_norm
 from mimomem.passes.memory_doc import item_text
 from mimomem.passes.supersede_script import kanji_as_chinese, simplified
 from mimomem.passes.supersede_value import quantity, split_port
@@ -310,13 +311,28 @@ def one_fact(item: str) -> bool:
     return len(_held(item_text(item))) <= 1
 
 
+_HEAD = re.compile(r"^\s*([^:：\n]{1,24}?)\s*[:：]\s*(?=\S)")
+
+
+def _unlabelled(text: str) -> str:
+    """``text`` without the label before its colon: a notice's ("FYI:", "注意：") or one that only calls
+    what follows norms ("先说好几条规矩：…", "House rules: …").  A norm noun of its own is no subject: kept,
+    "规矩" would make any later statement calling itself a rule ("我们的规则是 …") seem to restate it.
+    A head naming a thing besides the norm ("订单号规则：前缀 KS") is the subject and stays."""
+    text = LABEL.sub("", text, count=1)
+    head = _HEAD.match(text)
+    if head and names_a_norm(head.group(1)) and not any(not names_a_norm(w) for _, w in _words(head.group(1))):
+        return text[head.end() :]
+    return text
+
+
 @functools.lru_cache(maxsize=8192)
 def subject_of(item: str) -> Subject:
     """What ``item`` (a memory bullet or its text) is about, and its values (see the module docstring)."""
     text = simplified(item_text(item))  # 快取 / 缓存 / cache: one word in either script, and in translation
     cited = _SOURCE.match(text)
     source = next((g for g in cited.groups() if g), "") if cited else ""
-    text = _value_clauses(_AGENT.sub("", text[cited.end() :] if cited else LABEL.sub("", _repaired(text), count=1)))
+    text = _value_clauses(_AGENT.sub("", text[cited.end() :] if cited else _unlabelled(_repaired(text))))
     values, rest = _typed_values(text)
     terse, rest = _terse(rest)
     env, attrs = _concepts(rest)  # not inside a value: api.stg2.tidepool.dev names no environment

@@ -292,3 +292,27 @@ def test_traditional_chinese_against_simplified_or_english(old: str, new: str) -
 def test_traditional_chinese_of_two_environments_stays() -> None:
     old, new = "正式環境的快取伺服器是 cache-p.ferry.lan", "測試環境快取伺服器：cache-t.ferry.lan"
     assert not supersedes(_bullet(new, 2), _bullet(old, 1))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a label that only calls what follows norms is no subject: a later rule about another thing
+        # ("我们的规则是…") restates nothing of it (e2e-dev la-i1 lost its commit-message rule this way)
+        (
+            "先说好几条规矩：提交信息用中文写，开头加模块名",
+            "我们的规则是发票编号每个租户单独计数，格式是 INV-{YYYYMM}-{4位序号}",
+        ),
+        (
+            "House rules: commit messages start with the module name",
+            "Our rule is that invoice numbers reset monthly, INV-0001",
+        ),
+    ],
+)
+def test_a_label_calling_its_text_norms_is_no_subject(old: str, new: str) -> None:
+    assert not supersedes(new, old)
+
+
+def test_a_head_naming_a_thing_beside_its_norm_noun_stays_the_subject() -> None:
+    # "订单号规则" is the rule of order numbers: the order number is what the item is about
+    assert ("cjk", "订单号") in subject_of("订单号规则：前缀 KS，加年月日，再加 6 位流水").words
