@@ -341,8 +341,10 @@ def _others_words(line: str) -> tuple[str, str | None]:
         words = found.group(1) or found.group(2) or ""
         before, after = line[: found.start()].rstrip(), line[found.end() :].strip()
         attributed = _reports(before) or before.endswith((":", "：", "—", "–", "-")) or not before
-        if attributed and not after.strip(".。!！?？,，;；") and _sentence_like(words):
-            return before, words  # the quote closes the line after whose words they are, not an example
+        closes = not after.strip(".。!！?？,，;；")
+        told = len(after) <= 24 and _reports(after)  # 「…」と書いてある, "…"라고 적혀 있어요, “…”他说
+        if ((attributed and closes) or told) and _sentence_like(words):
+            return f"{before} {after}".strip(), words  # someone's words, not an example in the user's line
     reported = _REPORTED_HEAD.match(line)
     if reported and _reports(reported.group("head")) and not shape.own_voice(reported.group("head")):
         return reported.group("head") + ":", reported.group("rest")

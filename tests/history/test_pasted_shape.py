@@ -94,3 +94,13 @@ def test_a_source_alone_below_a_paragraph_makes_the_paragraph_quoted() -> None:
 def test_a_quoted_example_stays_the_users() -> None:
     text = 'every PR title starts with the ticket id, like "TP-1093: fix tooltip overflow"; run lint first'
     assert {s.kind for s in split_user_text(text)} == {TYPED}
+
+
+def test_a_quotation_told_by_the_verb_after_it_is_someone_elses() -> None:
+    told = (
+        "引き継ぎメモに「ログは毎朝手で消すこと」と書いてあった",
+        '위키에 "모든 배포는 화요일에만 한다"라고 적혀 있어요',
+    )
+    for text in told:
+        kinds = [s.kind for s in split_user_text(text)]
+        assert kinds == [TYPED, PASTED], text
