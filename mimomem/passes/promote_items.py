@@ -44,7 +44,7 @@ from mimomem.history.sentence_fact import holds_a_role_or_place
 from mimomem.history.sentence_fragment import is_fragment
 from mimomem.history.sentence_frame import has_predicate, inceptive, opinion_or_hedge, topic_only
 from mimomem.history.sentence_hant import folded
-from mimomem.history.sentence_list import norm_heading
+from mimomem.history.sentence_list import names_a_norm, norm_heading
 from mimomem.history.sentence_moment import is_plan_or_guess
 from mimomem.history.signals import is_trivial, normalize_command, statements_in
 from mimomem.passes.promote_found import FOUND, value_items
@@ -272,7 +272,7 @@ def _after_lead_in(sentence: str) -> str:
         return sentence  # what follows is quoted: the head says whose words they are
     if _DISTINCTIVE.search(head) or re.search(r"\d", head):
         return sentence
-    if sentence_type(head) == REQUEST or (topic_only(head) and _whole_clause(rest)):
+    if sentence_type(head) == REQUEST or ((topic_only(head) or names_a_norm(head)) and _whole_clause(rest)):
         return rest  # "记一下：…", "Update on the queue: it's RabbitMQ 3.13 on mq-1 now"
     label = (len(head.split()) <= 3 if head.isascii() else len(head) <= 6) and not (
         _FACT_SHAPE.search(head) or is_choice(head) or is_standing(head)

@@ -97,3 +97,9 @@ def test_chatty_particles_kana_spellings_and_a_self_labelled_norm(text: str, sec
 
 def test_a_polite_request_ending_on_a_particle_is_no_rule() -> None:
     assert _kept("麻烦把 gateway.yml 里的超时调成 10 秒，谢谢啦") == []  # 超时 is "timeout", no 时 of occasion
+
+
+def test_a_heading_of_norms_before_a_colon_is_a_lead_in() -> None:
+    from mimomem.passes.promote_items import _after_lead_in
+
+    assert _after_lead_in("先说好几条规矩：提交信息用中文写，开头加模块名") == "提交信息用中文写，开头加模块名"
