@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from mimomem.history.fix_diff import command_change, is_typo, line_change, retries
+from mimomem.history.fix_diff import LONG, command_change, is_typo, line_change, retries
 from mimomem.history.provenance import ASSISTANT, PASTED, TOOL_CALL, TOOL_RESULT, TYPED
 from mimomem.history.shell import file_flow
 from mimomem.history.shell_tasks import targets_run, unsafe_targets
@@ -79,7 +79,7 @@ class Call:
     @property
     def edit(self) -> str:
         """What an edit changed, one line or several: how a fix is told."""
-        return self.change or self.lines
+        return self.lines or self.change
 
     @property
     def unsafe(self) -> bool:
@@ -245,8 +245,8 @@ def _retry(failed: Call, call: Call) -> bool:
     the same first arguments (:func:`~mimomem.history.fix_diff.retries`), or the same tool and target."""
     if failed.command is None:
         return call.command is None and call.tool == failed.tool and (call.files == failed.files or not failed.files)
-    if call.command is None or is_trivial(normalize_command(call.command)):
-        return False
+    if call.command is None:
+        return False  # a compound led by a trivial command still retries (`mkdir -p logs && LOG_DIR=… cmd`)
     return normalize_command(failed.command) in normalize_command(call.command) or retries(failed.command, call.command)
 
 
@@ -315,8 +315,9 @@ def _call(part: Part) -> Call:
     reads = tuple(files_of(tool, data, reads=True)) if not files else ()
     call = Call(tool, clip(summary, 400), command, files, _change(data), part.session_id, part.time, reads=reads)
     old, new = data.get("old_string"), data.get("new_string")
-    if not call.change and isinstance(old, str) and isinstance(new, str) and ("\n" in old or "\n" in new):
-        call.lines = line_change(old, new)
+    several = isinstance(old, str) and isinstance(new, str) and ("\n" in old.strip() or "\n" in new.strip())
+    if isinstance(old, str) and isinstance(new, str) and (several or len(new) > LONG):
+        call.lines = line_change(old, new)  # several lines, or one too long to show whole: what changed
     return call
 
 

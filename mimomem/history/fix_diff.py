@@ -17,6 +17,8 @@ import shlex
 
 LINE = 100
 """Characters of one changed line shown at most."""
+LONG = 60
+"""A changed line longer than this is told by the words that changed, not whole."""
 MAX_WORDS = 6
 """Words a command gained or lost, shown at most (more: the commands are not one command retried)."""
 
@@ -34,13 +36,28 @@ def line_change(old: str, new: str) -> str:
     gone = [line for line in was if line not in now]
     added = [line for line in now if line not in was]
     if len(gone) == 1 and len(added) == 1:
-        return f"`{_clip(gone[0], LINE)}` -> `{_clip(added[0], LINE)}`"
+        if max(len(gone[0]), len(added[0])) > LONG:
+            return _within(gone[0], added[0])
+        return f"`{gone[0]}` -> `{added[0]}`"
     parts = []
     if gone:
         parts.append("removed " + ", ".join(f"`{_clip(line, LINE)}`" for line in gone[:2]))
     if added:
         parts.append("added " + ", ".join(f"`{_clip(line, LINE)}`" for line in added[:2]))
     return "; ".join(parts)
+
+
+def _within(old: str, new: str) -> str:
+    """A long line changed, told by the words that changed and one before them (``tanuki_core)`` ->
+    ``tanuki_core ${CMAKE_DL_LIBS})``): the change itself, not the first hundred characters."""
+    a, b = old.split(), new.split()
+    ops = [o for o in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if o[0] != "equal"]
+    if not ops:
+        return ""
+    i1, j1 = max(ops[0][1] - 1, 0), max(ops[0][3] - 1, 0)
+    i2, j2 = ops[-1][2], ops[-1][4]
+    was, now = " ".join(a[i1:i2]), " ".join(b[j1:j2])
+    return f"`{_clip(was, LINE)}` -> `{_clip(now, LINE)}`"
 
 
 def _words(command: str) -> list[str]:

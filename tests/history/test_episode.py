@@ -109,3 +109,11 @@ def test_another_command_of_the_program_is_the_fix_only_when_the_failed_one_is_n
     apply, e2e = ep.finish()
     assert apply.fix == "ran `terraform -chdir=infra force-unlock -force 6f1d`"
     assert e2e.fix.startswith("`MAIL_BACKEND=console python -m pytest tests/e2e` instead")
+
+
+def test_a_retry_inside_a_compound_led_by_a_trivial_command_is_a_retry() -> None:
+    ep = Episode()
+    _run(ep, 1, "Bash", {"command": "python manage.py collectstatic"}, "PermissionError: [Errno 13]", ok=False)
+    _run(ep, 2, "Bash", {"command": "mkdir -p static && STATIC_ROOT=./static python manage.py collectstatic"}, "ok")
+    (fix,) = ep.finish()
+    assert "STATIC_ROOT=./static" in fix.fix

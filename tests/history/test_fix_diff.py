@@ -23,3 +23,10 @@ def test_a_typo_is_one_letter_or_a_swap_never_a_digit() -> None:
     assert is_typo("npm run tset", "npm run test") and is_typo("pytest t/test_paser.py", "pytest t/test_parser.py")
     assert not is_typo("pip install a==1.2.3", "pip install a==1.2.4")
     assert not is_typo("go test -race ./...", "go test ./...") and not is_typo("make up", "make down")
+
+
+def test_a_long_line_changed_is_told_by_the_words_that_changed() -> None:
+    tail = " ".join(f"w{n}" for n in range(30))
+    assert line_change(f"link(t PRIVATE core) {tail}", f"link(t PRIVATE core ${{DL}}) {tail}") == (
+        "`PRIVATE core)` -> `PRIVATE core ${DL})`"
+    )
