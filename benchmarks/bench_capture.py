@@ -18,6 +18,7 @@ supersession included) and scores the result:
     python benchmarks/bench_capture.py --split split-c # split C (reported once, never tuned on)
     python benchmarks/bench_capture.py --split split-d # split D (blind: run at the start and the end)
     python benchmarks/bench_capture.py --split split-f # split F (blind, stop 41: run at the start and the end)
+    python benchmarks/bench_capture.py --split split-e # split E (blind: written by the writer of stop 41)
     python benchmarks/bench_capture.py --json --show-fails
 
 Nothing is asserted: the numbers are for benchmarks/README.md.
@@ -291,6 +292,7 @@ def main(argv: list[str] | None = None) -> int:
             "refuse-split",
             "split-f",
             "failure-split",
+            "split-e",
         ),
     )
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")

@@ -41,6 +41,7 @@ SPLITS = {
     "refuse-split": HERE / "refuse-split.yaml",
     "split-f": HERE / "split-f.yaml",
     "failure-split": HERE / "failure-split.yaml",
+    "split-e": HERE / "split-e.yaml",
 }
 QUESTION_KIND = {
     "rule": "instruction",

@@ -113,6 +113,16 @@ def test_a_bullet_that_states_a_fix_fails_a_not_failure_case() -> None:
     assert not _bench().score_case(case, fixed)["passed"] and _bench().score_case(case, flaky)["passed"]
 
 
+def test_split_e_holds_every_kind_and_loads_as_an_e2e_set() -> None:
+    cases = _build().load("split-e")["cases"]
+    kinds = Counter(c["kind"] for c in cases)
+    assert set(kinds) == KINDS | {"kept-both"}
+    assert len({c["id"] for c in cases}) == len(cases) >= 60
+    assert all(c.get("forbid") for c in cases if c["kind"] == "superseded")
+    devset = load_devset(ROOT / "e2e-split-e")  # every answer and stale value is in a transcript
+    assert sum(q.kind == "distractor" for q in devset.questions) >= 8
+
+
 @functools.cache
 def _bench() -> Any:
     """benchmarks/bench_capture.py as a module (loaded once)."""
