@@ -56,24 +56,32 @@ BLIND = (
 )
 
 
+def blind_split(n: int, runs: tuple[dict[str, Any], dict[str, Any], dict[str, Any]], first: str, second: str) -> str:
+    """The table of blind secrets split ``n``: its first run (``first`` names it), its second, blind run
+    (``second``), the run after its misses were read, and the peers on its second run."""
+    before, last, seen = runs
+    rows = [
+        [first, *secret_cells(before)],
+        [second, *secret_cells(last)],
+        ["mimomem after its misses were read and fixed (no longer blind)", *secret_cells(seen)],
+    ]
+    rows += [[label, *secret_cells(last, key)] for label, key in PEERS]
+    head = ["scanner", f"heldout-{n}: caught", "stored", "look-alikes redacted"]
+    note = (
+        f"From `benchmarks/results/secrets-adversarial-heldout{n}-{{before,after,after-seen}}.json` (`bench_secrets.py"
+        f" --set adversarial-heldout-{n} --suffixes txt,yaml --record`). {last['cases']} cases; its misses were not"
+        " read between the first two runs."
+    )
+    return _table(head, rows, note)
+
+
 @figure("secrets-heldout-4", BLIND)
 def secrets_heldout_four(data: dict[str, Any]) -> str:
     """The fourth split, blind: run once at ca31b5a before any change and once at the end of the round;
     then its misses were read and fixed (the last row is no longer blind)."""
-    first, last, seen = (data[name] for name in BLIND)
-    rows = [
-        ["mimomem at ca31b5a (first run, before any change)", *secret_cells(first)],
-        ["mimomem at the end of round four (second run, blind)", *secret_cells(last)],
-        ["mimomem after its misses were read and fixed (no longer blind)", *secret_cells(seen)],
-    ]
-    rows += [[label, *secret_cells(last, key)] for label, key in PEERS]
-    head = ["scanner", "heldout-4: caught", "stored", "look-alikes redacted"]
-    note = (
-        "From `benchmarks/results/secrets-adversarial-heldout4-{before,after,after-seen}.json` (`bench_secrets.py"
-        f" --set adversarial-heldout-4 --suffixes txt,yaml --record`). {last['cases']} cases; its misses were not"
-        " read between the first two runs."
-    )
-    return _table(head, rows, note)
+    runs = (data[BLIND[0]], data[BLIND[1]], data[BLIND[2]])
+    first = "mimomem at ca31b5a (first run, before any change)"
+    return blind_split(4, runs, first, "mimomem at the end of round four (second run, blind)")
 
 
 @figure("secrets-cpu", "secrets-cpu-round4")

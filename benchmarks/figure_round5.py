@@ -7,8 +7,7 @@ from typing import Any
 
 from figure_defs import figure
 from figure_quality import secret_cells
-from figure_round4 import _cpu_row, _table
-from figure_trust import PEERS
+from figure_round4 import _cpu_row, _table, blind_split
 
 BLIND = (
     "secrets-adversarial-heldout5-before",
@@ -21,20 +20,9 @@ BLIND = (
 def secrets_heldout_five(data: dict[str, Any]) -> str:
     """The fifth split, blind: run once at b4f1f1a before any change and once at the end of the round's
     fixes; then its misses were read and fixed (the last row is no longer blind)."""
-    first, last, seen = (data[name] for name in BLIND)
-    rows = [
-        ["mimomem at b4f1f1a (first run, before any change)", *secret_cells(first)],
-        ["mimomem after heldout-4's shapes were fixed (second run, blind)", *secret_cells(last)],
-        ["mimomem after its misses were read and fixed (no longer blind)", *secret_cells(seen)],
-    ]
-    rows += [[label, *secret_cells(first, key)] for label, key in PEERS]
-    head = ["scanner", "heldout-5: caught", "stored", "look-alikes redacted"]
-    note = (
-        "From `benchmarks/results/secrets-adversarial-heldout5-{before,after,after-seen}.json` (`bench_secrets.py"
-        f" --set adversarial-heldout-5 --suffixes txt,yaml --record`). {last['cases']} cases; its misses were not"
-        " read between the first two runs."
-    )
-    return _table(head, rows, note)
+    runs = (data[BLIND[0]], data[BLIND[1]], data[BLIND[2]])
+    first = "mimomem at b4f1f1a (first run, before any change)"
+    return blind_split(5, runs, first, "mimomem after heldout-4's shapes were fixed (second run, blind)")
 
 
 SEEN = (
